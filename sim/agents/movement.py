@@ -1,0 +1,121 @@
+"""Movement: a SimPy process that walks a unit along its route in continuous time.
+
+In its side's movement phase a unit makes one move (``advance``) or up to three
+(``march``, SF.MARCH). Each move has an allowance of ``unit.move`` cost units and takes
+its share of the phase: a move of a march takes a third of the phase. Within a move the
+unit walks straight segments between waypoints at constant velocity; before each
+segment the referee schedules the exact instant of the first reaction on it. An
+interrupt (a ``Trigger``) can come at any instant, and the unit then stands exactly at
+``start + velocity × elapsed``.
+"""
+from __future__ import annotations
+
+import simpy
+
+from sim.space.geometry import dist, lerp
+
+EPS = 1e-9
+
+
+def moves_per_phase(unit) -> int:
+    return 3 if unit.orders.type == "march" else 1
+
+
+def _edge_factor(terrain, a, b) -> float:
+    # Cost per unit length of the edge a–b (terrain slows units down).
+    data = terrain.graph.edges[a, b]
+    return data["cost"] / data["length"] if data["length"] > 0 else 1.0
+
+
+def plan_move(battle, unit, budget: float):
+    """The points this move would pass if nothing stops it: [(point, node|None, cost)]."""
+    terrain = battle.terrain
+    pos, here = unit.pos, unit.node
+    legs = []
+    whole_edges = terrain.kind == "hex"  # hex moves end in hex centres, never between
+    for nxt in unit.route:
+        target = terrain.pos(nxt)
+        length = dist(pos, target)
+        cost = length * _edge_factor(terrain, here, nxt)
+        if cost <= budget + EPS:
+            legs.append((target, nxt, cost))
+            budget -= cost
+            pos, here = target, nxt
+            continue
+        if not whole_edges and budget > EPS and length > 0:
+            legs.append((lerp(pos, target, budget / cost), None, budget))
+        break
+    return legs
+
+
+def walk(battle, unit, move_index: int, duration: float):
+    """One move: a generator used inside the unit's movement process.
+
+    Returns 'done' (allowance spent or nothing to do), 'arrived', or what the reacting
+    rule decided: 'halt_move' / 'halt_phase' / 'dead'.
+    """
+    env, referee = battle.env, battle.referee
+    legs = plan_move(battle, unit, unit.move)
+    if not legs:
+        return "done"
+    speed = unit.move / duration  # cost units per unit of time
+    battle.record("move", unit=unit.id, pos=unit.pos, node=unit.node, move=move_index,
+                  waypoints=[list(p) for p, _, _ in legs])
+    budget = unit.move
+    i = 0
+    while i < len(legs):
+        target, node, cost = legs[i]
+        p0, t0 = unit.pos, env.now
+        seg_time = cost / speed
+        referee.arm(unit, p0, target, seg_time)
+        try:
+            yield env.timeout(seg_time)
+        except simpy.Interrupt as intr:
+            trigger = intr.cause
+            if not hasattr(trigger, "watch"):  # eliminated while moving
+                return "dead"
+            frac = 0.0 if seg_time <= 0 else min(1.0, (env.now - t0) / seg_time)
+            # The referee's exact point; the kinematic one (p0 + v·elapsed) agrees with
+            # it to rounding, and a unit already inside is stopped where it stands.
+            unit.pos = p0 if trigger.inside else trigger.point
+            budget -= frac * cost
+            outcome = trigger.watch.react(battle, unit, trigger)
+            if outcome == "continue" and unit.alive:
+                legs = legs[:i] + plan_move(battle, unit, max(0.0, budget))
+                continue
+            return outcome if unit.alive else "dead"
+        referee.disarm(unit)
+        unit.pos = target
+        budget -= cost
+        if node is not None:
+            unit.node = node
+            if unit.route and unit.route[0] == node:
+                unit.route.pop(0)
+        i += 1
+    if not unit.route:
+        battle.record("arrive", unit=unit.id, pos=unit.pos, node=unit.node)
+        battle.on_arrive(unit)
+        return "arrived"
+    battle.record("stop", unit=unit.id, pos=unit.pos, node=unit.node, reason="allowance")
+    return "done"
+
+
+def movement_process(battle, unit, phase):
+    """The unit's moves in one movement phase, each in its own slot of the phase."""
+    moves = moves_per_phase(unit)
+    slot = (phase.end - phase.start) / moves
+    try:
+        for k in range(moves):
+            start = phase.start + k * slot
+            if battle.env.now < start:
+                yield battle.env.timeout(start - battle.env.now)
+            if not unit.on_board or not unit.route:
+                break
+            outcome = yield from walk(battle, unit, k + 1, slot)
+            if outcome in ("arrived", "halt_phase", "dead"):
+                break
+    except simpy.Interrupt:
+        pass  # eliminated between moves
+    finally:
+        battle.referee.disarm(unit)
+        unit.process = None

@@ -1,0 +1,129 @@
+"""The referee: exact reaction times for movers (the sensor–mover–referee pattern).
+
+Rules register *watches* (snap fire, zone of control, opportunity fire). When a mover
+starts a straight segment, the referee asks each watch for the enemies near it (a grid
+hash), computes for each the exact instant the mover first comes within the watch's
+radius (a segment–circle intersection), and schedules only the earliest. If the mover
+finishes the segment first, the scheduled moment is cancelled. When it fires, the
+referee interrupts the mover's SimPy process with a ``Trigger`` that carries the exact
+point, so nothing is ever sampled and no radius can be skipped.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sim.space.geometry import dist, first_entry, lerp, moving_closer
+from sim.space.grid import SpatialGrid
+
+
+@dataclass
+class Trigger:
+    """Why a mover was interrupted: which watch, which enemy, where and when."""
+
+    watch: Any
+    reactor: Any
+    point: tuple[float, float]
+    dist: float
+    inside: bool          # the mover was already within the radius (SF.INSIDE)
+
+
+class Watch:
+    """A reaction rule the referee arms on movers. Subclasses set ``rule`` and ``radius``
+    and decide which enemies react (``reactors``) and whether one may (``eligible``)."""
+
+    rule: str = ""
+    radius: float = 0.0
+
+    def active(self, battle, mover) -> bool:
+        return True
+
+    def reactors(self, battle, side: str) -> list:
+        raise NotImplementedError
+
+    def eligible(self, battle, reactor, mover) -> bool:
+        return True
+
+    def inside_triggers(self, battle, reactor, mover, p0, p1) -> bool:
+        """A mover that starts within the radius triggers at once only if it moves closer."""
+        return moving_closer(p0, p1, reactor.pos)
+
+    def react(self, battle, mover, trigger: Trigger) -> str:
+        """Apply the rule; return 'continue', 'halt_move' or 'halt_phase'."""
+        raise NotImplementedError
+
+
+class Referee:
+    def __init__(self, battle):
+        self.battle = battle
+        self.env = battle.env
+        self.watches: list[Watch] = []
+        self._grids: dict[tuple[int, str], SpatialGrid] = {}
+        self._armed: dict[str, int] = {}    # unit id -> token of its live schedule
+        self._token = 0
+        self.armed_segments = 0
+
+    def add(self, watch: Watch) -> None:
+        self.watches.append(watch)
+
+    def begin_phase(self) -> None:
+        """Index the reactors afresh: they do not move while the other side moves."""
+        self._grids.clear()
+
+    def _grid(self, idx: int, watch: Watch, side: str) -> SpatialGrid:
+        grid = self._grids.get((idx, side))
+        if grid is None:
+            grid = SpatialGrid(max(watch.radius, 1e-6) * 4)
+            for unit in watch.reactors(self.battle, side):
+                grid.add(unit, unit.pos)
+            self._grids[(idx, side)] = grid
+        return grid
+
+    def earliest(self, mover, p0, p1):
+        """(s, Trigger) of the first reaction along p0→p1, or None."""
+        best = None
+        for idx, watch in enumerate(self.watches):
+            if not watch.active(self.battle, mover):
+                continue
+            r = watch.radius
+            for reactor in self._grid(idx, watch, mover.side).near_segment(p0, p1, r):
+                if not reactor.on_board or not watch.eligible(self.battle, reactor, mover):
+                    continue
+                d0 = dist(p0, reactor.pos)
+                if d0 <= r:
+                    if not watch.inside_triggers(self.battle, reactor, mover, p0, p1):
+                        continue
+                    s, inside = 0.0, True
+                else:
+                    s = first_entry(p0, p1, reactor.pos, r)
+                    if s is None:
+                        continue
+                    inside = False
+                key = (s, idx, reactor.id)
+                if best is None or key < best[0]:
+                    point = p0 if inside else lerp(p0, p1, s)
+                    best = (key, Trigger(watch, reactor, point, d0 if inside else r, inside))
+        return None if best is None else (best[0][0], best[1])
+
+    def arm(self, mover, p0, p1, duration: float) -> float | None:
+        """Schedule the mover's first reaction on this segment; returns its fraction s."""
+        self._token += 1
+        token = self._armed[mover.id] = self._token
+        self.armed_segments += 1
+        found = self.earliest(mover, p0, p1)
+        if found is None:
+            return None
+        s, trigger = found
+        process = mover.process
+
+        def fire(_event):
+            if self._armed.get(mover.id) == token and process.is_alive:
+                self._armed.pop(mover.id, None)
+                process.interrupt(trigger)
+
+        self.env.timeout(s * duration).callbacks.append(fire)
+        return s
+
+    def disarm(self, mover) -> None:
+        """Cancel the mover's scheduled reaction (segment finished or move ended)."""
+        self._armed.pop(mover.id, None)

@@ -1,0 +1,44 @@
+"""A unit on the board: its fixed characteristics and its state during a battle."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(eq=False)
+class Unit:
+    id: str
+    side: str
+    kind: str
+    steps: int
+    armour: int
+    morale: int
+    skill: int
+    move: float
+    orders: Any
+    node: str
+    pos: tuple[float, float]
+    flags: set[str] = field(default_factory=set)
+    start_steps: int = 0
+    process: Any = None          # the SimPy process moving it, while it moves
+    route: list[str] = field(default_factory=list)
+    fired_at_by: set[str] = field(default_factory=set)   # SF.ONCE: firers this turn
+
+    @classmethod
+    def from_spec(cls, spec, side: str, pos) -> "Unit":
+        return cls(id=spec.id, side=side, kind=spec.kind, steps=spec.steps, armour=spec.armour,
+                   morale=spec.morale, skill=spec.skill, move=spec.move, orders=spec.orders,
+                   node=spec.at, pos=(float(pos[0]), float(pos[1])), flags=set(spec.flags),
+                   start_steps=spec.steps)
+
+    @property
+    def alive(self) -> bool:
+        return "eliminated" not in self.flags
+
+    @property
+    def pinned(self) -> bool:
+        return "pinned" in self.flags
+
+    @property
+    def on_board(self) -> bool:
+        return self.alive and "off_board" not in self.flags

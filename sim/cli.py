@@ -1,0 +1,133 @@
+"""The ``sim`` command line (also ``python -m sim``).
+
+Bad input of any kind exits 2 with one line on stderr: the file, the place and what was
+expected. See DESIGN.md's contracts for the commands and their output.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from sim.errors import InputError
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, exit 2, like every other bad input
+        raise InputError(f"{message} (see 'sim {self.prog.split()[-1]} --help')", file="command line")
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise InputError(f"--seed '{text}' is not an integer (expected 0 .. 2**63-1)", file="command line")
+    if not 0 <= value < 2**63:
+        raise InputError(f"--seed {value} is out of range (expected 0 .. 2**63-1)", file="command line")
+    return value
+
+
+def cmd_run(args) -> int:
+    from sim.engine.battle import run_battle
+    from sim.scenario.load import apply_overrides, load_scenario, parse_assignment
+
+    scenario = load_scenario(args.scenario)
+    overrides = dict(parse_assignment(a) for a in args.set or [])
+    scenario = apply_overrides(scenario, overrides)
+    result = run_battle(scenario, args.seed)
+    if args.log:
+        try:
+            result.log.to_jsonl(args.log)
+        except OSError as exc:
+            raise InputError(f"cannot write the log ({exc.strerror})", file=args.log) from None
+    if args.json:
+        print(json.dumps({"scenario": scenario.name, "seed": args.seed, "metrics": result.metrics},
+                         sort_keys=True))
+    else:
+        from sim.metrics.report import battle_summary
+
+        print(battle_summary(scenario, args.seed, result))
+    return 0
+
+
+def cmd_validate(args) -> int:
+    from sim.scenario.load import load_scenario
+    from sim.scenario.yamlfile import read_yaml
+
+    for path in args.files:
+        data, _ = read_yaml(path)
+        if isinstance(data, dict) and "study" in data:
+            from sim.study.command import load_study
+
+            load_study(path)
+            print(f"{path}: valid study")
+        else:
+            load_scenario(path)
+            print(f"{path}: valid scenario")
+    return 0
+
+
+def cmd_rules(args) -> int:
+    from sim.rules.registry import registry
+
+    rows = registry()
+    if args.json:
+        print(json.dumps([{"id": i, "title": t, "where": w} for i, t, w in rows], indent=1))
+        return 0
+    width = max(len(i) for i, _, _ in rows)
+    for rid, title, where in rows:
+        print(f"{rid:<{width}}  {title}")
+        print(f"{'':<{width}}    -> {', '.join(where) if where else 'not implemented yet'}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="sim", description="Discrete-event simulation of small-unit engagements.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    p = sub.add_parser("run", help="run one replication of a scenario")
+    p.add_argument("scenario")
+    p.add_argument("--seed", type=_seed, default=1)
+    p.add_argument("--log", metavar="FILE.jsonl", help="write the event log as JSON Lines")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a scenario key")
+    p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("validate", help="check scenario and study files")
+    p.add_argument("files", nargs="+")
+    p.set_defaults(func=cmd_validate)
+
+    p = sub.add_parser("rules", help="the rule registry: ID, title, where implemented")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_rules)
+
+    try:
+        from sim.study import command as study
+    except ImportError:  # the study layer is optional while it is being built
+        study = None
+    if study is not None and hasattr(study, "add_study_arguments"):
+        p = sub.add_parser("study", help="run a what-if study")
+        study.add_study_arguments(p)
+        p.set_defaults(func=study.run_study_command)
+        p = sub.add_parser("demo", help="the main job: a what-if study on built-in defaults")
+        study.add_demo_arguments(p)
+        p.set_defaults(func=study.run_demo_command)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        return int(args.func(args) or 0)
+    except InputError as err:
+        print(f"sim: error: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("sim: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,102 @@
+"""The turn clock: player-turns alternate between the sides; each is split into phases.
+
+Turn ``k`` (k >= 1) belongs to ``sides[(k - 1) % 2]`` and starts at
+``(k - 1) * len(phases) * phase_length``. Each phase lasts ``phase_length``. At the start
+of every phase the clock succeeds the event it handed out for that phase, so processes
+simply ``yield clock.next_phase()`` (any phase) or ``clock.wait(phase, side)``.
+
+>>> import simpy
+>>> env = simpy.Environment()
+>>> clock = TurnClock(env, ["blue", "red"], ["movement", "shooting"], 1.0, turns=2)
+>>> seen = []
+>>> def watch():
+...     while True:
+...         p = yield clock.next_phase()
+...         seen.append((env.now, p.turn, p.side, p.phase))
+>>> _ = env.process(watch()); _ = env.process(clock.run()); env.run()
+>>> seen
+[(0, 1, 'blue', 'movement'), (1.0, 1, 'blue', 'shooting'), (2.0, 2, 'red', 'movement'), (3.0, 2, 'red', 'shooting')]
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import simpy
+
+
+@dataclass(frozen=True)
+class Phase:
+    turn: int
+    side: str
+    phase: str
+    start: float
+    end: float
+
+
+class TurnClock:
+    def __init__(self, env: simpy.Environment, sides, phases, phase_length: float, turns: int):
+        self.env = env
+        self.sides = list(sides)
+        self.phases = list(phases)
+        self.phase_length = float(phase_length)
+        self.turns = int(turns)
+        self.current = Phase(1, self.sides[0], "setup", 0.0, 0.0)
+        self._any = env.event()
+        self._waiting: dict[tuple[str, str | None], simpy.Event] = {}
+        self.finished = env.event()
+        self.stopped = False
+
+    @property
+    def turn(self) -> int:
+        return self.current.turn
+
+    @property
+    def side(self) -> str:
+        return self.current.side
+
+    @property
+    def phase(self) -> str:
+        return self.current.phase
+
+    def side_of_turn(self, turn: int) -> str:
+        return self.sides[(turn - 1) % len(self.sides)]
+
+    def next_phase(self) -> simpy.Event:
+        """An event that succeeds with the next Phase to start."""
+        return self._any
+
+    def wait(self, phase: str, side: str | None = None) -> simpy.Event:
+        """An event that succeeds at the next start of ``phase`` (of ``side``'s turn)."""
+        key = (phase, side)
+        ev = self._waiting.get(key)
+        if ev is None:
+            ev = self._waiting[key] = self.env.event()
+        return ev
+
+    def stop(self) -> None:
+        """End the battle after the current instant (victory reached)."""
+        self.stopped = True
+
+    def run(self):
+        L = self.phase_length
+        for turn in range(1, self.turns + 1):
+            side = self.side_of_turn(turn)
+            for name in self.phases:
+                if self.stopped:
+                    break
+                now = self.env.now
+                self.current = Phase(turn, side, name, now, now + L)
+                fired, self._any = self._any, self.env.event()
+                fired.succeed(self.current)
+                for key in ((name, side), (name, None)):
+                    ev = self._waiting.pop(key, None)
+                    if ev is not None:
+                        ev.succeed(self.current)
+                yield self.env.timeout(L)
+                # Let everything already due at the phase's last instant (a move that
+                # ends exactly then) happen inside this phase before the next begins.
+                yield self.env.timeout(0)
+            if self.stopped:
+                break
+        if not self.finished.triggered:
+            self.finished.succeed()

@@ -1,0 +1,99 @@
+"""BASE — the small base game around the snap-fire seed (not in the seeds).
+
+BASE.S.HIT: a hit removes ``steps_per_hit`` steps; a unit at 0 steps is eliminated.
+BASE.S.SHOOT: in its shooting phase each unit of the phasing side (not a sniper) shoots
+  at the nearest enemy within ``shoot_range`` that it can see: d6 + mods >= the target's
+  Armour, where mods = −(cover of the target's position). No roll, no shot, if no
+  enemy qualifies.
+BASE.S.ASSAULT: in its assault phase each unit with ``charge`` orders that is within
+  ``charge_range`` of an enemy moves straight into contact with the nearest one (no
+  snap fire: SF.NOASSAULT), then both roll d6 >= the other's Armour for a hit.
+"""
+from __future__ import annotations
+
+from sim.rules.registry import implements
+from sim.space.geometry import dist
+
+CONTACT = 1.0  # cm between two units in base contact
+
+
+@implements("BASE.S.HIT")
+def apply_hit(battle, target, by=None, rule: str = "BASE.S.HIT") -> None:
+    lost = min(target.steps, battle.knobs.base.steps_per_hit)
+    target.steps -= lost
+    battle.record("hit", rule=rule, unit=target.id, target=target.id, pos=target.pos,
+                  node=target.node, by=by.id if by is not None else None,
+                  steps_lost=lost, steps_left=target.steps)
+    if target.steps <= 0:
+        battle.eliminate(target, rule=rule)
+
+
+def _nearest_visible_enemy(battle, unit, max_range: float):
+    best = None
+    for enemy in battle.enemies_of(unit.side):
+        if not enemy.on_board:
+            continue
+        d = dist(unit.pos, enemy.pos)
+        if d > max_range or not battle.terrain.los_xy(unit.pos, enemy.pos):
+            continue
+        if best is None or (d, enemy.id) < best[:2]:
+            best = (d, enemy.id, enemy)
+    return None if best is None else best[2]
+
+
+@implements("BASE.S.SHOOT")
+def shooting_phase(battle, side: str) -> None:
+    for unit in battle.units_of(side):
+        if not unit.on_board or unit.kind == "sniper":
+            continue
+        target = _nearest_visible_enemy(battle, unit, battle.knobs.base.shoot_range)
+        if target is None:
+            continue
+        (face,) = battle.dice.roll(unit.id, "BASE.S.SHOOT")
+        mods = -battle.cover_at(target)
+        success = face + mods >= target.armour
+        battle.record("shoot", rule="BASE.S.SHOOT", unit=unit.id, target=target.id, pos=unit.pos,
+                      dice=[face], mods=mods, need=target.armour, success=success)
+        if success:
+            apply_hit(battle, target, by=unit)
+
+
+@implements("BASE.S.ASSAULT", "SF.NOASSAULT")
+def assault_phase(battle, side: str) -> None:
+    """Every charger picks its target now and charges at once, all at the same time.
+
+    Charges are plain processes: the referee never watches them (SF.NOASSAULT).
+    """
+    for unit in battle.units_of(side):
+        if not unit.on_board or not unit.orders.charge or unit.pinned:
+            continue
+        target = _nearest_visible_enemy(battle, unit, battle.knobs.base.charge_range)
+        if target is not None:
+            battle.env.process(_charge(battle, unit, target))
+
+
+def _charge(battle, unit, target):
+    d = dist(unit.pos, target.pos)
+    if d > CONTACT:
+        k = (d - CONTACT) / d
+        contact = (unit.pos[0] + (target.pos[0] - unit.pos[0]) * k,
+                   unit.pos[1] + (target.pos[1] - unit.pos[1]) * k)
+        battle.record("move", rule="BASE.S.ASSAULT", unit=unit.id, pos=unit.pos, node=unit.node,
+                      waypoints=[list(contact)], reason="charge")
+        # A charge covers at most the unit's move, within half the phase.
+        speed = 2 * max(unit.move, d) / battle.clock.phase_length
+        yield battle.env.timeout((d - CONTACT) / speed)
+        if not unit.on_board:
+            return
+        unit.pos = contact
+        battle.record("stop", rule="BASE.S.ASSAULT", unit=unit.id, pos=unit.pos, node=unit.node,
+                      reason="contact")
+    for striker, struck in ((unit, target), (target, unit)):
+        if not striker.on_board or not struck.on_board:
+            continue
+        (face,) = battle.dice.roll(striker.id, "BASE.S.ASSAULT")
+        success = face >= struck.armour
+        battle.record("assault", rule="BASE.S.ASSAULT", unit=striker.id, target=struck.id,
+                      pos=striker.pos, dice=[face], mods=0, need=struck.armour, success=success)
+        if success:
+            apply_hit(battle, struck, by=striker)

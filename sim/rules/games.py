@@ -1,0 +1,55 @@
+"""Rulesets: which phases a player-turn has and what happens in each.
+
+A ruleset is a class with ``phases`` (names from the catalogue's turn-structure table),
+``setup(battle)`` (arm referee watches, start rule processes) and
+``on_phase(battle, phase)`` (called at the start of every phase). The battle knows
+nothing of any rule system; it only runs the clock and asks the ruleset.
+"""
+from __future__ import annotations
+
+from sim.agents.movement import movement_process
+from sim.rules import base, snapfire
+
+
+class SnapFireGame:
+    """SF: movement (with snap fire or a zone of control), shooting, assault."""
+
+    phases = ("movement", "shooting", "assault")
+
+    def setup(self, battle) -> None:
+        self.watches = snapfire.watches(battle.knobs.snapfire)
+        for watch in self.watches:
+            battle.referee.add(watch)
+
+    def on_phase(self, battle, phase) -> None:
+        if phase.phase == "movement":
+            for unit in battle.units_of(phase.side):
+                unit.fired_at_by.clear()
+            battle.referee.begin_phase()
+            for unit in battle.units_of(phase.side):
+                if unit.on_board and unit.route and not unit.pinned:
+                    unit.process = battle.env.process(self._move(battle, unit, phase))
+        elif phase.phase == "shooting":
+            base.shooting_phase(battle, phase.side)
+        elif phase.phase == "assault":
+            base.assault_phase(battle, phase.side)
+
+    def _move(self, battle, unit, phase):
+        for watch in self.watches:
+            leave = getattr(watch, "leave_zone", None)
+            if leave is not None:
+                left = yield from leave(battle, unit)
+                if left:
+                    unit.process = None
+                    return
+        yield from movement_process(battle, unit, phase)
+
+
+RULESETS = {"snapfire": SnapFireGame}
+
+
+def ruleset_for(name: str):
+    try:
+        return RULESETS[name]()
+    except KeyError:
+        raise NotImplementedError(f"ruleset '{name}' is not implemented yet") from None

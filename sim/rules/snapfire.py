@@ -1,0 +1,122 @@
+"""SF — snap fire (seed 004), and its zone-of-control variant.
+
+Snap fire: in the Movement phase only (SF.TRIGGER, SF.NOASSAULT), an enemy unit that
+comes within ``radius`` of one of yours is halted at the exact point it first came
+within it (SF.HALT) and you roll d6 >= its Armour for a hit (SF.ROLL). Each of your
+units fires at most once per turn at a given target (SF.ONCE). A unit already within
+the radius is fired at only if it moves closer (SF.INSIDE); it is then stopped where it
+stands, so its ``dist`` is below the radius and the record says ``inside: true``. A
+survivor acts normally later in the turn (SF.AFTER): nothing here marks it.
+
+SF.MARCH (knob ``march_halt``): under March orders a halt ends the rest of the phase
+(``rest_of_phase``, default) or only the current one of its three moves (``this_move``).
+
+SF.ZOC (knob ``reaction: zoc``): no snap fire; a unit may not enter an enemy's
+``zoc_radius`` unless its orders say ``charge``: it stops on the zone's edge (no roll),
+for the rest of the phase. A non-charging unit that starts its move inside a zone
+must leave: it moves straight away from the nearest zone holder to the zone's edge,
+and that is its move for the phase.
+"""
+from __future__ import annotations
+
+from sim.agents.referee import Trigger, Watch
+from sim.rules.base import apply_hit
+from sim.rules.registry import implements
+from sim.space.geometry import dist, lerp
+
+
+@implements("SF.TRIGGER", "SF.NOASSAULT", "SF.ONCE", "SF.INSIDE")
+class SnapFireWatch(Watch):
+    rule = "SF.TRIGGER"
+
+    def __init__(self, knobs):
+        self.knobs = knobs
+        self.radius = knobs.radius
+
+    def active(self, battle, mover) -> bool:
+        # SF.NOASSAULT: only moves made in the movement phase are watched.
+        return battle.clock.phase == "movement"
+
+    def reactors(self, battle, side):
+        return [u for u in battle.enemies_of(side) if "no_snap_fire" not in u.flags]
+
+    def eligible(self, battle, reactor, mover) -> bool:
+        # SF.ONCE: once per turn at a given target.
+        return reactor.id not in mover.fired_at_by
+
+    @implements("SF.HALT", "SF.ROLL", "SF.MARCH", "SF.AFTER")
+    def react(self, battle, mover, trigger: Trigger) -> str:
+        firer = trigger.reactor
+        mover.fired_at_by.add(firer.id)
+        battle.record("halt", rule="SF.HALT", unit=mover.id, pos=mover.pos, node=mover.node,
+                      firer=firer.id, firer_pos=firer.pos, dist=dist(mover.pos, firer.pos),
+                      radius=self.radius, inside=trigger.inside)
+        (face,) = battle.dice.roll(firer.id, "SF.ROLL")
+        need = mover.armour
+        success = face >= need
+        battle.record("snap_fire", rule="SF.ROLL", unit=firer.id, target=mover.id, pos=firer.pos,
+                      dice=[face], mods=0, need=need, success=success)
+        if success:
+            apply_hit(battle, mover, by=firer)
+        if not mover.alive:
+            return "dead"
+        # SF.AFTER: the survivor keeps its orders; SF.MARCH decides how much move is lost.
+        if mover.orders.type == "march" and self.knobs.march_halt == "this_move":
+            return "halt_move"
+        return "halt_phase"
+
+
+@implements("SF.ZOC")
+class ZoneOfControlWatch(Watch):
+    rule = "SF.ZOC"
+
+    def __init__(self, knobs):
+        self.knobs = knobs
+        self.radius = knobs.zoc_radius
+
+    def active(self, battle, mover) -> bool:
+        return battle.clock.phase == "movement" and not mover.orders.charge
+
+    def reactors(self, battle, side):
+        return battle.enemies_of(side)
+
+    def react(self, battle, mover, trigger: Trigger) -> str:
+        holder = trigger.reactor
+        battle.record("halt", rule="SF.ZOC", unit=mover.id, pos=mover.pos, node=mover.node,
+                      firer=holder.id, firer_pos=holder.pos, dist=dist(mover.pos, holder.pos),
+                      radius=self.radius, inside=trigger.inside)
+        return "halt_phase"
+
+    def leave_zone(self, battle, unit):
+        """SF.ZOC: a non-charging unit starting inside a zone must leave it.
+
+        A generator for the unit's movement process; returns True if it had to leave
+        (which uses its move for the phase).
+        """
+        if unit.orders.charge:
+            return False
+        inside = [(dist(unit.pos, e.pos), e.id, e) for e in battle.enemies_of(unit.side)
+                  if e.on_board and dist(unit.pos, e.pos) < self.radius]
+        if not inside:
+            return False
+        d, _, holder = min(inside)
+        if d > 0:
+            k = self.radius / d
+            exit_point = lerp(holder.pos, unit.pos, k)
+        else:  # exactly on top: leave back along the way it came (towards its start side)
+            exit_point = (holder.pos[0] - self.radius, holder.pos[1])
+        battle.record("move", rule="SF.ZOC", unit=unit.id, pos=unit.pos, node=unit.node,
+                      move=1, waypoints=[list(exit_point)], reason="leave_zone")
+        speed = unit.move / battle.clock.phase_length
+        yield battle.env.timeout(min(dist(unit.pos, exit_point) / speed, battle.clock.phase_length))
+        unit.pos = exit_point
+        battle.record("stop", rule="SF.ZOC", unit=unit.id, pos=unit.pos, node=unit.node,
+                      reason="left_zone", dist=dist(unit.pos, holder.pos), radius=self.radius)
+        return True
+
+
+def watches(knobs):
+    """The reaction the scenario chose (SF.ZOC's knob ``reaction``)."""
+    if knobs.reaction == "zoc":
+        return [ZoneOfControlWatch(knobs)]
+    return [SnapFireWatch(knobs)]

@@ -1,0 +1,90 @@
+"""Checks of terrain input that fail with an ``InputError`` naming the key path.
+
+A ``Where`` is a position in the user's input (file and key path such as
+``terrain.rows[2]``); each check returns the value in the type the builders use, or
+raises ``InputError`` saying what was expected there.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from typing import Any, NoReturn
+
+from sim.errors import InputError
+
+
+class Where:
+    """A place in the input: ``Where(None, "terrain").at("rows").at(2)`` → ``terrain.rows[2]``."""
+
+    def __init__(self, file: str | None, place: str):
+        self.file = file
+        self.place = place
+
+    def at(self, key: Any) -> Where:
+        if isinstance(key, int) and not isinstance(key, bool):
+            return Where(self.file, f"{self.place}[{key}]")
+        return Where(self.file, f"{self.place}.{key}")
+
+    def fail(self, message: str) -> NoReturn:
+        raise InputError(message, file=self.file, place=self.place)
+
+
+def _show(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def mapping(value: Any, where: Where) -> Mapping:
+    if not isinstance(value, Mapping):
+        where.fail(f"expected a mapping of keys to values, got {_show(value)}")
+    return value
+
+
+def sequence(value: Any, where: Where) -> list:
+    if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple)):
+        where.fail(f"expected a list, got {_show(value)}")
+    return list(value)
+
+
+def known_keys(value: Mapping, allowed: Iterable[str], where: Where) -> None:
+    """Fail on the first key that is not in ``allowed`` (typos must not pass silently)."""
+    allowed = tuple(allowed)
+    for key in value:
+        if key not in allowed:
+            where.at(key).fail(f"unknown key {key!r}; expected one of: {', '.join(allowed)}")
+
+
+def integer(value: Any, where: Where, minimum: int | None = None) -> int:
+    ok = isinstance(value, int) or (isinstance(value, float) and value.is_integer())
+    if isinstance(value, bool) or not ok:
+        where.fail(f"expected a whole number, got {_show(value)}")
+    if minimum is not None and value < minimum:
+        where.fail(f"expected a whole number >= {minimum}, got {_show(value)}")
+    return int(value)
+
+
+def number(value: Any, where: Where, positive: bool = False) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        where.fail(f"expected a number, got {_show(value)}")
+    if positive and value <= 0:
+        where.fail(f"expected a number > 0, got {_show(value)}")
+    return float(value)
+
+
+def boolean(value: Any, where: Where) -> bool:
+    if not isinstance(value, bool):
+        where.fail(f"expected true or false, got {_show(value)}")
+    return value
+
+
+def text(value: Any, where: Where) -> str:
+    if not isinstance(value, str) or not value:
+        where.fail(f"expected a non-empty string, got {_show(value)}")
+    return value
+
+
+def point(value: Any, where: Where) -> tuple[float, float]:
+    """An [x, y] pair of numbers."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple)) or len(value) != 2:
+        where.fail(f"expected a point [x, y], got {_show(value)}")
+    return number(value[0], where.at(0)), number(value[1], where.at(1))

@@ -1,0 +1,135 @@
+"""Build a hex map from its YAML form.
+
+Two forms, both ``kind: hex`` with optional ``types`` (letter -> terrain type, see
+``sim.space.features``; an entry for a built-in letter changes only the keys it gives,
+a new letter starts from open ground and is named after itself):
+
+* rows: ``rows: ["....WW..", "..BB...."]``, one string per "odd-r" offset row,
+  one letter per hex, all rows the same length;
+* size: ``width``, ``height``, ``default`` (letter, "." if absent) and ``special``
+  mapping ``"col,row"`` offset coordinates to letters.
+
+Each hex becomes the node ``"q,r"``; neighbouring passable hexes are joined by an edge of
+length 1.0. An impassable hex stays on the map (it still blocks sight) but has no edges.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import networkx as nx
+
+from sim.space import checks
+from sim.space.checks import Where
+from sim.space.features import BUILTIN, TYPE_KEYS, TerrainType, parse_type
+from sim.space.hexgrid import axial_to_xy, neighbours, node_id, offset_to_axial
+from sim.space.terrain import Terrain
+
+HEX_KEYS = ("kind", "name", "types", "rows", "width", "height", "default", "special")
+SIZE_KEYS = ("width", "height", "default", "special")
+
+Cell = tuple[int, int, str]  # col, row, letter
+
+
+def _types(value: Any, where: Where) -> dict[str, TerrainType]:
+    types = dict(BUILTIN)
+    if value is None:
+        return types
+    for letter, entry in checks.mapping(value, where).items():
+        at = where.at(letter)
+        if not isinstance(letter, str) or len(letter) != 1 or letter.isspace():
+            at.fail(f"expected a single non-space character as a terrain letter, got {letter!r}")
+        entry = checks.mapping(entry, at)
+        checks.known_keys(entry, TYPE_KEYS, at)
+        types[letter] = parse_type(entry, types.get(letter, TerrainType(letter)), at)
+    return types
+
+
+def _letter(value: Any, types: Mapping[str, TerrainType], where: Where) -> str:
+    if not isinstance(value, str) or value not in types:
+        where.fail(f"unknown terrain letter {value!r}; known letters: {' '.join(types)}")
+    return value
+
+
+def _from_rows(value: Any, types: Mapping[str, TerrainType], where: Where) -> list[Cell]:
+    rows = checks.sequence(value, where)
+    if not rows:
+        where.fail("expected at least one row of terrain letters")
+    cells = []
+    width = None
+    for row, line in enumerate(rows):
+        at = where.at(row)
+        line = checks.text(line, at)
+        if width is None:
+            width = len(line)
+        elif len(line) != width:
+            at.fail(f"expected {width} letters like rows[0], got {len(line)}")
+        for col, letter in enumerate(line):
+            if letter not in types:
+                at.fail(f"unknown terrain letter {letter!r} at column {col}; "
+                        f"known letters: {' '.join(types)}")
+            cells.append((col, row, letter))
+    return cells
+
+
+def _special_key(key: Any, width: int, height: int, where: Where) -> tuple[int, int]:
+    parts = key.split(",") if isinstance(key, str) else []
+    try:
+        col, row = (int(p) for p in parts)
+    except ValueError:
+        where.fail(f"expected a key \"col,row\" of two whole numbers, got {key!r}")
+    if not (0 <= col < width and 0 <= row < height):
+        where.fail(f"expected a hex on the {width}x{height} map (col 0..{width - 1}, "
+                   f"row 0..{height - 1}), got {key!r}")
+    return col, row
+
+
+def _from_size(spec: Mapping, types: Mapping[str, TerrainType], where: Where) -> list[Cell]:
+    for key in ("width", "height"):
+        if key not in spec:
+            where.at(key).fail(f"expected '{key}' in hexes (or give the map as 'rows')")
+    width = checks.integer(spec["width"], where.at("width"), minimum=1)
+    height = checks.integer(spec["height"], where.at("height"), minimum=1)
+    default = _letter(spec.get("default", "."), types, where.at("default"))
+    grid = [[default] * width for _ in range(height)]
+    special = spec.get("special") or {}
+    for key, letter in checks.mapping(special, where.at("special")).items():
+        at = where.at("special").at(key)
+        col, row = _special_key(key, width, height, at)
+        grid[row][col] = _letter(letter, types, at)
+    return [(col, row, grid[row][col]) for row in range(height) for col in range(width)]
+
+
+def hex_terrain(cells: list[Cell], types: Mapping[str, TerrainType]) -> Terrain:
+    """The ``Terrain`` of the given offset cells, in their order (no input checks)."""
+    g = nx.Graph()
+    for col, row, letter in cells:
+        t = types[letter]
+        q, r = offset_to_axial(col, row)
+        g.add_node(node_id(q, r), pos=axial_to_xy(q, r), hex=(q, r), offset=(col, row),
+                   letter=letter, terrain=t.name, cover=t.cover, hindrance=t.hindrance,
+                   blocks_sight=t.blocks_sight, cost=t.cost, passable=t.passable)
+    nodes = g.nodes
+    for n, d in list(nodes(data=True)):
+        if not d["passable"]:
+            continue
+        for nq, nr in neighbours(*d["hex"]):
+            m = node_id(nq, nr)
+            if m in nodes and nodes[m]["passable"] and not g.has_edge(n, m):
+                g.add_edge(n, m, length=1.0, cost=(d["cost"] + nodes[m]["cost"]) / 2.0)
+    return Terrain(g, "hex")
+
+
+def build_hex(spec: Mapping, where: Where) -> Terrain:
+    """Check a ``kind: hex`` spec and build its ``Terrain``; ``InputError`` on bad input."""
+    checks.known_keys(spec, HEX_KEYS, where)
+    types = _types(spec.get("types"), where.at("types"))
+    if "rows" in spec:
+        for key in SIZE_KEYS:
+            if key in spec:
+                where.at(key).fail(f"expected either 'rows' or 'width'/'height'/'default'/"
+                                   f"'special', not both ('{key}' given with 'rows')")
+        cells = _from_rows(spec["rows"], types, where.at("rows"))
+    else:
+        cells = _from_size(spec, types, where)
+    return hex_terrain(cells, types)

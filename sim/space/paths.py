@@ -1,0 +1,74 @@
+"""Least-cost paths, cached as one shortest-path tree per destination.
+
+Many units plan to the same few objectives, so the first query to a destination runs one
+Dijkstra *from* it over the undirected graph (edge weight ``cost``) and keeps, for every
+node, its next hop towards the destination and its cost to get there. Every later query
+to that destination is dict lookups: the cost is one, the path is one per step. Since
+the graph is undirected with symmetric costs, the tree path reversed is a least-cost path
+from the node to the destination.
+
+Ties are broken deterministically: Dijkstra explores neighbours in the graph's insertion
+order, and among equal-cost routes a node keeps the first predecessor that reached it at
+its final cost. The same map always gives the same path.
+"""
+from __future__ import annotations
+
+from collections.abc import Hashable
+
+import networkx as nx
+
+Node = Hashable
+
+
+class NoPath(Exception):
+    """No passable route joins the two nodes."""
+
+
+class Paths:
+    """Least-``cost`` routes over ``graph``, one cached tree per destination."""
+
+    def __init__(self, graph: nx.Graph, weight: str = "cost"):
+        self._graph = graph
+        self._weight = weight
+        #: destination -> (next hop towards it, cost to reach it), per node that can.
+        self.trees: dict[Node, tuple[dict[Node, Node], dict[Node, float]]] = {}
+
+    def _known(self, node: Node) -> None:
+        if node not in self._graph:
+            raise KeyError(f"unknown node {node!r}")
+
+    def tree(self, dest: Node) -> tuple[dict[Node, Node], dict[Node, float]]:
+        """(next hop, cost) maps towards ``dest``, computed on first use."""
+        found = self.trees.get(dest)
+        if found is None:
+            self._known(dest)
+            pred, cost = nx.dijkstra_predecessor_and_distance(self._graph, dest, weight=self._weight)
+            # pred[v][0] set cost[v]; later entries are equal-cost alternatives.
+            nxt = {v: p[0] for v, p in pred.items() if p}
+            found = self.trees[dest] = (nxt, cost)
+        return found
+
+    def reachable(self, a: Node, b: Node) -> bool:
+        """Whether a passable route leads from a to b."""
+        self._known(a)
+        return a in self.tree(b)[1]
+
+    def cost(self, a: Node, b: Node) -> float:
+        """Cost of the least-cost route from a to b; ``NoPath`` if there is none."""
+        self._known(a)
+        try:
+            return self.tree(b)[1][a]
+        except KeyError:
+            raise NoPath(f"no path from {a!r} to {b!r}") from None
+
+    def path(self, a: Node, b: Node) -> list[Node]:
+        """Nodes of the least-cost route from a to b, both included (a fresh list)."""
+        self._known(a)
+        nxt, cost = self.tree(b)
+        if a not in cost:
+            raise NoPath(f"no path from {a!r} to {b!r}")
+        out = [a]
+        while a != b:
+            a = nxt[a]
+            out.append(a)
+        return out

@@ -1,0 +1,199 @@
+"""Build a tabletop map (cm) from its YAML form.
+
+``kind: table`` with ``width`` and ``height`` (the table spans 0..width, 0..height) and
+at least one of:
+
+* ``waypoints``: name -> [x, y], with optional ``edges``: [[a, b], ...] between them;
+* ``grid: {spacing: s}``: waypoints ``"gx,gy"`` at (gx·s, gy·s) over the table, each
+  joined to its 8 neighbours. Named waypoints are then also joined to their 4 nearest
+  grid points.
+
+``areas`` are terrain polygons: ``{name, polygon: [[x, y], ...], terrain, cover,
+hindrance, blocks_sight, cost, passable}``. ``terrain`` labels the area's ground; when it
+names a built-in type (open, woods, building, hedge, rubble, impassable) that type gives
+the values the area leaves out, otherwise they are open ground's. Without ``terrain``
+the label is the area's name.
+
+A node takes its ground from the area containing it, boundary included (the one with
+the highest cover when several do, the first listed on a tie), or open ground; a node on
+the boundary of an impassable area is beside it, not in it. An edge whose segment
+passes through the interior of an impassable area is dropped; edges along an impassable
+area's boundary are kept.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+import networkx as nx
+import numpy as np
+import shapely
+from scipy.spatial import cKDTree
+from shapely.geometry import LineString, Point, Polygon
+from shapely.strtree import STRtree
+
+from sim.space import checks
+from sim.space.checks import Where
+from sim.space.features import BUILTIN_BY_NAME, OPEN, TYPE_KEYS, Area, TerrainType, parse_type
+from sim.space.los import TableSight
+from sim.space.terrain import Terrain
+
+TABLE_KEYS = ("kind", "name", "width", "height", "waypoints", "edges", "grid", "areas")
+AREA_KEYS = ("name", "terrain", "polygon") + tuple(k for k in TYPE_KEYS if k != "name")
+GRID_KEYS = ("spacing",)
+LINKS_PER_WAYPOINT = 4
+
+
+class _Table:
+    """The table's size, for checking that points lie on it."""
+
+    def __init__(self, width: float, height: float):
+        self.width, self.height = width, height
+
+    def point(self, value: Any, where: Where) -> tuple[float, float]:
+        x, y = checks.point(value, where)
+        if not (0 <= x <= self.width and 0 <= y <= self.height):
+            where.fail(f"expected a point on the {self.width:g} x {self.height:g} cm table "
+                       f"(0 <= x <= {self.width:g}, 0 <= y <= {self.height:g}), got [{x:g}, {y:g}]")
+        return x, y
+
+
+def _area(value: Any, i: int, table: _Table, where: Where) -> Area:
+    entry = checks.mapping(value, where)
+    checks.known_keys(entry, AREA_KEYS, where)
+    name = checks.text(entry["name"], where.at("name")) if "name" in entry else f"area{i}"
+    label = checks.text(entry["terrain"], where.at("terrain")) if "terrain" in entry else name
+    base = replace(BUILTIN_BY_NAME.get(label, OPEN), name=label)
+    kind = parse_type({k: v for k, v in entry.items() if k in TYPE_KEYS and k != "name"},
+                      base, where)
+    at = where.at("polygon")
+    if "polygon" not in entry:
+        at.fail("expected a polygon: a list of at least 3 points [x, y]")
+    raw = checks.sequence(entry["polygon"], at)
+    if len(raw) < 3:
+        at.fail(f"expected a polygon of at least 3 points [x, y], got {len(raw)}")
+    poly = Polygon([table.point(p, at.at(j)) for j, p in enumerate(raw)])
+    if not poly.is_valid or poly.area <= 0:
+        reason = shapely.is_valid_reason(poly) if not poly.is_valid else "zero area"
+        at.fail(f"expected a simple polygon (edges that do not cross), got one that is "
+                f"invalid: {reason}")
+    return Area(name, poly, kind)
+
+
+def _waypoints(value: Any, table: _Table, where: Where) -> dict[str, tuple[float, float]]:
+    out = {}
+    for name, p in checks.mapping(value, where).items():
+        at = where.at(name)
+        if not isinstance(name, str) or not name:
+            at.fail(f"expected a waypoint name (a string), got {name!r}")
+        out[name] = table.point(p, at)
+    return out
+
+
+def _grid(value: Any, table: _Table, taken: Mapping, where: Where) -> dict[str, tuple]:
+    spec = checks.mapping(value, where)
+    checks.known_keys(spec, GRID_KEYS, where)
+    if "spacing" not in spec:
+        where.at("spacing").fail("expected the grid spacing in cm, a number > 0")
+    s = checks.number(spec["spacing"], where.at("spacing"), positive=True)
+    nx_, ny = int(table.width / s + 1e-9) + 1, int(table.height / s + 1e-9) + 1
+    out = {}
+    for gy in range(ny):
+        for gx in range(nx_):
+            name = f"{gx},{gy}"
+            if name in taken:
+                where.fail(f"grid point {name!r} has the name of a waypoint; rename the waypoint")
+            out[name] = (gx * s, gy * s)
+    return out
+
+
+def _edges(value: Any, names: Mapping, where: Where) -> list[tuple[str, str]]:
+    out = []
+    for i, pair in enumerate(checks.sequence(value, where)):
+        at = where.at(i)
+        if isinstance(pair, (str, bytes)) or not isinstance(pair, (list, tuple)) or len(pair) != 2:
+            at.fail(f"expected an edge [a, b] of two waypoint names, got {pair!r}")
+        for end in pair:
+            if not isinstance(end, str) or end not in names:
+                at.fail(f"unknown waypoint {end!r}; known: {', '.join(map(str, names))}")
+        if pair[0] == pair[1]:
+            at.fail(f"expected two different waypoints, got {pair[0]!r} twice")
+        out.append((pair[0], pair[1]))
+    return out
+
+
+def _ground(pos: tuple[float, float], areas: list[Area], sight: TableSight) -> Area | None:
+    # A point on an impassable area's boundary stands beside it, not in it.
+    holders = [i for i in sight.containing(pos)
+               if areas[i].type.passable or areas[i].polygon.contains(Point(pos))]
+    if not holders:
+        return None
+    # Highest cover wins; max() keeps the first listed on a tie.
+    return max((areas[i] for i in holders), key=lambda a: a.type.cover)
+
+
+def _grid_links(grid: dict, waypoints: dict) -> list[tuple[str, str]]:
+    """8-neighbour grid edges, then each waypoint to its nearest grid points."""
+    links = []
+    for name in grid:
+        gx, gy = map(int, name.split(","))
+        for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
+            other = f"{gx + dx},{gy + dy}"
+            if other in grid:
+                links.append((name, other))
+    if grid and waypoints:
+        names = list(grid)
+        tree = cKDTree(np.array([grid[n] for n in names]))
+        k = min(LINKS_PER_WAYPOINT, len(names))
+        for w, p in waypoints.items():
+            _, idx = tree.query(p, k=k)
+            links.extend((w, names[int(i)]) for i in np.atleast_1d(idx))
+    return links
+
+
+def _crosses_impassable(tree: STRtree | None, geoms: list, line: LineString) -> bool:
+    if tree is None:
+        return False
+    return any(not geoms[i].touches(line) for i in tree.query(line, predicate="intersects"))
+
+
+def build_table(spec: Mapping, where: Where) -> Terrain:
+    """Check a ``kind: table`` spec and build its ``Terrain``; ``InputError`` on bad input."""
+    checks.known_keys(spec, TABLE_KEYS, where)
+    for key in ("width", "height"):
+        if key not in spec:
+            where.at(key).fail(f"expected the table's {key} in cm, a number > 0")
+    table = _Table(checks.number(spec["width"], where.at("width"), positive=True),
+                   checks.number(spec["height"], where.at("height"), positive=True))
+    areas = [_area(a, i, table, where.at("areas").at(i))
+             for i, a in enumerate(checks.sequence(spec.get("areas") or [], where.at("areas")))]
+    waypoints = _waypoints(spec.get("waypoints") or {}, table, where.at("waypoints"))
+    grid = _grid(spec["grid"], table, waypoints, where.at("grid")) if spec.get("grid") else {}
+    if not waypoints and not grid:
+        where.fail("expected 'waypoints' or 'grid' (or both): the places units can stand")
+    if "edges" in spec and spec["edges"]:
+        explicit = _edges(spec["edges"], waypoints, where.at("edges"))
+    else:
+        explicit = []
+
+    sight = TableSight(areas)
+    g = nx.Graph()
+    for name, p in {**waypoints, **grid}.items():
+        area = _ground(p, areas, sight)
+        t: TerrainType = area.type if area else OPEN
+        g.add_node(name, pos=p, terrain=t.name, cover=t.cover, hindrance=t.hindrance,
+                   blocks_sight=t.blocks_sight, cost=t.cost, passable=t.passable,
+                   area=area.name if area else None)
+
+    walls = [a.polygon for a in areas if not a.type.passable]
+    wall_tree = STRtree(walls) if walls else None
+    nodes = g.nodes
+    for u, v in explicit + _grid_links(grid, waypoints):
+        pu, pv = nodes[u]["pos"], nodes[v]["pos"]
+        if pu != pv and _crosses_impassable(wall_tree, walls, LineString([pu, pv])):
+            continue
+        length = math.dist(pu, pv)
+        g.add_edge(u, v, length=length, cost=length * (nodes[u]["cost"] + nodes[v]["cost"]) / 2.0)
+    return Terrain(g, "table", areas=areas, bounds=(0.0, 0.0, table.width, table.height))

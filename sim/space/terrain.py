@@ -1,0 +1,183 @@
+"""The battlefield: a networkx graph of places with positions, ground and routes.
+
+``Terrain`` wraps an undirected ``networkx.Graph`` built by ``build_terrain`` and answers
+what the engine and the rules ask of the ground: positions and distances, the nearest
+place to a point, line of sight and intervening hindrance (rules in ``sim.space.los``),
+cover, places within a range, and least-cost paths (``sim.space.paths``).
+
+Nodes are ``"q,r"`` strings on hex maps and the user's waypoint names (or ``"gx,gy"``
+grid points) on tabletop maps. Every node has the attributes ``pos`` (x, y),
+``terrain`` (type name), ``cover``, ``hindrance``, ``blocks_sight``, ``cost`` (the
+movement multiplier of entering it) and ``passable``; hex nodes also have ``hex`` (q, r).
+Every edge has ``length`` (Euclidean, 1.0 between neighbouring hexes) and ``cost`` =
+length × the mean of its two ends' multipliers: the graph is undirected, so a move
+across the boundary pays half the price of each side in either direction.
+
+Terrain never changes after it is built, so every answer is cached.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Sequence
+from functools import lru_cache
+
+import networkx as nx
+import numpy as np
+from scipy.spatial import cKDTree
+
+from sim.space.features import Area
+from sim.space.hexgrid import hex_distance
+from sim.space.los import HexSight, TableSight
+from sim.space.paths import Paths
+
+Node = Hashable
+Point = tuple[float, float]
+
+
+class Terrain:
+    """Immutable map of a battle: ``kind`` is ``"hex"`` or ``"table"``.
+
+    Hex maps measure in hexes (``distance`` is the hex count), tabletop maps in cm.
+    ``areas`` are the tabletop's terrain polygons (empty on hex maps) and ``bounds``
+    is (xmin, ymin, xmax, ymax) of the playing surface.
+    """
+
+    def __init__(self, graph: nx.Graph, kind: str, *, areas: Sequence[Area] = (),
+                 bounds: tuple[float, float, float, float] | None = None):
+        if kind not in ("hex", "table"):
+            raise ValueError(f"kind must be 'hex' or 'table', not {kind!r}")
+        if graph.number_of_nodes() == 0:
+            raise ValueError("terrain needs at least one node")
+        self.graph = graph
+        self.kind = kind
+        self.areas = tuple(areas)
+        self._nodes = tuple(graph.nodes)
+        self._index = {n: i for i, n in enumerate(self._nodes)}
+        data = graph.nodes
+        self._pos = {n: (float(data[n]["pos"][0]), float(data[n]["pos"][1])) for n in self._nodes}
+        self._cover = {n: int(data[n]["cover"]) for n in self._nodes}
+        xy = np.array([self._pos[n] for n in self._nodes], dtype=float)
+        self._kdtree = cKDTree(xy)
+        lo, hi = xy.min(axis=0), xy.max(axis=0)
+        self.bounds = bounds or (float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1]))
+        if kind == "hex":
+            self._hex = {n: tuple(data[n]["hex"]) for n in self._nodes}
+            ground = {self._hex[n]: (bool(data[n]["blocks_sight"]), int(data[n]["hindrance"]))
+                      for n in self._nodes}
+            self._hex_sight = HexSight(ground)
+        else:
+            self._table_sight = TableSight(self.areas)
+        self._sight: dict[tuple[Node, Node], tuple[bool, int]] = {}
+        self._within: dict[tuple[Node, float], tuple[Node, ...]] = {}
+        # Points between nodes are unbounded in number, so their cache is bounded.
+        self._sight_points = lru_cache(maxsize=1 << 16)(self._table_sight_between) \
+            if kind == "table" else None
+        self.paths = Paths(graph)
+
+    def __repr__(self) -> str:
+        g = self.graph
+        return f"Terrain(kind={self.kind!r}, nodes={g.number_of_nodes()}, edges={g.number_of_edges()})"
+
+    # -- places ---------------------------------------------------------------------
+    @property
+    def nodes(self) -> tuple[Node, ...]:
+        """All nodes in build order (hex maps: row by row; tables: waypoints, then grid)."""
+        return self._nodes
+
+    def has_node(self, node: Node) -> bool:
+        return node in self._index
+
+    def pos(self, node: Node) -> Point:
+        """(x, y) of a node: hex centre (1.0 = one hex) or table position in cm."""
+        return self._pos[node]
+
+    def cover(self, node: Node) -> int:
+        """Terrain cover of the node's hex or area."""
+        return self._cover[node]
+
+    def nearest_node(self, x: float, y: float) -> Node:
+        """The node closest to (x, y); on a hex map, the hex containing the point."""
+        _, i = self._kdtree.query((x, y))
+        return self._nodes[int(i)]
+
+    # -- measure --------------------------------------------------------------------
+    def distance(self, a: Node, b: Node) -> float:
+        """Hex count between a and b on hex maps, Euclidean cm on tabletop maps."""
+        if self.kind == "hex":
+            return float(hex_distance(self._hex[a], self._hex[b]))
+        return math.dist(self._pos[a], self._pos[b])
+
+    @staticmethod
+    def distance_xy(p: Point, q: Point) -> float:
+        """Euclidean distance between two points (units may stand between nodes)."""
+        return math.dist(p, q)
+
+    def within(self, node: Node, n: float) -> list[Node]:
+        """Nodes at ``distance`` <= n of ``node`` (itself included), nearest first,
+        ties in build order."""
+        key = (node, n)
+        hit = self._within.get(key)
+        if hit is None:
+            # Hex centres k hexes apart are at most k apart in xy, so the ball holds them all.
+            idx = self._kdtree.query_ball_point(self._pos[node], r=max(n, 0) + 1e-9)
+            found = [(self.distance(node, self._nodes[i]), i) for i in idx]
+            hit = tuple(self._nodes[i] for d, i in sorted(found) if d <= n)
+            self._within[key] = hit
+        return list(hit)
+
+    # -- sight ----------------------------------------------------------------------
+    def _between(self, a: Node, b: Node) -> tuple[bool, int]:
+        # One canonical order per pair, so sight is symmetric and cached once.
+        if self._index[a] > self._index[b]:
+            a, b = b, a
+        key = (a, b)
+        hit = self._sight.get(key)
+        if hit is None:
+            if self.kind == "hex":
+                hit = self._hex_sight.between(self._hex[a], self._hex[b])
+            else:
+                hit = self._table_sight.between(self._pos[a], self._pos[b])
+            self._sight[key] = hit
+        return hit
+
+    def _table_sight_between(self, p: Point, q: Point) -> tuple[bool, int]:
+        return self._table_sight.between(p, q)
+
+    def _between_xy(self, p: Point, q: Point) -> tuple[bool, int]:
+        if self.kind == "hex":
+            return self._between(self.nearest_node(*p), self.nearest_node(*q))
+        p, q = (float(p[0]), float(p[1])), (float(q[0]), float(q[1]))
+        return self._sight_points(*sorted((p, q)))
+
+    def los(self, a: Node, b: Node) -> bool:
+        """Whether nodes a and b see each other (rules in ``sim.space.los``)."""
+        return self._between(a, b)[0]
+
+    def hindrance(self, a: Node, b: Node) -> int:
+        """Sum of the hindrance of the hexes or areas between a and b, ends excluded."""
+        return self._between(a, b)[1]
+
+    def los_xy(self, p: Point, q: Point) -> bool:
+        """Sight between two points; on hex maps, between the hexes containing them."""
+        return self._between_xy(p, q)[0]
+
+    def hindrance_xy(self, p: Point, q: Point) -> int:
+        """``hindrance`` between two points; on hex maps, between their hexes."""
+        return self._between_xy(p, q)[1]
+
+    def cover_modifier(self, target: Node, viewer: Node) -> int:
+        """H17: the target hex's cover plus the hindrance between viewer and target."""
+        return self.cover(target) + self.hindrance(viewer, target)
+
+    # -- movement -------------------------------------------------------------------
+    def path(self, a: Node, b: Node) -> list[Node]:
+        """Least-cost route from a to b, both included; raises ``NoPath``."""
+        return self.paths.path(a, b)
+
+    def path_cost(self, a: Node, b: Node) -> float:
+        """Total edge ``cost`` of ``path(a, b)``; raises ``NoPath``."""
+        return self.paths.cost(a, b)
+
+    def reachable(self, a: Node, b: Node) -> bool:
+        """Whether any passable route joins a to b."""
+        return self.paths.reachable(a, b)

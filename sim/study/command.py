@@ -1,0 +1,181 @@
+"""The ``sim study`` and ``sim demo`` commands (wired into ``sim.cli``).
+
+``sim study STUDY`` runs a what-if study and prints per-cell means with 95% intervals
+and the paired differences (``--json``: the contract object, nothing else on stdout).
+Exit codes: 0 done; 1 done but some replications raised (they are counted, stored in the
+``failures`` table and left out of the statistics); 2 bad input (an ``InputError``,
+raised to the CLI, which prints its one line); 130 interrupted (stored rows are kept:
+rerun with ``--resume``).
+
+A results database that already holds rows of the same study (same hash: seed, CRN mode
+and every resolved cell) is refused without ``--resume``, so two runs never mix silently.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from importlib import resources
+from pathlib import Path
+
+from sim.errors import InputError
+from sim.study.design import Study, load_study
+from sim.study.executors import make_executor
+from sim.study.report import as_json, meaning, table, write_csv
+from sim.study.runner import PrecisionTarget, run_study
+from sim.study.store import ResultStore
+
+__all__ = ["add_study_arguments", "run_study_command", "add_demo_arguments",
+           "run_demo_command", "load_study", "Study"]
+
+DEMO_STUDY = "snapfire_vs_zoc.yaml"
+DEMO_REPLICATIONS_FAST = 12
+
+
+def _positive_int(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got '{text}'") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"expected a number >= 1, got {v}")
+    return v
+
+
+def _positive_float(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got '{text}'") from None
+    if not v > 0 or v == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a finite number > 0, got {text}")
+    return v
+
+
+def add_study_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``sim study``."""
+    a = parser.add_argument
+    a("study", help="study file (YAML)")
+    a("--replications", type=_positive_int, metavar="N",
+      help="replications per cell (overrides the file; with --precision: the cap)")
+    a("--workers", type=_positive_int, default=1, metavar="N",
+      help="worker processes (default 1; >1 without --executor means a process pool)")
+    a("--executor", choices=["serial", "processes", "dask"], default=None,
+      help="where replications run (dask starts a LocalCluster on 127.0.0.1)")
+    a("--address", metavar="ADDR", help="join an existing Dask scheduler, e.g. tcp://HOST:8786")
+    a("--db", metavar="FILE", help="SQLite results store; each batch is committed as it arrives")
+    a("--resume", action="store_true", help="continue a study stored in --db, skipping stored rows")
+    a("--json", action="store_true", help="print one JSON object instead of the table")
+    a("--no-crn", dest="crn", action="store_false",
+      help="independent seeds per variant (no common random numbers), for comparison")
+    a("--precision", type=_positive_float, metavar="X",
+      help="add batches until every interval's half-width is <= X (cap: --replications "
+           "or the file's max_replications, default 2000)")
+    a("--plot", metavar="DIR", help="write PNG plots into DIR")
+    a("--csv", metavar="FILE", help="write every replication to a CSV file")
+    a("--quiet", action="store_true", help="no progress bar")
+    a("--task-size", type=_positive_int, metavar="N",
+      help="replications per task (default: about six tasks per worker, 5 to 50 each)")
+
+
+def _precision(args, study: Study) -> PrecisionTarget | None:
+    p = study.spec.precision
+    if args.precision is None and (p is None or args.replications is not None):
+        return None  # a fixed count: the file's, or --replications over a precision file
+    half = args.precision if args.precision is not None else p.half_width
+    cap = args.replications or (p.max_replications if p else 2000)
+    batch = p.batch if p else 50
+    metrics = tuple(p.metrics) if p and p.metrics else None
+    return PrecisionTarget(half, cap, min(batch, cap), metrics)
+
+
+def _progress(name: str, quiet: bool):
+    from tqdm import tqdm
+
+    return tqdm(total=0, desc=name, unit="rep", file=sys.stderr, dynamic_ncols=True,
+                disable=quiet or not sys.stderr.isatty())
+
+
+def execute(study: Study, args, *, executor=None, out=sys.stdout) -> tuple[int, object]:
+    """Run a loaded study with parsed options; returns (exit code, StudyRun)."""
+    if args.resume and not args.db:
+        raise InputError("--resume needs --db FILE (the store to resume from)", place="--resume")
+    if args.address and args.executor not in (None, "dask"):
+        raise InputError(f"--address joins a Dask scheduler; it cannot be used with "
+                         f"--executor {args.executor}", place="--address")
+    precision = _precision(args, study)
+    store = ResultStore(args.db) if args.db else None
+    executor = executor or make_executor(args.executor, args.workers, args.address)
+    bar = _progress(study.name, args.quiet)
+    try:
+        with executor:
+            run = run_study(study, executor=executor, replications=args.replications,
+                            precision=precision, crn=args.crn, store=store,
+                            resume=args.resume, progress=bar, per_task=args.task_size)
+    except KeyboardInterrupt:
+        bar.close()
+        stored = f"; the finished batches are in {args.db}: rerun with --resume" if store else ""
+        print(f"interrupted{stored}", file=sys.stderr)
+        return 130, None
+    finally:
+        bar.close()
+        if store is not None:
+            store.close()
+    if args.json:
+        print(json.dumps(as_json(run), indent=2), file=out)
+    else:
+        print(table(run), file=out)
+    if run.failures:
+        print(f"{len(run.failures)} replications raised; first: seed {run.failures[0].seed}: "
+              f"{run.failures[0].error}", file=sys.stderr)
+    if args.csv:
+        write_csv(run, args.csv)
+    if args.plot:
+        from sim.viz.study_plots import plot_study
+
+        plot_study(run, args.plot)
+    return (1 if run.failures else 0), run
+
+
+def run_study_command(args: argparse.Namespace) -> int:
+    """``sim study``: raises InputError on bad input (the CLI prints it and exits 2)."""
+    study = load_study(args.study)
+    code, _ = execute(study, args)
+    return code
+
+
+def add_demo_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``sim demo``."""
+    parser.add_argument("--fast", action="store_true",
+                        help=f"only {DEMO_REPLICATIONS_FAST} replications (for tests)")
+    parser.add_argument("--workers", type=_positive_int, default=2, metavar="N",
+                        help="worker processes (default 2)")
+    parser.add_argument("--out", default="sim-demo", metavar="DIR",
+                        help="where the plots go (default ./sim-demo)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def demo_study_path() -> str:
+    """The shipped demo study: package data when installed, else the repo's scenarios/."""
+    packaged = resources.files("sim") / "data" / DEMO_STUDY
+    if packaged.is_file():
+        return str(packaged)
+    return str(Path(__file__).resolve().parents[2] / "scenarios" / DEMO_STUDY)
+
+
+def run_demo_command(args: argparse.Namespace) -> int:
+    """``sim demo``: snap fire vs zone of control, with CRN, on a 2-process pool."""
+    study = load_study(demo_study_path())
+    opts = argparse.Namespace(
+        replications=DEMO_REPLICATIONS_FAST if args.fast else None, workers=args.workers,
+        executor="processes" if args.workers > 1 else "serial", address=None, db=None,
+        resume=False, json=False, crn=True, precision=None, plot=args.out, csv=None,
+        quiet=args.quiet, task_size=None)
+    print(f"sim demo: {study.spec.description or study.name}\n", flush=True)
+    code, run = execute(study, opts)
+    if run is None:
+        return code
+    print("\n" + meaning(run))
+    print(f"Plots: {os.path.join(args.out, '')}")
+    return code

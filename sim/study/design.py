@@ -1,0 +1,316 @@
+"""Study files: what to run, resolved into cells before anything runs.
+
+A study names a scenario, a seed, how many replications (or a precision target), named
+variants (sets of knob overrides), optional factors (a full grid, or a Latin hypercube
+via ``scipy.stats.qmc``) and the metrics to report. ``load_study`` reads and checks the
+file and applies every override to the scenario at once, so a misspelt knob is an
+``InputError`` naming the file and line before a single battle runs.
+
+A *cell* is one (variant, factor point) pair: the unit that replications are run in and
+that statistics are reported for. Cells are ordered variants-first, in file order, then
+points in design order; that order is part of the result (it never depends on which
+worker finished first).
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import itertools
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from sim.errors import InputError
+from sim.scenario.yamlfile import place_of, read_yaml
+from sim.study.seeds import stable_key
+
+NAME = r"^[A-Za-z0-9_][A-Za-z0-9_.\-]*$"  # no '@', ',', '=' or spaces: they build cell names
+MAX_CELLS = 10_000
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class Precision(_Strict):
+    """Run in batches until every reported interval's half-width is <= ``half_width``."""
+
+    half_width: float = Field(gt=0, allow_inf_nan=False)
+    max_replications: int = Field(2000, ge=2, le=1_000_000)
+    batch: int = Field(50, ge=2, le=100_000)
+    metrics: list[str] | None = None  # the target applies to these; default: all reported
+
+
+class Factors(_Strict):
+    """``grid``: ``vary`` maps knobs to lists of values, every combination is a point.
+    ``lhs``: ``vary`` maps knobs to ``[low, high]`` and ``samples`` points are drawn."""
+
+    design: Literal["grid", "lhs"] = "grid"
+    vary: dict[str, list[Any]] = Field(min_length=1)
+    samples: int | None = Field(None, ge=1, le=MAX_CELLS)
+
+    @model_validator(mode="after")
+    def _shape(self):
+        for key, values in self.vary.items():
+            if self.design == "grid":
+                if not values:
+                    raise ValueError(f"vary.{key}: expected a non-empty list of values")
+                if len({json.dumps(v, sort_keys=True) for v in values}) != len(values):
+                    raise ValueError(f"vary.{key}: values repeat")
+            else:
+                ok = (len(values) == 2 and all(_is_number(v) for v in values)
+                      and values[0] < values[1])
+                if not ok:
+                    raise ValueError(f"vary.{key}: expected [low, high] numbers with low < high")
+        if self.design == "lhs" and self.samples is None:
+            raise ValueError("design lhs needs 'samples' (how many points to draw)")
+        if self.design == "grid" and self.samples is not None:
+            raise ValueError("'samples' is only for design lhs")
+        return self
+
+
+class StudySpec(_Strict):
+    """The study file as written (after validation)."""
+
+    study: str = Field(pattern=NAME, max_length=80)
+    description: str = ""
+    scenario: str = Field(min_length=1)
+    seed: int = Field(ge=0, le=2**63 - 1)
+    replications: int | None = Field(None, ge=1, le=1_000_000)
+    precision: Precision | None = None
+    baseline: str | None = None  # default: the first variant
+    variants: dict[str, dict[str, Any]] = Field(min_length=1)
+    factors: Factors | None = None
+    metrics: list[str] | None = Field(None, min_length=1)
+
+    @model_validator(mode="after")
+    def _consistent(self):
+        if (self.replications is None) == (self.precision is None):
+            raise ValueError("give exactly one of 'replications' or 'precision'")
+        for name in self.variants:
+            if not re.match(NAME, name):
+                raise ValueError(f"variant name '{name}' may only use letters, digits, _ . -")
+        if self.baseline is not None and self.baseline not in self.variants:
+            raise ValueError(f"baseline '{self.baseline}' is not a variant "
+                             f"(expected one of {list(self.variants)})")
+        if self.metrics and len(set(self.metrics)) != len(self.metrics):
+            raise ValueError("metrics repeat")
+        return self
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One (variant, factor point): its overrides and its resolved scenario."""
+
+    variant: str
+    point: tuple[tuple[str, Any], ...]
+    overrides: dict[str, Any]
+    scenario: Any
+    scenario_hash: str
+    label: str = ""  # 'zoc@radius=5'; just the variant name when there are no factors
+
+    @property
+    def point_json(self) -> str:
+        """Canonical JSON of the factor values: the stored identity of the point."""
+        return json.dumps(dict(self.point), sort_keys=True, separators=(",", ":"))
+
+
+@dataclass
+class Study:
+    """A loaded, checked study: its spec, its base scenario and its cells."""
+
+    path: str
+    spec: StudySpec
+    scenario_path: str
+    scenario: Any
+    scenario_hash: str
+    cells: list[Cell]
+    baseline: str
+    metrics: list[str] | None
+    lines: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def name(self) -> str:
+        return self.spec.study
+
+    def key(self, crn: bool) -> str:
+        """The study hash: stored rows belong to it. It covers the seed, the CRN mode and
+        every cell's resolved scenario, but not the replication count, so a study can be
+        resumed or extended."""
+        ident = {"study": self.name, "seed": self.spec.seed, "crn": bool(crn),
+                 "cells": [[c.variant, c.point_json, c.scenario_hash] for c in self.cells]}
+        blob = json.dumps(ident, sort_keys=True, separators=(",", ":")).encode()
+        return hashlib.sha256(blob).hexdigest()[:20]
+
+    def config(self, crn: bool) -> dict[str, Any]:
+        """The full resolved config stored with the results: a result says how it was made."""
+        return {
+            "study": self.spec.model_dump(mode="json"),
+            "study_file": self.path,
+            "study_hash": self.key(crn),
+            "crn": bool(crn),
+            "version": package_version(),
+            "scenario_file": self.scenario_path,
+            "scenario_hash": self.scenario_hash,
+            "scenario": _dump(self.scenario),
+            "cells": [{"label": c.label, "variant": c.variant, "point": dict(c.point),
+                       "overrides": c.overrides, "scenario_hash": c.scenario_hash}
+                      for c in self.cells],
+        }
+
+
+def package_version() -> str:
+    try:
+        return importlib.metadata.version("sim")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def _dump(scenario: Any) -> Any:
+    return scenario.model_dump(mode="json") if hasattr(scenario, "model_dump") else scenario
+
+
+def load_study(path: str | os.PathLike) -> Study:
+    """Read, validate and resolve a study file; every problem is an ``InputError``."""
+    from sim.scenario import load as scen  # the engine's loader; looked up at call time
+
+    path = str(path)
+    data, lines = read_yaml(path)
+    if not isinstance(data, dict):
+        raise InputError("expected a mapping with keys study, scenario, seed, variants, ...",
+                         file=path, place="line 1")
+    try:
+        spec = StudySpec.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        raise InputError(_explain(err), file=path, place=place_of(err["loc"], lines)) from None
+    metrics = list(spec.metrics) if spec.metrics else None
+    _check_metrics(spec, path, lines)
+
+    scenario_path = os.path.join(os.path.dirname(os.path.abspath(path)), spec.scenario)
+    base = scen.load_scenario(scenario_path)
+    points = _points(spec, path, lines)
+    cells: list[Cell] = []
+    for variant, overrides in spec.variants.items():
+        clash = sorted(set(overrides) & set(spec.factors.vary if spec.factors else ()))
+        if clash:
+            raise InputError(f"sets {clash[0]}, which factors.vary also sets (expected one owner)",
+                             file=path, place=place_of(("variants", variant, clash[0]), lines))
+        for point in points:
+            merged = {**overrides, **dict(point)}
+            resolved = _apply(scen, base, merged, variant, set(overrides), path, lines)
+            cells.append(Cell(variant, point, merged, resolved, scen.scenario_hash(resolved),
+                              _label(variant, point, spec)))
+    return Study(path=path, spec=spec, scenario_path=scenario_path, scenario=base,
+                 scenario_hash=scen.scenario_hash(base), cells=cells,
+                 baseline=spec.baseline or next(iter(spec.variants)), metrics=metrics, lines=lines)
+
+
+def _explain(err: dict) -> str:
+    msg = err.get("msg", "invalid value")
+    if err.get("type") == "extra_forbidden":
+        return "unknown key (expected study, description, scenario, seed, replications or " \
+               "precision, baseline, variants, factors, metrics)" if len(err["loc"]) == 1 \
+            else "unknown key"
+    if err.get("type") == "missing":
+        return "missing required key"
+    return msg.removeprefix("Value error, ")
+
+
+def _check_metrics(spec: StudySpec, path: str, lines: dict) -> None:
+    try:
+        from sim.metrics import METRIC_KINDS
+    except ImportError:  # the engine has no metric registry yet: accept any name
+        return
+    lists = [("metrics", spec.metrics or [])]
+    if spec.precision and spec.precision.metrics:
+        lists.append(("precision.metrics", spec.precision.metrics))
+    for where, names in lists:
+        for i, m in enumerate(names):
+            if m not in METRIC_KINDS:
+                raise InputError(f"unknown metric '{m}' (expected one of {sorted(METRIC_KINDS)})",
+                                 file=path, place=place_of(tuple(where.split(".")) + (i,), lines))
+    if spec.precision and spec.precision.metrics and spec.metrics:
+        extra = [m for m in spec.precision.metrics if m not in spec.metrics]
+        if extra:
+            raise InputError(f"'{extra[0]}' is not among the study's metrics",
+                             file=path, place=place_of(("precision", "metrics"), lines))
+
+
+def _points(spec: StudySpec, path: str, lines: dict) -> list[tuple[tuple[str, Any], ...]]:
+    """The factor points in design order; one empty point when there are no factors."""
+    f = spec.factors
+    if f is None:
+        return [()]
+    keys = list(f.vary)
+    if f.design == "grid":
+        rows = list(itertools.product(*(f.vary[k] for k in keys)))
+    else:
+        from scipy.stats import qmc
+
+        rng = np.random.default_rng(np.random.SeedSequence(spec.seed, spawn_key=(stable_key("lhs"),)))
+        unit = qmc.LatinHypercube(d=len(keys), rng=rng).random(f.samples)
+        lows = [f.vary[k][0] for k in keys]
+        highs = [f.vary[k][1] for k in keys]
+        scaled = qmc.scale(unit, lows, highs)
+        rows, seen = [], set()
+        for row in scaled:
+            # Integer bounds mean an integer knob: round, and drop repeated points.
+            vals = tuple(int(round(v)) if isinstance(lo, int) and isinstance(hi, int) else float(v)
+                         for v, lo, hi in zip(row, lows, highs))
+            if vals not in seen:
+                seen.add(vals)
+                rows.append(vals)
+    if len(rows) * len(spec.variants) > MAX_CELLS:
+        raise InputError(f"{len(rows) * len(spec.variants)} cells (expected at most {MAX_CELLS})",
+                         file=path, place=place_of(("factors",), lines))
+    return [tuple(zip(keys, row)) for row in rows]
+
+
+def _apply(scen, base, overrides: dict, variant: str, own: set, path: str, lines: dict):
+    """The scenario with ``overrides`` applied; a bad key is blamed at its own line."""
+    if not overrides:
+        return base
+    try:
+        return scen.apply_overrides(base, overrides, source=path)
+    except InputError as whole:
+        # Find the one key to blame, so the message can give its line.
+        for key, value in overrides.items():
+            try:
+                scen.apply_overrides(base, {key: value}, source=path)
+            except InputError as err:
+                where = ("variants", variant, key) if key in own else ("factors", "vary", key)
+                raise InputError(_detail(err, key), file=path, place=place_of(where, lines)) from None
+        raise InputError(_detail(whole, None), file=path,
+                         place=place_of(("variants", variant), lines)) from None
+
+
+def _detail(err: InputError, key: str | None) -> str:
+    text = err.detail
+    if key and key not in text:
+        text = f"{key}: {text}"
+    return text
+
+
+def _label(variant: str, point: tuple, spec: StudySpec) -> str:
+    if not point:
+        return variant
+    keys = [k for k, _ in point]
+    shorts = [k.rsplit(".", 1)[-1] for k in keys]
+    names = shorts if len(set(shorts)) == len(shorts) else keys
+    return variant + "@" + ",".join(f"{n}={_fmt(v)}" for n, (_, v) in zip(names, point))
+
+
+def _fmt(v: Any) -> str:
+    if isinstance(v, float):
+        return f"{v:.6g}"
+    return str(v)

@@ -1,0 +1,123 @@
+"""What a study shows its user: a table, a JSON object, a CSV file and one sentence.
+
+The JSON object is the contract: ``{"study": NAME, "variants": {CELL: {METRIC: {"mean",
+"ci_low", "ci_high", "n"}}}, "differences": {"CELL - BASELINE_CELL": {METRIC: {...}}}}``,
+where a CELL is a variant name, or ``variant@knob=value,...`` when the study has factors.
+An interval that cannot be computed (n < 2) has null bounds.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from sim.study.runner import StudyRun
+from sim.study.stats import Estimate
+
+
+def as_json(run: StudyRun) -> dict[str, Any]:
+    """The contract object of a finished study."""
+    s = run.summary
+    return {
+        "study": run.study.name,
+        "variants": {cell: {m: e.as_dict() for m, e in per.items()} for cell, per in s.cells.items()},
+        "differences": {d: {m: e.as_dict() for m, e in per.items()}
+                        for d, per in s.differences.items()},
+    }
+
+
+def _num(x: float, signed: bool = False) -> str:
+    if x is None or not math.isfinite(x):
+        return "-"
+    spec = "+" if signed else ""
+    return f"{x:{spec}.1f}" if abs(x) >= 100 else f"{x:{spec}.3f}"
+
+
+def _ci(e: Estimate, signed: bool = False) -> str:
+    if not math.isfinite(e.ci_low):
+        return "-"
+    return f"[{_num(e.ci_low, signed)}, {_num(e.ci_high, signed)}]"
+
+
+def excludes_zero(e: Estimate) -> bool:
+    """True when the interval lies wholly on one side of zero."""
+    return math.isfinite(e.ci_low) and (e.ci_low > 0 or e.ci_high < 0)
+
+
+def table(run: StudyRun) -> str:
+    """A readable table: per-cell means with 95% intervals, then paired differences."""
+    s = run.summary
+    mode = "common random numbers" if run.crn else "independent seeds (--no-crn)"
+    lines = [f"Study {run.study.name}: {run.replications} replications per cell, {mode}, "
+             f"seed {run.study.spec.seed}"]
+    wc = max([len("cell")] + [len(c) for c in s.cells])
+    wm = max([len("metric")] + [len(m) for m in run.metrics])
+    head = f"{'cell':<{wc}}  {'metric':<{wm}}  {'mean':>9}  {'95% CI':<22}  {'n':>5}"
+    lines += ["", head, "-" * len(head)]
+    for cell, per in s.cells.items():
+        for i, (m, e) in enumerate(per.items()):
+            kind = " (Wilson)" if run.kinds.get(m) == "binary" else ""
+            lines.append(f"{cell if i == 0 else '':<{wc}}  {m:<{wm}}  {_num(e.mean):>9}  "
+                         f"{_ci(e) + kind:<22}  {e.n:>5}")
+    if s.differences:
+        wd = max([len("difference")] + [len(d) for d in s.differences])
+        head = f"{'difference':<{wd}}  {'metric':<{wm}}  {'mean':>9}  {'95% CI':<22}  {'n':>5}  not 0?"
+        lines += ["", "Paired differences (variant - baseline, same replication index):",
+                  head, "-" * len(head)]
+        for d, per in s.differences.items():
+            for i, (m, e) in enumerate(per.items()):
+                lines.append(f"{d if i == 0 else '':<{wd}}  {m:<{wm}}  {_num(e.mean, True):>9}  "
+                             f"{_ci(e, True):<22}  {e.n:>5}  {'yes' if excludes_zero(e) else 'no'}")
+    notes = []
+    if run.stop == "precision":
+        notes.append("precision target met")
+    elif run.stop == "cap":
+        notes.append("precision target NOT met: stopped at the replication cap")
+    if run.resumed:
+        notes.append(f"{run.resumed} replications resumed from the store")
+    if run.failures:
+        notes.append(f"{len(run.failures)} replications FAILED (see the failures table)")
+    if notes:
+        lines += ["", "; ".join(notes) + "."]
+    return "\n".join(lines)
+
+
+def meaning(run: StudyRun, metric: str | None = None) -> str:
+    """One sentence on what the first paired difference says about ``metric``."""
+    s = run.summary
+    metric = metric or (run.metrics[0] if run.metrics else None)
+    if not s.differences or metric is None:
+        return f"{run.study.name}: only one variant, so there is no comparison to report."
+    name, per = next(iter(s.differences.items()))
+    e = per[metric]
+    if not math.isfinite(e.ci_low):
+        return f"Too few paired replications ({e.n}) to tell whether {name} changes {metric}."
+    crn = " with common random numbers" if run.crn else ""
+    said = (f"Over {e.n} paired replications{crn}, {name} changes {metric} by "
+            f"{_num(e.mean, True)} (95% CI {_num(e.ci_low, True)} to {_num(e.ci_high, True)})")
+    if excludes_zero(e):
+        return said + ": the interval excludes zero, so this is a real effect, not dice noise."
+    return said + ": the interval includes zero, so at this N the two cannot be told apart."
+
+
+def write_csv(run: StudyRun, path: str) -> int:
+    """Every recorded replication of the study (failures too), one row each; returns
+    the row count."""
+    import pandas as pd
+
+    keys = [k for k, _ in run.study.cells[0].point] if run.study.cells else []
+    rows = []
+    for (ci, rep) in sorted(run.records):
+        rec, cell = run.records[(ci, rep)], run.study.cells[ci]
+        row = {"study": run.study.name, "study_hash": run.study_hash, "cell": cell.label,
+               "variant": cell.variant, **dict(cell.point), "rep": rep, "seed": rec.seed,
+               "status": "ok" if rec.metrics is not None else "failed",
+               "version": rec.version, "scenario_hash": rec.scenario_hash}
+        row.update(rec.metrics or {"error": rec.error})
+        rows.append(row)
+    frame = pd.DataFrame(rows)
+    lead = ["study", "study_hash", "cell", "variant", *keys, "rep", "seed", "status",
+            "version", "scenario_hash"]
+    rest = sorted(c for c in frame.columns if c not in lead)
+    frame = frame.reindex(columns=lead + rest)
+    frame.to_csv(path, index=False)
+    return len(frame)

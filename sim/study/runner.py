@@ -1,0 +1,175 @@
+"""Running a study: plan replications, farm them out, store them, summarize them.
+
+The runner owns the two rules that make results reproducible:
+
+1. a replication's seed depends only on (study seed, replication index) under common
+   random numbers, or on (study seed, variant, factor point, index) without;
+2. statistics are computed from outcomes keyed by (cell, replication) and read in that
+   order, never in arrival order.
+
+With a store, each batch is committed as it arrives, and ``resume`` loads what is stored
+first and runs only the rest. With a precision target the study runs the first ``batch``
+replications of every cell, checks every reported interval, and adds ``batch`` more until
+each half-width is within the target or the cap is reached; the decision at n looks only
+at replications 0..n−1, so it is the same however the work was split or resumed.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from sim.errors import InputError
+from sim.study.design import Study, package_version
+from sim.study.executors import DEFAULT_BATTLE, SerialExecutor, Task, task_size
+from sim.study.seeds import replication_seed
+from sim.study.stats import Summary, summarize
+from sim.study.store import ResultStore, Stored
+
+
+@dataclass(frozen=True)
+class PrecisionTarget:
+    """Stop when every reported interval's half-width is <= half_width (or at the cap)."""
+
+    half_width: float
+    max_replications: int = 2000
+    batch: int = 50
+    metrics: tuple[str, ...] | None = None
+
+
+@dataclass
+class StudyRun:
+    """What a finished study produced: its outcomes in (cell, rep) order and a summary."""
+
+    study: Study
+    crn: bool
+    study_hash: str
+    replications: int  # the N per cell that the summary is computed from
+    metrics: list[str]
+    kinds: dict[str, str]
+    records: dict[tuple[int, int], Stored] = field(default_factory=dict)
+    summary: Summary | None = None
+    resumed: int = 0  # replications loaded from the store rather than run
+    ran: int = 0
+    stop: str = "replications"  # or "precision" (target met) or "cap" (target not met)
+
+    @property
+    def failures(self) -> list[Stored]:
+        return [self.records[k] for k in sorted(self.records) if self.records[k].metrics is None]
+
+    def rows(self) -> dict[tuple[int, int], dict[str, Any]]:
+        """Metrics of the successful replications < N, keyed (cell, rep), in that order."""
+        return {k: self.records[k].metrics for k in sorted(self.records)
+                if self.records[k].metrics is not None and k[1] < self.replications}
+
+
+def metric_kinds() -> dict[str, str]:
+    try:
+        from sim.metrics import METRIC_KINDS
+    except ImportError:
+        return {}
+    return dict(METRIC_KINDS)
+
+
+def run_study(study: Study, *, executor=None, replications: int | None = None,
+              precision: PrecisionTarget | None = None, crn: bool = True,
+              store: ResultStore | None = None, resume: bool = False, progress=None,
+              battle: str = DEFAULT_BATTLE, per_task: int | None = None) -> StudyRun:
+    """Run (or finish) a study and summarize it.
+
+    ``replications`` overrides the study file's count; ``precision`` replaces it with a
+    stopping rule. Without ``resume``, a store that already holds rows of this study is an
+    ``InputError`` (so two runs never silently mix). ``progress`` is tqdm-like (``total``,
+    ``update``, ``refresh``) or None. ``per_task`` fixes the batch size of a task.
+    """
+    executor = executor or SerialExecutor()
+    key = study.key(crn)
+    run = StudyRun(study, crn, key, 0, list(study.metrics or []), metric_kinds())
+    if store is not None:
+        rows, fails = store.counts(key)
+        if (rows or fails) and not resume:
+            raise InputError(f"already holds {rows + fails} replications of study "
+                             f"'{study.name}' (hash {key}); add --resume to continue it, "
+                             f"or give another --db", file=store.path, place="--db")
+        store.register(key, study.name, study.config(crn))
+        if resume:
+            _load(run, store)
+    if precision is None:
+        n = replications if replications is not None else study.spec.replications
+        _ensure(run, n, executor, store, progress, battle, per_task)
+        run.replications = n
+        run.summary = _summarize(run, n)
+        return run
+    n = min(precision.batch, precision.max_replications)
+    while True:
+        _ensure(run, n, executor, store, progress, battle, per_task)
+        run.replications = n
+        run.summary = _summarize(run, n)
+        if run.summary.precise(precision.half_width, precision.metrics):
+            run.stop = "precision"
+            return run
+        if n >= precision.max_replications:
+            run.stop = "cap"
+            return run
+        n = min(n + precision.batch, precision.max_replications)
+
+
+def _load(run: StudyRun, store: ResultStore) -> None:
+    index = {(c.variant, c.point_json): i for i, c in enumerate(run.study.cells)}
+    for s in store.load(run.study_hash):
+        ci = index.get((s.variant, s.point))
+        if ci is not None:
+            run.records[(ci, s.rep)] = s
+    run.resumed = len(run.records)
+
+
+def _ensure(run: StudyRun, n: int, executor, store, progress, battle: str,
+            per_task: int | None) -> None:
+    """Run every replication < n of every cell that is not yet recorded."""
+    study = run.study
+    cells = study.cells
+    todo = [(ci, rep) for rep in range(n) for ci in range(len(cells))
+            if (ci, rep) not in run.records]
+    if progress is not None:
+        progress.total = len(cells) * n
+        progress.n = len(cells) * n - len(todo)
+        progress.refresh()
+    if not todo:
+        return
+    size = per_task or task_size(len(todo), getattr(executor, "workers", 1))
+    per_cell: dict[int, list[int]] = {}
+    for ci, rep in todo:
+        per_cell.setdefault(ci, []).append(rep)
+    chunks = {ci: [reps[i:i + size] for i in range(0, len(reps), size)]
+              for ci, reps in per_cell.items()}
+    tasks = []
+    # Interleave cells so every variant advances together (and a killed run has some of each).
+    for k in range(max(len(c) for c in chunks.values())):
+        for ci in sorted(chunks):
+            if k < len(chunks[ci]):
+                cell = cells[ci]
+                jobs = tuple((rep, replication_seed(study.spec.seed, rep, crn=run.crn,
+                                                    variant=cell.variant, point=cell.point_json))
+                             for rep in chunks[ci][k])
+                tasks.append(Task(battle, ci, cell.scenario, jobs))
+    version = package_version()
+    for outcomes in executor.run(tasks):
+        batch = []
+        for o in outcomes:
+            cell = cells[o.cell]
+            s = Stored(cell.variant, cell.point_json, o.rep, o.seed, o.metrics, version,
+                       cell.scenario_hash, o.error, o.traceback)
+            run.records[(o.cell, o.rep)] = s
+            batch.append(s)
+        if store is not None:
+            store.add(run.study_hash, batch)
+        run.ran += len(batch)
+        if progress is not None:
+            progress.update(len(batch))
+
+
+def _summarize(run: StudyRun, n: int) -> Summary:
+    rows = run.rows()
+    if not run.metrics:
+        # No metric list in the study: report every metric the battles produced.
+        run.metrics = sorted({m for r in rows.values() for m in r})
+    return summarize(run.study.cells, run.study.baseline, rows, run.metrics, run.kinds, reps=n)
