@@ -42,7 +42,8 @@ class Paths:
         found = self.trees.get(dest)
         if found is None:
             self._known(dest)
-            pred, cost = nx.dijkstra_predecessor_and_distance(self._graph, dest, weight=self._weight)
+            pred, cost = nx.dijkstra_predecessor_and_distance(
+                self._graph, dest, weight=self._weight)
             # pred[v][0] set cost[v]; later entries are equal-cost alternatives.
             nxt = {v: p[0] for v, p in pred.items() if p}
             found = self.trees[dest] = (nxt, cost)

@@ -8,7 +8,8 @@ cover, places within a range, and least-cost paths (``sim.space.paths``).
 Nodes are ``"q,r"`` strings on hex maps and the user's waypoint names (or ``"gx,gy"``
 grid points) on tabletop maps. Every node has the attributes ``pos`` (x, y),
 ``terrain`` (type name), ``cover``, ``hindrance``, ``blocks_sight``, ``cost`` (the
-movement multiplier of entering it) and ``passable``; hex nodes also have ``hex`` (q, r).
+movement multiplier of entering it) and ``passable``; hex nodes also have ``hex``
+(q, r), ``offset`` (col, row) and ``letter``, tabletop nodes ``area`` (name or None).
 Every edge has ``length`` (Euclidean, 1.0 between neighbouring hexes) and ``cost`` =
 length × the mean of its two ends' multipliers: the graph is undirected, so a move
 across the boundary pays half the price of each side in either direction.
@@ -76,7 +77,8 @@ class Terrain:
 
     def __repr__(self) -> str:
         g = self.graph
-        return f"Terrain(kind={self.kind!r}, nodes={g.number_of_nodes()}, edges={g.number_of_edges()})"
+        return (f"Terrain(kind={self.kind!r}, nodes={g.number_of_nodes()}, "
+                f"edges={g.number_of_edges()})")
 
     # -- places ---------------------------------------------------------------------
     @property
