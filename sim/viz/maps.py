@@ -1,0 +1,272 @@
+"""Maps of a battle, drawn from its event log and its scenario.
+
+``plot_map(scenario, log, t)`` draws the ground (tabletop areas as polygons, or hex cells),
+the waypoint graph faintly, the units of each side where they stand at time ``t`` (or at
+their start), the reaction radii around the reacting side, the paths walked, the halt
+points (each joined to its firer by a thin line: its length is the radius), and, if asked,
+the lines of sight between enemies.
+
+Where a unit stands between two records is ``sim.viz.animation.unit_tracks``.
+
+Figures are ``matplotlib.figure.Figure`` objects, never pyplot ones: this works headless
+(saving goes through the Agg canvas) and leaves no global state behind; in Jupyter a
+figure displays itself when it is a cell's last value.
+"""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any, Iterable
+
+from matplotlib.collections import LineCollection, PatchCollection
+from matplotlib.figure import Figure
+from matplotlib.patches import Circle, Polygon, Rectangle, RegularPolygon
+
+SIDE_COLOURS = ("tab:blue", "tab:red", "tab:green", "tab:purple")
+NAMED = {"blue": "tab:blue", "red": "tab:red", "green": "tab:green", "german": "grey",
+         "germans": "grey", "russian": "tab:red", "soviet": "tab:red", "allies": "tab:blue",
+         "axis": "dimgrey"}
+HEX_RADIUS = 1 / math.sqrt(3)  # neighbouring hex centres are 1.0 apart (pointy-top)
+
+
+# -- inputs ------------------------------------------------------------------------------
+def records_of(log) -> list[dict[str, Any]]:
+    """The records of an ``EventLog``, a list of dicts or a JSON Lines file."""
+    if log is None:
+        return []
+    if isinstance(log, (str, Path)):
+        from sim.engine.log import EventLog
+
+        return EventLog.read_jsonl(log).records
+    recs = getattr(log, "records", log)
+    return list(recs)
+
+
+def scenario_of(scenario):
+    """A loaded scenario (from a path if given one), or None."""
+    if isinstance(scenario, (str, Path)):
+        from sim.scenario.load import load_scenario
+
+        return load_scenario(scenario)
+    return scenario
+
+
+def terrain_from(scenario):
+    from sim.space.terrain import Terrain
+
+    if isinstance(scenario, Terrain):
+        return scenario
+    from sim.scenario.load import terrain_of
+
+    return terrain_of(scenario)
+
+
+def side_colours(scenario, records=()) -> dict[str, str]:
+    sides = list(getattr(scenario, "sides", []) or [])
+    for r in records:
+        if r.get("side") and r["side"] not in sides:
+            sides.append(r["side"])
+    out = {}
+    for i, s in enumerate(sides):
+        out[s] = NAMED.get(str(s).lower(), SIDE_COLOURS[i % len(SIDE_COLOURS)])
+    return out
+
+
+def unit_info(scenario) -> dict[str, dict[str, Any]]:
+    """unit id -> {side, kind, start (x, y)} from the scenario's forces."""
+    if scenario is None or not hasattr(scenario, "units"):
+        return {}
+    terrain = terrain_from(scenario)
+    return {spec.id: {"side": side, "kind": spec.kind, "start": terrain.pos(spec.at)}
+            for side, spec in scenario.units()}
+
+
+# -- drawing -----------------------------------------------------------------------------
+def _area_colour(kind) -> str:
+    if not kind.passable:
+        return "dimgrey"
+    if kind.blocks_sight:
+        return "darkolivegreen" if kind.hindrance else "saddlebrown"
+    if kind.cover or kind.hindrance:
+        return "yellowgreen"
+    return "khaki"
+
+
+def draw_terrain(ax, terrain, graph: bool = True) -> None:
+    """Ground (areas or hex cells) and, faintly, the waypoint graph."""
+    g = terrain.graph
+    if terrain.kind == "hex":
+        cells = []
+        for n in terrain.nodes:
+            d = g.nodes[n]
+            colour = {"open": "whitesmoke", "woods": "darkolivegreen", "building": "saddlebrown",
+                      "hedge": "yellowgreen", "rubble": "tan", "impassable": "dimgrey"}.get(
+                d.get("terrain"), "lightsteelblue" if d.get("cover") else "whitesmoke")
+            cells.append(RegularPolygon(d["pos"], 6, radius=HEX_RADIUS, orientation=0,
+                                        facecolor=colour, edgecolor="silver", linewidth=0.5,
+                                        alpha=0.6 if colour != "whitesmoke" else 1.0))
+        ax.add_collection(PatchCollection(cells, match_original=True, zorder=0))
+    else:
+        x0, y0, x1, y1 = terrain.bounds
+        ax.add_patch(Rectangle((x0, y0), x1 - x0, y1 - y0, facecolor="oldlace",
+                               edgecolor="black", linewidth=1, zorder=0))
+        for area in terrain.areas:
+            xy = list(area.polygon.exterior.coords)
+            ax.add_patch(Polygon(xy, closed=True, facecolor=_area_colour(area.type), alpha=0.45,
+                                 edgecolor="black", linewidth=0.5, zorder=0.5))
+            c = area.polygon.representative_point()
+            ax.annotate(area.name, (c.x, c.y), ha="center", va="center", fontsize=7,
+                        color="black", alpha=0.7, zorder=0.6)
+    if graph and g.number_of_edges():
+        segs = [(g.nodes[a]["pos"], g.nodes[b]["pos"]) for a, b in g.edges]
+        ax.add_collection(LineCollection(segs, colors="grey", linewidths=0.4, alpha=0.25,
+                                         zorder=0.7))
+    if terrain.kind == "table":  # named waypoints (not grid points) get their names
+        for n in terrain.nodes:
+            if isinstance(n, str) and "," not in n:
+                x, y = terrain.pos(n)
+                ax.plot(x, y, "+", color="black", markersize=4, alpha=0.5, zorder=0.8)
+                ax.annotate(n, (x, y), textcoords="offset points", xytext=(3, 3), fontsize=6,
+                            alpha=0.6)
+    x0, y0, x1, y1 = terrain.bounds
+    pad = HEX_RADIUS if terrain.kind == "hex" else 0.02 * max(x1 - x0, y1 - y0, 1)
+    ax.set_xlim(x0 - pad, x1 + pad)
+    ax.set_ylim(y0 - pad, y1 + pad)
+    ax.set_aspect("equal")
+
+
+def reaction_radius(scenario) -> tuple[float | None, str]:
+    """(radius, label) of the scenario's reaction rule, if it has one (SF / ZOC)."""
+    rules = getattr(scenario, "rules", None)
+    if getattr(scenario, "ruleset", None) != "snapfire" or rules is None:
+        return None, ""
+    sf = rules.snapfire
+    if sf.reaction == "zoc":
+        return float(sf.zoc_radius), "SF.ZOC zone"
+    return float(sf.radius), "SF radius"
+
+
+def new_axes(ax, figsize=(8, 5.5)):
+    if ax is not None:
+        return ax.figure, ax
+    fig = Figure(figsize=figsize, layout="constrained")
+    return fig, fig.add_subplot()
+
+
+def save(fig, path, dpi: int = 100):
+    if path is not None:
+        fig.savefig(path, dpi=dpi)
+    return fig
+
+
+def plot_map(scenario, log=None, t: float | None = None, ax=None, path=None, *,
+             los: bool = False, radii: bool = True, paths: bool = True, halts: bool = True,
+             graph: bool = True, labels: bool = True, title: str | None = None):
+    """Terrain, units (at time ``t``, or at their start), radii, paths and halt points.
+
+    Returns the Figure. With ``path`` it is also saved as a PNG. The halt points are one
+    scatter labelled ``"halt"`` (one point per ``halt`` record up to ``t``), the units one
+    scatter per side labelled with the side's name.
+    """
+    from sim.viz.animation import position_at, unit_tracks
+    from sim.viz.timeline import unit_states
+
+    scenario = scenario_of(scenario)
+    recs = records_of(log)
+    terrain = terrain_from(scenario)
+    fig, ax = new_axes(ax)
+    draw_terrain(ax, terrain, graph=graph)
+    info = unit_info(scenario)
+    colours = side_colours(scenario, recs)
+    side_of = {u: i["side"] for u, i in info.items()}
+    for r in recs:
+        if r.get("unit") and r["unit"] not in side_of and r.get("event") in ("move", "deploy",
+                                                                             "activate"):
+            side_of[r["unit"]] = r.get("side")
+    upto = [r for r in recs if t is None or r["t"] <= t]
+    tracks = unit_tracks(recs, scenario)
+    t_units = 0.0 if t is None else t
+    where = {u: position_at(tr, t_units) for u, tr in tracks.items() if tr}
+    state: dict[str, str] = {}
+    if recs and t is not None:
+        for s in unit_states(recs, scenario):
+            if s.start <= t < s.end or (t >= s.end and s.state in ("eliminated", "killed")):
+                if s.lane == "lifecycle" or s.unit not in state:
+                    state[s.unit] = s.state
+    if paths and recs:
+        for u, tr in tracks.items():
+            pts = [(x, y) for tt, x, y in tr if t is None or tt <= t]
+            if t is not None and pts:
+                pts.append(position_at(tr, t))
+            if len(pts) > 1:
+                xs, ys = zip(*pts)
+                ax.plot(xs, ys, "-", color=colours.get(side_of.get(u), "black"), alpha=0.45,
+                        linewidth=1.2, zorder=2)
+    attacker = getattr(getattr(scenario, "victory", None), "attacker", None)
+    radius, rlabel = reaction_radius(scenario)
+    gone = {"eliminated", "killed", "reserve", "withdrawn", "off_board"}
+    if radii and radius:
+        first = True
+        for u, i in info.items():
+            if i["side"] == attacker or u not in where or state.get(u) in gone:
+                continue
+            ax.add_patch(Circle(where[u], radius, fill=False, linestyle="--", linewidth=0.9,
+                                edgecolor=colours.get(i["side"], "black"), alpha=0.8, zorder=3,
+                                label=rlabel if first else None))
+            first = False
+    if halts:
+        hs = [r for r in upto if r.get("event") == "halt" and r.get("pos") is not None]
+        for r in hs:
+            if r.get("firer_pos") is not None:
+                (x0, y0), (x1, y1) = r["pos"], r["firer_pos"]
+                ax.plot([x0, x1], [y0, y1], ":", color="black", linewidth=0.7, alpha=0.6,
+                        zorder=3)
+        xy = [r["pos"] for r in hs] or [[math.nan, math.nan]]
+        ax.scatter([p[0] for p in xy], [p[1] for p in xy], marker="X", s=60, color="gold",
+                   edgecolors="black", linewidths=0.8, zorder=6, label="halt")
+    alive_pos = {}
+    for side in colours:
+        us = [u for u in where if side_of.get(u) == side and state.get(u) not in gone]
+        pts = [where[u] for u in us]
+        if not pts:
+            continue
+        hidden = [state.get(u) == "hidden" for u in us]
+        ax.scatter([p[0] for p in pts], [p[1] for p in pts], s=70, zorder=5, label=str(side),
+                   facecolors=["none" if h else colours[side] for h in hidden],
+                   edgecolors=colours[side], linewidths=1.5)
+        for u, p in zip(us, pts):
+            alive_pos[u] = p
+            if labels:
+                ax.annotate(u, p, textcoords="offset points", xytext=(4, -9), fontsize=7,
+                            zorder=7)
+    dead = [where[u] for u in where if state.get(u) in ("eliminated", "killed")]
+    if t is None:
+        dead = [r["pos"] for r in recs if r.get("event") == "eliminate" and r.get("pos")]
+    if dead:
+        ax.scatter([p[0] for p in dead], [p[1] for p in dead], marker="x", s=50, color="black",
+                   zorder=5, label="eliminated")
+    if los:
+        segs = []
+        items = list(alive_pos.items())
+        for i, (u, p) in enumerate(items):
+            for v, q in items[i + 1:]:
+                if side_of.get(u) != side_of.get(v) and terrain.los_xy(p, q):
+                    segs.append((p, q))
+        if segs:
+            ax.add_collection(LineCollection(segs[:400], colors="green", linewidths=0.6,
+                                             alpha=0.5, linestyles="dashed", zorder=1,
+                                             label="line of sight"))
+    name = getattr(scenario, "name", "")
+    when = "start" if t is None else f"t = {t:g}"
+    ax.set_title(title if title is not None else f"{name} ({when})", fontsize=10)
+    ax.legend(loc="upper left", fontsize=7, framealpha=0.7)
+    return save(fig, path)
+
+
+def halt_table(log) -> list[dict[str, Any]]:
+    """The halt records as rows: who, when, where, by whom, how far, which rule."""
+    keys = ("t", "turn", "unit", "rule", "firer", "dist", "radius", "inside", "pos", "firer_pos")
+    return [{k: r.get(k) for k in keys} for r in records_of(log) if r.get("event") == "halt"]
+
+
+__all__: Iterable[str] = ("plot_map", "records_of", "draw_terrain", "halt_table")

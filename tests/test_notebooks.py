@@ -1,0 +1,51 @@
+"""Every teaching notebook runs top to bottom, without errors, in a fresh kernel.
+
+The notebooks are committed without outputs; this runs each one with nbclient in the
+current interpreter's ``python3`` kernel, from the ``notebooks/`` folder as a teacher
+would. A notebook writes only into its own temporary directory (``OUT``).
+"""
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+nbformat = pytest.importorskip("nbformat")
+nbclient = pytest.importorskip("nbclient")
+pytest.importorskip("ipykernel")
+
+NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
+LIMIT = 120  # seconds: a notebook must run in a lesson's two minutes
+
+
+def test_there_are_four_notebooks():
+    assert [p.name[:2] for p in NOTEBOOKS] == ["01", "02", "03", "04"]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_notebook_is_committed_without_outputs(path):
+    nb = nbformat.read(path, as_version=4)
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    assert code and all(not c.outputs and c.execution_count is None for c in code)
+    assert any(c.cell_type == "markdown" for c in nb.cells)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_notebook_runs(path, tmp_path, monkeypatch):
+    monkeypatch.setenv("TMPDIR", str(tmp_path))  # the notebook's OUT lands under tmp_path
+    monkeypatch.setenv("MPLBACKEND", "module://matplotlib_inline.backend_inline")
+    nb = nbformat.read(path, as_version=4)
+    client = nbclient.NotebookClient(
+        nb, timeout=LIMIT, kernel_name="python3", allow_errors=False,
+        resources={"metadata": {"path": str(path.parent)}})
+    client.kernel_manager_class  # noqa: B018 - resolve before timing
+    start = time.perf_counter()
+    client.execute()
+    took = time.perf_counter() - start
+    assert took < LIMIT, f"{path.name} took {took:.0f} s"
+    images = sum("image/png" in o.get("data", {}) for c in nb.cells if c.cell_type == "code"
+                 for o in c.outputs)
+    assert images >= 2, f"{path.name} shows {images} pictures"
+    print(f"{path.name}: {took:.1f} s, {images} pictures", file=sys.stderr)

@@ -1,0 +1,231 @@
+"""sim.viz: maps, timelines and replays drawn from real event logs.
+
+Each picture is written to a PNG and checked for what it must show (the halt markers,
+the units, the lanes); the interpolated tracks are checked against the records they
+pass through and the constant speed of a move.
+"""
+from __future__ import annotations
+
+import math
+
+import pytest
+from conftest import SCENARIOS, build, lane, scenario, unit
+
+from sim import viz
+from sim.engine.battle import run_battle
+from sim.engine.log import EventLog
+from sim.scenario.load import load_scenario
+from sim.viz.timeline import Span
+
+
+@pytest.fixture(scope="module")
+def advance():
+    sc = load_scenario(SCENARIOS / "open_ground_advance.yaml")
+    return sc, run_battle(sc, 1).log
+
+
+@pytest.fixture(scope="module")
+def one_lane():
+    terrain, _ = lane()  # A (0, 50) → B (100, 50), firer F at (50, 58)
+    data = scenario(terrain, [unit("m", "A", armour=7, move=100, orders={"type": "advance", "to": "B"})],
+                    [unit("f", "F")], rules={"snapfire": {"radius": 10}}, destroy=False)
+    sc = build(data)
+    return sc, run_battle(sc, 1).log
+
+
+def png_ok(path):
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 2000
+
+
+def halt_scatter(fig):
+    (coll,) = [c for c in fig.axes[0].collections if c.get_label() == "halt"]
+    return [p for p in coll.get_offsets().tolist() if not math.isnan(p[0])]
+
+
+def test_map_marks_every_halt_and_saves_png(advance, tmp_path):
+    sc, log = advance
+    halts = log.where(rule="SF.HALT")
+    assert halts
+    fig = viz.plot_map(sc, log, path=tmp_path / "map.png")
+    png_ok(tmp_path / "map.png")
+    shown = halt_scatter(fig)
+    assert len(shown) == len(halts)
+    assert sorted(map(tuple, shown)) == sorted(tuple(h["pos"]) for h in halts)
+
+
+def test_map_at_a_time_shows_only_what_happened_by_then(advance, tmp_path):
+    sc, log = advance
+    t = log.where(rule="SF.HALT")[2]["t"]
+    fig = viz.plot_map(sc, log, t=t, los=True, path=tmp_path / "map_t.png")
+    png_ok(tmp_path / "map_t.png")
+    assert len(halt_scatter(fig)) == sum(h["t"] <= t for h in log.where(rule="SF.HALT"))
+    # the blue units drawn stand where their tracks say, eliminated ones are not drawn
+    (blue,) = [c for c in fig.axes[0].collections if c.get_label() == "blue"]
+    where = viz.positions_at(sc, log, t)
+    dead = {r["unit"] for r in log.where(event="eliminate") if r["t"] <= t}
+    expect = sorted(where[u.id] for u in sc.forces["blue"] if u.id not in dead)
+    shown = sorted(map(tuple, blue.get_offsets().tolist()))
+    assert len(shown) == len(expect)
+    assert [c for p in shown for c in p] == pytest.approx([c for p in expect for c in p])
+
+
+def test_map_radii_are_the_reacting_sides(advance):
+    sc, log = advance
+    fig = viz.plot_map(sc, log)
+    circles = [p for p in fig.axes[0].patches if type(p).__name__ == "Circle"]
+    assert len(circles) == len(sc.forces["red"])
+    assert all(c.get_radius() == sc.rules.snapfire.radius for c in circles)
+
+
+def test_track_passes_through_every_record_at_its_time(advance):
+    sc, log = advance
+    tracks = viz.unit_tracks(log, sc)
+    checked = 0
+    for r in log:
+        if r.get("unit") and r.get("pos") and r["event"] in ("halt", "stop", "arrive", "move"):
+            p = viz.position_at(tracks[r["unit"]], r["t"])
+            if r["event"] == "move":  # a move starts where the unit stands
+                p = viz.position_at(tracks[r["unit"]], r["t"] - 1e-12)
+            assert p == pytest.approx(tuple(r["pos"]), abs=1e-9), r
+            checked += 1
+    assert checked > 50
+
+
+def test_interpolation_is_constant_speed_along_the_waypoints(one_lane):
+    sc, log = one_lane
+    (h,) = log.where(event="halt")
+    assert h["pos"] == pytest.approx([44.0, 50.0]) and h["t"] == pytest.approx(0.44)
+    track = viz.unit_tracks(log, sc)["m"]
+    assert viz.position_at(track, h["t"]) == pytest.approx((44.0, 50.0))
+    assert viz.position_at(track, 0.22) == pytest.approx((22.0, 50.0))  # 100 cm per unit time
+    assert viz.position_at(track, 0.9) == pytest.approx((44.0, 50.0))   # halted: stays put
+
+
+def test_interpolation_follows_corners():
+    log = [{"t": 0.0, "event": "move", "unit": "u", "pos": [0, 0], "waypoints": [[3, 0], [3, 4]]},
+           {"t": 7.0, "event": "stop", "unit": "u", "pos": [3, 4]}]
+    track = viz.unit_tracks(log)["u"]
+    assert [k[0] for k in track] == [0.0, 3.0, 7.0]
+    assert viz.position_at(track, 5.0) == pytest.approx((3.0, 2.0))
+    # a halt part-way along the second leg: the corner keeps its distance-share of the time
+    log[1] = {"t": 5.0, "event": "halt", "unit": "u", "pos": [3, 2]}
+    track = viz.unit_tracks(log)["u"]
+    assert track[1] == pytest.approx((3.0, 3.0, 0.0))
+
+
+def test_timeline_png_and_lanes(advance, tmp_path):
+    sc, log = advance
+    fig = viz.plot_timeline(log, scenario=sc, path=tmp_path / "tl.png")
+    png_ok(tmp_path / "tl.png")
+    ticks = [t.get_text() for t in fig.axes[0].get_yticklabels()]
+    assert ticks == [u.id for _, u in sc.units()]
+    spans = viz.unit_states(log, sc)
+    halted = [s for s in spans if s.state == "halted"]
+    killed = {(r["unit"], r["t"]) for r in log.where(event="eliminate")}
+    survived = [h for h in log.where(event="halt") if (h["unit"], h["t"]) not in killed]
+    assert [(s.unit, s.start) for s in halted] == [(h["unit"], h["t"]) for h in survived]
+    dead = {s.unit for s in spans if s.state == "eliminated"}
+    assert dead == {r["unit"] for r in log.where(event="eliminate")}
+    assert all(s.end == log.records[-1]["t"] for s in spans if s.state == "eliminated")
+
+
+def _rec(t, event, unit=None, turn=1, phase="movement", **kw):
+    return {"t": t, "turn": turn, "side": "a", "phase": phase, "event": event, "rule": None,
+            "unit": unit, **kw}
+
+
+def test_sniper_lifecycle_from_events_whatever_else_is_logged():
+    log = [
+        _rec(1.0, "activate", "s", pos=[0, 0], dice=[6, 6]),
+        _rec(2.0, "something_new", "s"),                      # unknown: no state change
+        _rec(3.0, "spot", "x", target="s", success=False),    # failed spotting: nothing
+        _rec(4.0, "spot", "x", target="s", success=True),
+        _rec(5.0, "to_reserve", "s"),
+        _rec(7.0, "deploy", "s", pos=[1, 1]),
+        _rec(8.0, "withdraw", "s"),
+        _rec(9.0, "activate", "s", pos=[2, 2]),
+        _rec(10.0, "eliminate", "s"),
+        _rec(12.0, "end"),
+    ]
+    life = [(s.state, s.start, s.end) for s in viz.unit_states(log) if s.lane == "lifecycle"]
+    assert life == [("off_board", 0.0, 1.0), ("hidden", 1.0, 4.0), ("revealed", 4.0, 5.0),
+                    ("reserve", 5.0, 7.0), ("hidden", 7.0, 8.0), ("withdrawn", 8.0, 9.0),
+                    ("hidden", 9.0, 10.0), ("eliminated", 10.0, 12.0)]
+
+
+def test_a_records_own_state_wins_and_visible_deploys_are_revealed():
+    log = [
+        _rec(0.0, "deploy", "s", pos=[0, 0], sniper=True, hidden=True),
+        _rec(0.0, "deploy", "f", pos=[1, 0], sniper=False, hidden=False),   # not a sniper
+        _rec(0.0, "deploy", "v", pos=[2, 0], sniper=True, hidden=False),
+        _rec(2.0, "eliminate", "s", state="killed", state_from="hidden"),
+        _rec(3.0, "rehide", "v"),
+        _rec(4.0, "end"),
+    ]
+    spans = viz.unit_states(log)
+    life = {(s.unit, s.state, s.start, s.end) for s in spans if s.lane == "lifecycle"}
+    assert life == {("s", "hidden", 0.0, 2.0), ("s", "killed", 2.0, 4.0),
+                    ("v", "revealed", 0.0, 3.0), ("v", "hidden", 3.0, 4.0)}
+    assert ("s", "eliminated", 2.0, 4.0, "activity") in spans
+
+
+def test_halted_lasts_to_the_end_of_its_phase_and_pin_until_moving():
+    log = [
+        _rec(0.0, "move", "u", pos=[0, 0], waypoints=[[5, 0]]),
+        _rec(0.5, "halt", "u", pos=[2.5, 0]),
+        _rec(1.0, "shoot", "v", phase="shooting", pos=[9, 9]),
+        _rec(1.5, "pin", "v", target="u"),
+        _rec(3.0, "move", "u", turn=2, pos=[2.5, 0], waypoints=[[5, 0]]),
+        _rec(4.0, "stop", "u", turn=2, pos=[5, 0]),
+    ]
+    spans = [(s.state, s.start, s.end) for s in viz.unit_states(log) if s.unit == "u"]
+    assert spans == [("moving", 0.0, 0.5), ("halted", 0.5, 1.0), ("pinned", 1.5, 3.0),
+                     ("moving", 3.0, 4.0)]
+
+
+def test_replay_html_is_self_contained(advance, tmp_path):
+    sc, log = advance
+    html = viz.replay_html(sc, log, frames=6)
+    assert "<script" in html and html.count("data:image/png;base64") >= 6
+    fig = viz.save_frame(sc, log, log.where(rule="SF.HALT")[0]["t"], tmp_path / "frame.png")
+    png_ok(tmp_path / "frame.png")
+    assert fig.axes[0].get_title().startswith(sc.name)
+
+
+def test_animation_frames_place_units_on_their_tracks(advance):
+    sc, log = advance
+    h = log.where(rule="SF.HALT")[0]
+    anim = viz.animate(sc, log, frames=[0.0, h["t"]])
+    anim._draw_was_started = True
+    anim.update_frame(1)
+    dots = anim._fig.axes[0].collections
+    units = [u for u in viz.unit_tracks(log, sc)]
+    offsets = [c for c in dots if len(c.get_offsets()) == len(units)][0].get_offsets().tolist()
+    assert offsets[units.index(h["unit"])] == pytest.approx(h["pos"])
+
+
+def test_jsonl_log_and_hex_terrain(tmp_path):
+    data = {"name": "hexes", "ruleset": "snapfire", "turns": 3, "sides": ["blue", "red"],
+            "terrain": {"kind": "hex", "rows": ["......", "..WW..", "......", "..BB.."]},
+            "forces": {"blue": [{"id": "b", "at": "0,0", "armour": 7, "move": 5,
+                                 "orders": {"type": "advance", "to": "5,0"}}],
+                       "red": [{"id": "r", "at": "3,2"}]},
+            "victory": {"attacker": "blue", "destroy": False},
+            "rules": {"snapfire": {"radius": 2.5}}}
+    sc = build(data)
+    res = run_battle(sc, 2)
+    res.log.to_jsonl(tmp_path / "log.jsonl")
+    fig = viz.plot_map(sc, str(tmp_path / "log.jsonl"), path=tmp_path / "hex.png")
+    png_ok(tmp_path / "hex.png")
+    assert len(halt_scatter(fig)) == len(res.log.where(event="halt"))
+    assert viz.records_of(tmp_path / "log.jsonl") == EventLog.read_jsonl(tmp_path / "log.jsonl").records
+
+
+def test_span_fields():
+    assert Span._fields == ("unit", "state", "start", "end", "lane")
+
+
+def test_study_plots_reexported_if_present():
+    pytest.importorskip("sim.viz.study_plots")
+    assert callable(viz.plot_means) and callable(viz.plot_study)
