@@ -10,6 +10,8 @@ interrupt (a ``Trigger``) can come at any instant, and the unit then stands exac
 """
 from __future__ import annotations
 
+import math
+
 import simpy
 
 from sim.space.geometry import dist, lerp
@@ -48,8 +50,12 @@ def plan_move(battle, unit, budget: float):
     return legs
 
 
-def walk(battle, unit, move_index: int, duration: float):
+def walk(battle, unit, move_index: int, duration: float, end: float | None = None):
     """One move: a generator used inside the unit's movement process.
+
+    ``end`` is the absolute time the move's slot ends: a segment's end time is never
+    scheduled after it, so float drift in summed segment times cannot push the last
+    step of a move past the phase boundary (into the shooting phase).
 
     Returns 'done' (allowance spent or nothing to do), 'arrived', or what the reacting
     rule decided: 'halt_move' / 'halt_phase' / 'dead'.
@@ -67,6 +73,10 @@ def walk(battle, unit, move_index: int, duration: float):
         target, node, cost = legs[i]
         p0, t0 = unit.pos, env.now
         seg_time = cost / speed
+        if end is not None and env.now + seg_time > end:
+            seg_time = max(0.0, end - env.now)
+            while seg_time > 0.0 and env.now + seg_time > end:
+                seg_time = math.nextafter(seg_time, 0.0)
         referee.arm(unit, p0, target, seg_time)
         try:
             yield env.timeout(seg_time)
@@ -111,7 +121,8 @@ def movement_process(battle, unit, phase):
                 yield battle.env.timeout(start - battle.env.now)
             if not unit.on_board or not unit.route:
                 break
-            outcome = yield from walk(battle, unit, k + 1, slot)
+            move_end = phase.end if k == moves - 1 else phase.start + (k + 1) * slot
+            outcome = yield from walk(battle, unit, k + 1, slot, move_end)
             if outcome in ("arrived", "halt_phase", "dead"):
                 break
     except simpy.Interrupt:

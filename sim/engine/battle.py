@@ -68,9 +68,13 @@ class Battle:
     # -- the log -----------------------------------------------------------------------
     def record(self, event: str, rule: str | None = None, **fields: Any) -> dict:
         c = self.clock.current
-        rec = {"t": self.env.now, "turn": c.turn, "side": c.side, "phase": c.phase,
+        rec = {"t": float(self.env.now), "turn": c.turn, "side": c.side, "phase": c.phase,
                "event": event, "rule": rule}
         rec.update(fields)
+        if self.done.triggered:
+            # The battle has ended (its `end` record is written): processes still due at
+            # the same instant (other chargers, say) change nothing in the log.
+            return rec
         return self.log.append(rec)
 
     # -- outcomes ----------------------------------------------------------------------

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from sim.rules.registry import implements
 from sim.space.geometry import dist
+from sim.space.grid import SpatialGrid
 
 CONTACT = 1.0  # cm between two units in base contact
 
@@ -28,9 +29,22 @@ def apply_hit(battle, target, by=None, rule: str = "BASE.S.HIT") -> None:
         battle.eliminate(target, rule=rule)
 
 
-def _nearest_visible_enemy(battle, unit, max_range: float):
+def _enemy_index(battle, side: str, max_range: float) -> SpatialGrid:
+    """The on-board enemies of ``side`` in a grid hash, built once per phase, so that a
+    phase costs (units x nearby enemies), not (units x all enemies)."""
+    grid = SpatialGrid(max(max_range, 1.0))
+    for enemy in battle.enemies_of(side):
+        grid.add(enemy, enemy.pos)
+    return grid
+
+
+def _nearest_visible_enemy(battle, unit, max_range: float, index: SpatialGrid | None = None):
+    # Nearest by (distance, id) among those in range and sight: the same choice whatever
+    # order the candidates come in.
     best = None
-    for enemy in battle.enemies_of(unit.side):
+    candidates = (battle.enemies_of(unit.side) if index is None
+                  else index.near_segment(unit.pos, unit.pos, max_range))
+    for enemy in candidates:
         if not enemy.on_board:
             continue
         d = dist(unit.pos, enemy.pos)
@@ -43,10 +57,11 @@ def _nearest_visible_enemy(battle, unit, max_range: float):
 
 @implements("BASE.S.SHOOT")
 def shooting_phase(battle, side: str) -> None:
+    index = _enemy_index(battle, side, battle.knobs.base.shoot_range)
     for unit in battle.units_of(side):
         if not unit.on_board or unit.kind == "sniper":
             continue
-        target = _nearest_visible_enemy(battle, unit, battle.knobs.base.shoot_range)
+        target = _nearest_visible_enemy(battle, unit, battle.knobs.base.shoot_range, index)
         if target is None:
             continue
         (face,) = battle.dice.roll(unit.id, "BASE.S.SHOOT")

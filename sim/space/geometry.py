@@ -55,7 +55,8 @@ def moving_closer(p0, p1, c) -> bool:
 def first_entry_both_moving(p, v, q, w, r: float) -> float | None:
     """Earliest time t >= 0 when |(p + v t) − (q + w t)| <= r (closest-approach quadratic).
 
-    For two movers at once; returns None if they never come within r.
+    For two movers at once; returns None if they never come within r. As in
+    ``first_entry``, "within" is inclusive: a tangential pass (to rounding) counts.
     """
     rx, ry = p[0] - q[0], p[1] - q[1]
     ux, uy = v[0] - w[0], v[1] - w[1]
@@ -68,7 +69,10 @@ def first_entry_both_moving(p, v, q, w, r: float) -> float | None:
         return None
     disc = b * b - 4.0 * a * c
     if disc < 0.0:
-        return None
+        closest_sq = c + r * r - (b * b) / (4.0 * a)
+        if closest_sq - r * r > EPS * max(1.0, r * r):
+            return None
+        disc = 0.0
     return c / (-0.5 * (b - math.sqrt(disc)))
 
 

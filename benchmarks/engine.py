@@ -1,0 +1,345 @@
+"""Engine benchmarks (issue 2, item 11): a script that prints figures, never a test.
+
+    .venv/bin/python benchmarks/engine.py            # all four, about a minute
+    .venv/bin/python benchmarks/engine.py --quick    # smaller sizes, a few seconds
+
+Each pair is timed side by side in this one run (best of ``--repeat`` runs each), and the
+table at the end says whether each figure meets its target:
+
+(a) engine cost per event / a bare SimPy loop's cost per event, same event count;
+    target <= 2.5x. The battle: many movers crossing a grid map, one enemy far away.
+(b) exact referee vs a time-stepped proximity check (each mover stepped by dt, the
+    distance to every enemy checked every step; dt so the halt error is <= 3 cm):
+    wall-time ratio and both halt errors; target >= 30x.
+(c) the same battle with 500 enemies vs 50 (the 450 extra far from the movers'
+    corridor): wall-time ratio; target <= 1.2x.
+(d) 1000 movers on a 10,000-node map: path planning time / simulation time;
+    target <= 1x.
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import math
+import os
+import random
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+import simpy  # noqa: E402
+
+from sim.engine.battle import Battle  # noqa: E402
+from sim.scenario.load import scenario_from_dict  # noqa: E402
+from sim.space.geometry import dist, first_entry, lerp  # noqa: E402
+
+
+def best_of(fn, repeat):
+    """(best wall time, last result) of ``repeat`` calls, GC off while timing."""
+    best, out = math.inf, None
+    for _ in range(repeat):
+        gc.collect()
+        gc.disable()
+        try:
+            t0 = time.perf_counter()
+            out = fn()
+            best = min(best, time.perf_counter() - t0)
+        finally:
+            gc.enable()
+    return best, out
+
+
+def timed_run(battle) -> float:
+    """Wall time of ``battle.run()`` alone, GC off (as for the bare loop)."""
+    gc.collect()
+    gc.disable()
+    try:
+        t0 = time.perf_counter()
+        battle.run()
+        return time.perf_counter() - t0
+    finally:
+        gc.enable()
+
+
+def events_of(env: simpy.Environment) -> int:
+    """How many events the environment scheduled (SimPy numbers each one)."""
+    return next(env._eid)
+
+
+def grid_scenario(n_side, spacing, movers, enemies, turns, move, dests, radius=10.0,
+                  start_col=0, name="bench"):
+    """A grid table map (n_side x n_side nodes), movers on the west edge advancing to
+    ``dests`` on the east edge, enemies at given (x, y) waypoints."""
+    w = (n_side - 1) * spacing
+    wp = {f"E{i}": [x, y] for i, (x, y) in enumerate(enemies)}
+    terrain = {"kind": "table", "width": w, "height": w, "grid": {"spacing": spacing}}
+    if wp:
+        terrain["waypoints"] = wp
+    blue = []
+    for i in range(movers):
+        row = (i * 7919) % n_side
+        dest = dests[i % len(dests)]
+        blue.append({"id": f"m{i}", "at": f"{start_col},{row}", "move": move, "armour": 7,
+                     "steps": 9, "orders": {"type": "advance", "to": dest}})
+    red = [{"id": f"e{i}", "at": f"E{i}", "armour": 7, "steps": 9} for i in range(len(enemies))]
+    return {"name": name, "ruleset": "snapfire", "turns": turns, "sides": ["blue", "red"],
+            "terrain": terrain, "forces": {"blue": blue, "red": red},
+            "victory": {"attacker": "blue", "destroy": False},
+            "rules": {"base": {"shoot_range": 0, "charge_range": 0},
+                      "snapfire": {"radius": radius}}}
+
+
+# ----------------------------------------------------------------------------- (a)
+def bench_a(q, repeat):
+    n_side = 40 if q else 60
+    data = grid_scenario(n_side, 10, movers=100 if q else 300, enemies=[(0.0, 0.0)],
+                         turns=12 if q else 20, move=25, dests=[f"{n_side - 1},{k}" for k in (5, 20, 35)])
+    sc = scenario_from_dict(data)
+
+    def engine():
+        b = Battle(sc, 1)
+        return timed_run(b), events_of(b.env), len(b.log)
+
+    # time only run(): planning is (d)'s business
+    runs = [engine() for _ in range(repeat)]
+    t_engine = min(r[0] for r in runs)
+    n_events, n_records = runs[0][1], runs[0][2]
+
+    def bare():
+        env = simpy.Environment()
+        procs = 300
+        per = max(1, (n_events - procs) // procs)
+        rng = random.Random(1)
+        delays = [rng.random() * 1e-3 for _ in range(per)]
+
+        def proc():
+            for d in delays:
+                yield env.timeout(d)
+
+        for _ in range(procs):
+            env.process(proc())
+        env.run()
+        return events_of(env)
+
+    t_bare, n_bare = best_of(bare, repeat)
+    ratio = (t_engine / n_events) / (t_bare / n_bare)
+    return {"engine_s": t_engine, "events": n_events, "records": n_records, "bare_s": t_bare,
+            "bare_events": n_bare, "ratio": ratio}
+
+
+# ----------------------------------------------------------------------------- (b)
+def lanes_scenario(n_movers, n_enemies, length, radius, seed=3):
+    """Movers on straight west→east lanes (one edge each, all crossed in one phase),
+    enemies scattered over the field: each mover is halted at its first entry."""
+    rng = random.Random(seed)
+    h = 200.0
+    wp, edges, blue = {}, [], []
+    for i in range(n_movers):
+        y = 5 + (h - 10) * (i + 0.5) / n_movers
+        wp[f"A{i}"], wp[f"B{i}"] = [0.0, y], [length, y]
+        edges.append([f"A{i}", f"B{i}"])
+        blue.append({"id": f"m{i}", "at": f"A{i}", "move": length, "armour": 7, "steps": 9,
+                     "orders": {"type": "advance", "to": f"B{i}"}})
+    # the enemy positions lie ahead (the last 30 % of the field), as in an advance
+    enemies = [(rng.uniform(0.7 * length, length), rng.uniform(0, h)) for _ in range(n_enemies)]
+    red = []
+    for j, (x, y) in enumerate(enemies):
+        wp[f"E{j}"] = [x, y]
+        red.append({"id": f"e{j}", "at": f"E{j}", "armour": 7, "steps": 9})
+    data = {"name": "lanes", "ruleset": "snapfire", "turns": 1, "sides": ["blue", "red"],
+            "terrain": {"kind": "table", "width": length, "height": h, "waypoints": wp, "edges": edges},
+            "forces": {"blue": blue, "red": red}, "victory": {"attacker": "blue", "destroy": False},
+            "rules": {"base": {"shoot_range": 0, "charge_range": 0}, "snapfire": {"radius": radius}}}
+    return data, enemies
+
+
+def exact_entries(paths, enemies, r):
+    """The true first-entry point of each straight path (analytic), or None."""
+    out = []
+    for p0, p1 in paths:
+        best = None
+        for c in enemies:
+            s = first_entry(p0, p1, c, r)
+            if s is not None and (best is None or s < best):
+                best = s
+        out.append(None if best is None else lerp(p0, p1, best))
+    return out
+
+
+def time_stepped(paths, enemies, r, speed, dt):
+    """The time-stepped alternative: every mover advances speed*dt per step and checks
+    the distance to every enemy after each step; halts at the first step inside."""
+    r2 = r * r
+    ex = [e[0] for e in enemies]
+    ey = [e[1] for e in enemies]
+    n = len(ex)
+    state = []
+    for p0, p1 in paths:
+        L = dist(p0, p1)
+        state.append([p0[0], p0[1], (p1[0] - p0[0]) / L * speed * dt, (p1[1] - p0[1]) / L * speed * dt,
+                      L, 0.0, None])
+    active = list(range(len(paths)))
+    step_len = speed * dt
+    while active:
+        still = []
+        for i in active:
+            s = state[i]
+            s[5] += step_len
+            if s[5] >= s[4]:                       # end of its path
+                s[0], s[1] = paths[i][1]
+                done = True
+            else:
+                s[0] += s[2]
+                s[1] += s[3]
+                done = False
+            x, y = s[0], s[1]
+            for j in range(n):
+                dx, dy = x - ex[j], y - ey[j]
+                if dx * dx + dy * dy <= r2:
+                    s[6] = (x, y)
+                    done = True
+                    break
+            if not done:
+                still.append(i)
+        active = still
+    return [s[6] for s in state]
+
+
+def bench_b(q, repeat):
+    length, r = 1000.0, 10.0
+    n_movers, n_enemies = (60, 40) if q else (150, 60)
+    data, enemies = lanes_scenario(n_movers, n_enemies, length, r)
+    sc = scenario_from_dict(data)
+
+    def exact():
+        b = Battle(sc, 1)
+        b.run()
+        return b
+
+    t_exact, b = best_of(exact, repeat)
+    halts = {h["unit"]: h for h in b.log.where(rule="SF.HALT")}
+    paths = [((0.0, 5 + 190 * (i + 0.5) / n_movers), (length, 5 + 190 * (i + 0.5) / n_movers))
+             for i in range(n_movers)]
+    truth = exact_entries(paths, enemies, r)
+    err_exact = 0.0
+    for i, tp in enumerate(truth):
+        h = halts.get(f"m{i}")
+        assert (h is None) == (tp is None)
+        if h is not None:
+            err_exact = max(err_exact, dist(h["pos"], tp), abs(h["dist"] - r))
+    speed = length  # cm per unit time: the whole lane in one phase
+    dt = 2.9 / speed  # one step = 2.9 cm: the halt lies at most one step past the entry
+    t_step, stepped = best_of(lambda: time_stepped(paths, enemies, r, speed, dt), repeat)
+    err_step, missed = 0.0, 0
+    for tp, sp in zip(truth, stepped):
+        if tp is None:
+            continue
+        if sp is None:
+            missed += 1
+            continue
+        err_step = max(err_step, dist(tp, sp))
+    return {"exact_s": t_exact, "stepped_s": t_step, "ratio": t_step / t_exact,
+            "err_exact": err_exact, "err_step": err_step, "missed": missed,
+            "halts": len(halts), "dt": dt}
+
+
+# ----------------------------------------------------------------------------- (c)
+def bench_c(q, repeat):
+    n_side, spacing = 100, 10            # 990 x 990 cm
+    movers = 100 if q else 200
+    rng = random.Random(11)
+    # the movers' corridor: rows 0-19 (y <= 190); 50 enemies scattered in it
+    near = [(rng.uniform(100, 900), rng.uniform(0, 190)) for _ in range(50)]
+    far = [(rng.uniform(0, 990), rng.uniform(350, 990)) for _ in range(450)]
+    dests = [f"{n_side - 1},{k}" for k in (3, 9, 15)]
+
+    def make(enemies):
+        data = grid_scenario(n_side, spacing, movers, enemies, turns=8 if q else 12, move=30,
+                             dests=dests)
+        for u in data["forces"]["blue"]:   # keep the movers in the corridor
+            u["at"] = f"0,{int(u['id'][1:]) % 19}"
+        return scenario_from_dict(data)
+
+    s50, s500 = make(near), make(near + far)
+
+    def run(sc):
+        def go():
+            b = Battle(sc, 1)
+            return timed_run(b), len(b.log.where(rule="SF.HALT"))
+        return go
+
+    t50 = min(run(s50)()[0] for _ in range(repeat))
+    t500 = min(run(s500)()[0] for _ in range(repeat))
+    h50, h500 = run(s50)()[1], run(s500)()[1]
+    return {"t50": t50, "t500": t500, "ratio": t500 / t50, "halts50": h50, "halts500": h500}
+
+
+# ----------------------------------------------------------------------------- (d)
+def bench_d(q, repeat):
+    n_side, spacing = 100, 10            # 10,000 nodes
+    movers = 1000
+    dests = [f"{n_side - 1},{k}" for k in range(5, 100, 10)]    # ten objectives
+    data = grid_scenario(n_side, spacing, movers, enemies=[(990.0, 990.0)],
+                         turns=10 if q else 40, move=30, dests=dests)
+    sc = scenario_from_dict(data)
+    terrain = sc._terrain
+
+    plans, sims = [], []
+    for _ in range(repeat):
+        terrain.paths.trees.clear()          # plan from scratch each time
+        gc.collect()
+        t0 = time.perf_counter()
+        for side, u in sc.units():
+            if u.orders.type != "hold":
+                terrain.reachable(u.at, u.orders.to)     # the load-time check
+                terrain.path(u.at, u.orders.to)          # the route the battle walks
+        plans.append(time.perf_counter() - t0)
+        b = Battle(sc, 1)
+        sims.append(timed_run(b))
+    arrived = len(b.log.where(event="arrive"))
+    return {"nodes": terrain.graph.number_of_nodes(), "plan_s": min(plans), "sim_s": min(sims),
+            "ratio": min(plans) / min(sims), "arrived": arrived, "events": events_of(b.env)}
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="smaller sizes")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--only", default="abcd")
+    args = ap.parse_args(argv)
+    q, rep = args.quick, args.repeat
+    rows = []
+    if "a" in args.only:
+        a = bench_a(q, rep)
+        print(f"(a) engine run {a['engine_s']:.3f} s for {a['events']} events ({a['records']} log records): "
+              f"{1e6 * a['engine_s'] / a['events']:.2f} us/event; bare SimPy {a['bare_s']:.3f} s for "
+              f"{a['bare_events']} events: {1e6 * a['bare_s'] / a['bare_events']:.2f} us/event")
+        rows.append(("(a) engine / bare SimPy per event", f"{a['ratio']:.2f}x", "<= 2.5x", a["ratio"] <= 2.5))
+    if "b" in args.only:
+        b = bench_b(q, rep)
+        print(f"(b) exact referee {b['exact_s']:.3f} s ({b['halts']} halts, max halt error "
+              f"{b['err_exact']:.1e} cm); time-stepped dt={b['dt']:.4f} (2.9 cm steps) "
+              f"{b['stepped_s']:.3f} s, max halt error {b['err_step']:.2f} cm, missed halts {b['missed']}")
+        rows.append(("(b) time-stepped / exact wall time", f"{b['ratio']:.1f}x", ">= 30x", b["ratio"] >= 30))
+        rows.append(("(b) halt error exact / stepped", f"{b['err_exact']:.1e} / {b['err_step']:.2f} cm",
+                     "stepped <= 3 cm", b["err_step"] <= 3.0))
+    if "c" in args.only:
+        c = bench_c(q, rep)
+        print(f"(c) 50 enemies {c['t50']:.3f} s ({c['halts50']} halts); 500 enemies {c['t500']:.3f} s "
+              f"({c['halts500']} halts)")
+        rows.append(("(c) 500 enemies / 50 enemies", f"{c['ratio']:.2f}x", "<= 1.2x", c["ratio"] <= 1.2))
+    if "d" in args.only:
+        d = bench_d(q, rep)
+        print(f"(d) {d['nodes']} nodes, 1000 movers: planning {d['plan_s']:.3f} s, simulation "
+              f"{d['sim_s']:.3f} s ({d['events']} events, {d['arrived']} arrived)")
+        rows.append(("(d) planning / simulation", f"{d['ratio']:.2f}x", "<= 1x", d["ratio"] <= 1.0))
+    print()
+    w = max(len(r[0]) for r in rows)
+    print(f"{'figure':<{w}}  {'value':>22}  {'target':>16}  met")
+    for name, value, target, ok in rows:
+        print(f"{name:<{w}}  {value:>22}  {target:>16}  {'yes' if ok else 'NO'}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,86 @@
+"""Small helpers to build scenarios from dicts and run them (engine tests).
+
+``table(waypoints, edges)`` makes a tabletop terrain; ``scenario(...)`` a whole
+snap-fire scenario dict; ``build(data)`` validates it with the real loader and
+``run(data, seed)`` runs one battle and returns it (``battle.log`` is the event log).
+"""
+from __future__ import annotations
+
+import copy
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SCENARIOS = ROOT / "scenarios"
+SHIPPED = ["open_ground_advance.yaml", "march_column.yaml"]
+
+
+def table(waypoints: dict, edges: list | None = None, width: float = 200, height: float = 100,
+          areas: list | None = None) -> dict:
+    spec = {"kind": "table", "width": width, "height": height,
+            "waypoints": {k: list(v) for k, v in waypoints.items()}}
+    if edges:
+        spec["edges"] = [list(e) for e in edges]
+    if areas:
+        spec["areas"] = areas
+    return spec
+
+
+def unit(uid: str, at: str, **kw) -> dict:
+    u = {"id": uid, "at": at}
+    u.update(kw)
+    return u
+
+
+def scenario(terrain: dict, blue: list, red: list, rules: dict | None = None, turns: int = 2,
+             objective: str | None = None, destroy: bool = True, name: str = "t") -> dict:
+    data = {"name": name, "ruleset": "snapfire", "turns": turns, "sides": ["blue", "red"],
+            "terrain": terrain, "forces": {"blue": blue, "red": red},
+            "victory": {"attacker": "blue", "destroy": destroy}}
+    if objective is not None:
+        data["victory"]["objective"] = objective
+    if rules:
+        data["rules"] = rules
+    return data
+
+
+def build(data: dict):
+    from sim.scenario.load import scenario_from_dict
+
+    return scenario_from_dict(copy.deepcopy(data))
+
+
+def run(data, seed: int = 1):
+    """Run one battle of a scenario dict (or a loaded Scenario); returns the Battle."""
+    from sim.engine.battle import Battle
+
+    sc = build(data) if isinstance(data, dict) else data
+    return Battle(sc, seed).run()
+
+
+def recs(battle, **match):
+    return battle.log.where(**match)
+
+
+def lane(length: float = 100.0, y: float = 50.0, firer_at=(50.0, 58.0), step: float | None = None):
+    """A straight west→east lane A→B (one edge) and a firer position F off it.
+
+    Returns (terrain, ids): the mover starts at A (0, y) and goes to B (length, y).
+    """
+    wp = {"A": (0.0, y), "B": (length, y), "F": tuple(firer_at)}
+    return table(wp, [("A", "B")]), wp
+
+
+@pytest.fixture
+def sim_env():
+    """Environment for `python -m sim` subprocesses: the repo on the path."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    env.pop("PYTHONHASHSEED", None)
+    return env
+
+
+PY = sys.executable
