@@ -75,7 +75,7 @@ class Battle:
             # The battle has ended (its `end` record is written): processes still due at
             # the same instant (other chargers, say) change nothing in the log.
             return rec
-        return self.log.append(rec)
+        return self.log.append_ordered(rec)
 
     # -- outcomes ----------------------------------------------------------------------
     def eliminate(self, unit, rule: str | None = None, **fields) -> None:

@@ -47,6 +47,16 @@ class SnapFireGame:
 
 RULESETS = {"snapfire": SnapFireGame}
 
+from sim.rules.too import TooGame  # noqa: E402  (TOO, seed 002)
+
+RULESETS["too"] = TooGame
+
+from sim.rules.fow import FowGame  # noqa: E402  (FOW, seed 001)
+from sim.rules.h17 import H17Game  # noqa: E402  (H17, seed 000)
+
+RULESETS["h17"] = H17Game
+RULESETS["fow"] = FowGame
+
 
 def ruleset_for(name: str):
     try:

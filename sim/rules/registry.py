@@ -24,6 +24,7 @@ TITLES: dict[str, str] = {
     "H17.6c": "An eliminated sniper can never be activated again",
     "BASE.H.AP": "Infantry AP/AT attack on 2d6 (base game)",
     "BASE.H.CP": "Casualty points remove steps (base game)",
+    "BASE.H.PIN": "A unit that loses a step is pinned; it rallies on d6 >= morale in its After-Action Phase (base game)",
     # FOW — sniper teams
     "FOW.RELOCATE": "Changing the hide: d6 4+ returns the sniper to the Sniper Reserve",
     "FOW.IMMOBILE": "A deployed sniper never moves; a forced move destroys it",
@@ -35,6 +36,10 @@ TITLES: dict[str, str] = {
     "FOW.CATCH": "Catching a sniper in the Assault Step: d6 4+ caught, else escapes",
     "FOW.RESERVE": "The Sniper Reserve: placement at the start of the owner's later turn",
     "BASE.F.HIT": "To-hit: d6 against skill, worsened by concealment and range (base game)",
+    "BASE.F.SAVE": "A team hit in the open saves on d6 >= its save (base game)",
+    "BASE.F.FP": "Firepower test: a team hit in Bulletproof Cover is destroyed on d6 >= firepower (base game)",
+    "BASE.F.PIN": "Pinned Down platoons neither move nor assault; rally on d6 >= motivation (base game)",
+    "BASE.F.ASSAULT": "Close assault: a team moves into contact and destroys its target on d6 >= skill (base game)",
     # TOO — Theatre of Operation
     "TOO.ACQ": "Acquiring a target: d6 + modifiers <= morale",
     "TOO.KEEP": "A target stays acquired while LOS is kept; re-acquire at -1",
@@ -68,6 +73,9 @@ _IMPLEMENTED: dict[str, list[str]] = {}
 
 # Modules that hold rule code; imported by ``registry()`` so every decorator has run.
 RULE_MODULES = ["sim.rules.snapfire", "sim.rules.base"]
+RULE_MODULES += ["sim.rules.hex_base", "sim.rules.h17", "sim.rules.fow_base", "sim.rules.fow",
+                 "sim.agents.sniper", "sim.agents.reserve"]
+RULE_MODULES.append("sim.rules.too")  # TOO (seed 002)
 
 
 def implements(*ids: str) -> Callable:

@@ -40,6 +40,19 @@ class Orders(Strict):
         return self
 
 
+class SniperSpec(Strict):
+    """A sniper team's lifecycle set-up (H17, FOW; see ``sim.agents.sniper``).
+
+    ``start``: ``off_board`` (H17: in play only once activated, H17.1), ``reserve`` (FOW:
+    in the Sniper Reserve, placed at the start of its owner's first turn) or ``deployed``
+    (on the board at ``at`` from the start). ``candidates``: the nodes where FOW.RESERVE
+    may place it (empty: only ``at``).
+    """
+
+    start: Literal["off_board", "reserve", "deployed"] = "off_board"
+    candidates: list[str] = Field(default_factory=list, max_length=500)
+
+
 class UnitSpec(Strict):
     id: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.\-]+$")
     kind: Literal["infantry", "sniper", "vehicle", "team", "hq", "figure"] = "infantry"
@@ -51,6 +64,18 @@ class UnitSpec(Strict):
     move: float = Field(10.0, gt=0, le=10_000, **Finite)
     orders: Orders = Orders()
     flags: list[Literal["pinned", "no_snap_fire", "hidden"]] = []
+    # H17 / FOW (optional): a sniper's set-up, the unit's platoon (FOW.PIN pins a whole
+    # platoon; default: the unit alone) and whether it hunts revealed enemy snipers.
+    sniper_team: SniperSpec | None = None
+    platoon: str | None = Field(None, min_length=1, max_length=64)
+    hunt: bool = False
+    # TOO figures (ruleset "too"); optional, ignored by the other rulesets.
+    level: Literal["green", "recruit", "seasoned", "veteran", "elite"] | None = None
+    facing: float | None = Field(None, ge=-360, le=360, **Finite)  # degrees, 0 = +x, 90 = +y
+    sniper: bool = False
+    medic: bool = False
+    prone: bool = False
+    alert: Literal["A", "B"] | None = None   # TOO.ALERT option this figure asks for
 
 
 class Victory(Strict):
@@ -84,6 +109,15 @@ class Scenario(Strict):
     def _distinct_sides(cls, v):
         if len(set(v)) != 2:
             raise ValueError("the two sides must have different names")
+        return v
+
+    @field_validator("rules")
+    @classmethod
+    def _rules_used(cls, v, info):
+        # Checked here (not only in _consistent) so the error's place is the `rules` key.
+        ruleset = info.data.get("ruleset")
+        if ruleset is not None:
+            v.check_ruleset(ruleset)
         return v
 
     @model_validator(mode="after")

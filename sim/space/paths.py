@@ -7,15 +7,19 @@ to that destination is dict lookups: the cost is one, the path is one per step. 
 the graph is undirected with symmetric costs, the tree path reversed is a least-cost path
 from the node to the destination.
 
-Ties are broken deterministically: Dijkstra explores neighbours in the graph's insertion
-order, and among equal-cost routes a node keeps the first predecessor that reached it at
-its final cost. The same map always gives the same path.
+The tree is computed by scipy's compiled Dijkstra (``scipy.sparse.csgraph``) over the
+graph's nodes in build order; graphs with a zero-cost edge (which a sparse matrix cannot
+hold) fall back to networkx. Ties are broken deterministically either way: the same map
+always gives the same path.
 """
 from __future__ import annotations
 
 from collections.abc import Hashable
 
 import networkx as nx
+import numpy as np
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import dijkstra
 
 Node = Hashable
 
@@ -32,6 +36,34 @@ class Paths:
         self._weight = weight
         #: destination -> (next hop towards it, cost to reach it), per node that can.
         self.trees: dict[Node, tuple[dict[Node, Node], dict[Node, float]]] = {}
+        self._matrix = None
+
+    def _sparse(self):
+        """(nodes, index, CSR matrix of costs), built once; None if a cost is 0."""
+        if self._matrix is None:
+            nodes = list(self._graph.nodes)
+            index = {n: i for i, n in enumerate(nodes)}
+            rows, cols, vals = [], [], []
+            for a, b, w in self._graph.edges(data=self._weight):
+                rows.append(index[a]); cols.append(index[b]); vals.append(float(w))
+            if any(v <= 0.0 for v in vals):
+                self._matrix = (nodes, index, None)
+            else:
+                m = csr_matrix((vals, (rows, cols)), shape=(len(nodes), len(nodes)))
+                self._matrix = (nodes, index, m)
+        return self._matrix
+
+    def _tree_sparse(self, dest):
+        nodes, index, m = self._sparse()
+        if m is None:
+            return None
+        cost, pred = dijkstra(m, directed=False, indices=index[dest], return_predecessors=True)
+        nxt, dist = {}, {}
+        for i in np.flatnonzero(np.isfinite(cost)).tolist():
+            dist[nodes[i]] = float(cost[i])
+            if pred[i] >= 0:
+                nxt[nodes[i]] = nodes[pred[i]]
+        return nxt, dist
 
     def _known(self, node: Node) -> None:
         if node not in self._graph:
@@ -42,11 +74,13 @@ class Paths:
         found = self.trees.get(dest)
         if found is None:
             self._known(dest)
-            pred, cost = nx.dijkstra_predecessor_and_distance(
-                self._graph, dest, weight=self._weight)
-            # pred[v][0] set cost[v]; later entries are equal-cost alternatives.
-            nxt = {v: p[0] for v, p in pred.items() if p}
-            found = self.trees[dest] = (nxt, cost)
+            found = self._tree_sparse(dest)
+            if found is None:
+                pred, cost = nx.dijkstra_predecessor_and_distance(
+                    self._graph, dest, weight=self._weight)
+                # pred[v][0] set cost[v]; later entries are equal-cost alternatives.
+                found = ({v: p[0] for v, p in pred.items() if p}, cost)
+            self.trees[dest] = found
         return found
 
     def reachable(self, a: Node, b: Node) -> bool:

@@ -1,0 +1,65 @@
+"""The Sniper Reserve (FOW.RESERVE): a process around a ``simpy.Store``.
+
+A sniper team that goes to the reserve (FOW.RELOCATE, FOW.ESCAPE, FOW.CATCH) puts itself
+into its owner's store as it enters the ``reserve`` state. At the start of each of the
+owner's turns (the start of its Movement Step) the reserve process takes out, in the
+order they went in, every team that has waited at least ``delay`` of the owner's turns
+("may be placed again from the next turn": ``delay`` = 1 is the owner's next turn),
+picks a position for it with ``place(team)`` and interrupts the team's process with a
+``deploy`` command. A team with no allowed position goes back into the store and is
+tried again at the owner's next turn.
+"""
+from __future__ import annotations
+
+import simpy
+
+from sim.rules.registry import implements
+
+
+@implements("FOW.RESERVE")
+class SniperReserve:
+    def __init__(self, battle, side: str, place, delay: int = 1, rule: str = "FOW.RESERVE"):
+        self.battle = battle
+        self.side = side
+        self.place = place          # team -> (node, fields) or None
+        self.delay = int(delay)
+        self.rule = rule
+        self.store = simpy.Store(battle.env)
+        self.process = battle.env.process(self._run())
+
+    def put(self, team) -> None:
+        self.store.put(team)
+
+    @property
+    def teams(self) -> list:
+        return list(self.store.items)
+
+    def ready(self, team, turn: int) -> bool:
+        """Whether ``team`` has waited ``delay`` of its owner's turns by ``turn``."""
+        clock = self.battle.clock
+        owner_turns = sum(1 for u in range(team.reserve_turn + 1, turn + 1)
+                          if clock.side_of_turn(u) == self.side)
+        return owner_turns >= self.delay
+
+    def _run(self):
+        clock = self.battle.clock
+        while True:
+            phase = yield clock.wait("movement", self.side)
+            n = 0
+            for team in self.store.items:   # a list, in the order they went in
+                if not self.ready(team, phase.turn):
+                    break
+                n += 1
+            retry = []
+            for _ in range(n):
+                team = yield self.store.get()
+                spot = self.place(team)
+                if spot is None:
+                    retry.append(team)
+                    self.battle.record("no_deploy", rule=self.rule, unit=team.id,
+                                       reason="no allowed position")
+                    continue
+                node, fields = spot
+                yield team.request("deploy", rule=self.rule, node=node, **fields)
+            for team in retry:
+                self.store.put(team)

@@ -1,0 +1,230 @@
+"""Sniper teams: a SimPy process per team with an explicit lifecycle state machine.
+
+States and the only legal transitions (each logged under its DESIGN.md lifecycle name)::
+
+    off_board ──activate+deploy──▶ hidden          (H17.2a/b: a natural 12 places it)
+    withdrawn ──activate+deploy──▶ hidden          (H17.3: only a new natural 12)
+    reserve ────────deploy───────▶ hidden          (FOW.RESERVE)
+    hidden ──────────spot────────▶ revealed
+    hidden | revealed ──withdraw──▶ withdrawn      (H17.3)
+    hidden | revealed ─to_reserve─▶ reserve        (FOW.RELOCATE / ESCAPE / CATCH)
+    hidden | revealed ─eliminate──▶ eliminated     (H17.6a/b; terminal, H17.6c)
+    hidden | revealed ─eliminate──▶ killed         (FOW.ESCAPE / CATCH / IMMOBILE; terminal)
+
+Other processes cause transitions by *interrupting* the team's process with a
+``Command`` (``SniperTeam.request``): the fire phase's natural 12 activates it, the
+owner's After-Action or Movement-Step process withdraws or relocates it, the targets'
+elimination check or a catching team eliminates it, the reserve process deploys it.
+The team's process applies the command, if it is still legal in its current state, and
+succeeds the command's ``done`` event with True (applied) or False (stale: the state
+had already moved on, e.g. a second catch on a sniper that already escaped). A command
+whose transition is not in the table is never applied: ``IllegalTransition`` guards
+``_enter`` itself. A team never moves while on the board (FOW.IMMOBILE, H17.1): its
+only positions are the node where it is placed and "off the board".
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import simpy
+
+OFF_BOARD = "off_board"
+RESERVE = "reserve"
+HIDDEN = "hidden"
+REVEALED = "revealed"
+WITHDRAWN = "withdrawn"
+ELIMINATED = "eliminated"
+KILLED = "killed"
+
+STATES = (OFF_BOARD, RESERVE, HIDDEN, REVEALED, WITHDRAWN, ELIMINATED, KILLED)
+ON_BOARD = (HIDDEN, REVEALED)
+TERMINAL = (ELIMINATED, KILLED)
+
+#: state -> the states it may go to (tuples: fixed order, no set iteration).
+TRANSITIONS: dict[str, tuple[str, ...]] = {
+    OFF_BOARD: (HIDDEN,),
+    WITHDRAWN: (HIDDEN,),
+    RESERVE: (HIDDEN,),
+    HIDDEN: (REVEALED, WITHDRAWN, RESERVE, ELIMINATED, KILLED),
+    REVEALED: (WITHDRAWN, RESERVE, ELIMINATED, KILLED),
+    ELIMINATED: (),
+    KILLED: (),
+}
+
+#: command kind -> (target state, the lifecycle event it is logged as)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "activate": (HIDDEN, "deploy"),     # logged as `activate` then `deploy`
+    "deploy": (HIDDEN, "deploy"),
+    "spot": (REVEALED, "spot"),
+    "withdraw": (WITHDRAWN, "withdraw"),
+    "to_reserve": (RESERVE, "to_reserve"),
+    "eliminate": (ELIMINATED, "eliminate"),
+    "kill": (KILLED, "eliminate"),
+}
+#: the states a command may come from (activate only from off-board/withdrawn, deploy
+#: only from the reserve): a subset of TRANSITIONS.
+SOURCES: dict[str, tuple[str, ...]] = {
+    "activate": (OFF_BOARD, WITHDRAWN),
+    "deploy": (RESERVE,),
+    "spot": (HIDDEN,),
+    "withdraw": ON_BOARD,
+    "to_reserve": ON_BOARD,
+    "eliminate": ON_BOARD,
+    "kill": ON_BOARD,
+}
+
+
+class IllegalTransition(RuntimeError):
+    pass
+
+
+@dataclass
+class Command:
+    """The cause of an interrupt: a transition request from another process."""
+
+    kind: str
+    rule: str | None
+    fields: dict[str, Any]
+    then: Callable[[], None] | None
+    done: simpy.Event
+    node: Any = None
+
+
+@dataclass(eq=False)
+class SniperTeam:
+    battle: Any
+    unit: Any
+    state: str
+    system: str                      # "h17" or "fow"
+    candidates: list = field(default_factory=list)
+    reserve: Any = None              # the owner's SniperReserve (FOW)
+    history: list = field(default_factory=list)   # [(t, state)]
+    attacks_since_deploy: int = 0
+    attacks: int = 0
+    deployed_turn: int | None = None
+    fired_turn: int | None = None    # H17.4: the Fire marker (once per turn)
+    doomed: bool = False             # an elimination request is in flight
+    reserve_turn: int = 0            # turn it entered the reserve
+    returns: int = 0                 # deployments from the reserve after the first
+    deployments: int = 0
+    process: Any = None
+
+    def __post_init__(self):
+        self.history.append((self.battle.env.now, self.state))
+        if self.state in ON_BOARD:
+            self.unit.flags.discard("off_board")
+            self.deployed_turn = 0
+            self.deployments = 1
+        else:
+            self.unit.flags.add("off_board")
+        self.process = self.battle.env.process(self._run())
+
+    # -- queries ------------------------------------------------------------------------
+    @property
+    def id(self) -> str:
+        return self.unit.id
+
+    @property
+    def side(self) -> str:
+        return self.unit.side
+
+    @property
+    def on_board(self) -> bool:
+        return self.state in ON_BOARD and self.unit.alive
+
+    @property
+    def available(self) -> bool:
+        """H17: may be activated by a natural 12 (never after elimination, H17.6c)."""
+        return self.state in SOURCES["activate"]
+
+    # -- requests -----------------------------------------------------------------------
+    def request(self, kind: str, rule: str | None = None, *, node=None,
+                then: Callable[[], None] | None = None, **fields) -> simpy.Event:
+        """Ask the team's process for a transition; returns the command's ``done`` event.
+
+        From another process this interrupts the team's process; from the team's own
+        process (e.g. its attack reveals it) the command is applied at once.
+        """
+        if kind not in COMMANDS:
+            raise ValueError(f"unknown sniper command {kind!r}")
+        env = self.battle.env
+        cmd = Command(kind, rule, fields, then, env.event(), node)
+        if env.active_process is self.process:
+            self._handle(cmd)
+        else:
+            self.process.interrupt(cmd)
+        return cmd.done
+
+    def _run(self):
+        idle = self.battle.env.event()   # never succeeds: the team only reacts
+        while True:
+            try:
+                yield idle
+            except simpy.Interrupt as intr:
+                self._handle(intr.cause)
+
+    def _handle(self, cmd: Command) -> None:
+        if self.state not in SOURCES[cmd.kind] or self.battle.done.triggered:
+            cmd.done.succeed(False)
+            return
+        self._enter(cmd)
+        if cmd.then is not None:
+            cmd.then()
+        cmd.done.succeed(True)
+
+    # -- the state machine --------------------------------------------------------------
+    def _enter(self, cmd: Command) -> None:
+        target, event = COMMANDS[cmd.kind]
+        if target not in TRANSITIONS[self.state]:
+            raise IllegalTransition(f"{self.id}: {self.state} -> {target}")
+        b, unit = self.battle, self.unit
+        before = self.state
+        self.state = target
+        self.history.append((b.env.now, target))
+        if target == HIDDEN:
+            fields = dict(cmd.fields)
+            unit.node = cmd.node
+            unit.pos = b.terrain.pos(cmd.node)
+            unit.flags.discard("off_board")
+            if cmd.kind == "activate":
+                placement = fields.pop("placement", {})
+                b.record("activate", rule=cmd.rule, unit=unit.id, node=cmd.node,
+                         pos=b.terrain.pos(cmd.node), state_from=before, **fields)
+                deploy_rule, extra = "H17.2b", placement
+            else:
+                deploy_rule, extra = cmd.rule, fields
+                extra["is_return"] = self.deployments >= 1
+                if extra["is_return"]:
+                    self.returns += 1
+            self.deployed_turn = b.clock.turn
+            self.attacks_since_deploy = 0
+            self.deployments += 1
+            self.doomed = False
+            b.record("deploy", rule=deploy_rule, unit=unit.id, node=unit.node, pos=unit.pos,
+                     state=target, state_from=before, **extra)
+            return
+        if target in TERMINAL:
+            b.eliminate(unit, rule=cmd.rule, state=target, state_from=before, **cmd.fields)
+            return
+        if target in (WITHDRAWN, RESERVE):
+            unit.flags.add("off_board")
+            self.doomed = False
+        b.record(event, rule=cmd.rule, unit=unit.id, node=unit.node, pos=unit.pos,
+                 state=target, state_from=before, **cmd.fields)
+        if target in (WITHDRAWN, RESERVE):
+            if target == RESERVE:
+                self.reserve_turn = b.clock.turn
+                self.reserve.put(self)
+
+
+def teams_of(battle) -> list[SniperTeam]:
+    """The battle's sniper teams, in scenario order (empty if the ruleset has none)."""
+    return getattr(battle, "sniper_teams", [])
+
+
+def team_of(battle, unit) -> SniperTeam | None:
+    for team in teams_of(battle):
+        if team.unit is unit:
+            return team
+    return None

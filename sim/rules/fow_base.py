@@ -1,0 +1,130 @@
+"""BASE.F — the small tabletop base game around the FOW sniper rules (not in the seeds).
+
+Distances in cm. A *team* is a unit; its ``platoon`` (scenario field, default the team
+itself) is what FOW.PIN and BASE.F.PIN pin and rally.
+
+BASE.F.HIT   To-hit: d6 >= ``need``, where ``need`` = the target's ``skill`` (its "hit
+             on" rating) + ``mods``; ``mods`` is +1 if the target is Concealed, +1 if it
+             is Gone to Ground, +1 beyond half the shooter's range. Snipers are always
+             Concealed and Gone to Ground (FOW.CAMO); other teams are Concealed in an
+             area with cover >= 1 and never Gone to Ground (they are moving in). A need
+             above 6 is capped at 6 (a 6 always hits). The record's ``success`` is
+             d6 >= ``need`` (``mods`` is already inside ``need``, shown for the audit).
+BASE.F.SAVE  A hit team in the open saves on d6 >= its ``armour`` (its save).
+BASE.F.FP    A team hit in Bulletproof Cover (a sniper always, FOW.CAMO; other teams in an
+             area with cover >= 2) makes no save: the shooter rolls d6 >= its firepower
+             (``rules.fow.firepower``; a sniper's is ``sniper_firepower``) to destroy it.
+BASE.F.PIN   A Pinned Down platoon neither moves nor assaults. At the start of its
+             Movement Step it rallies on d6 >= its teams' ``morale`` (motivation; one
+             roll per platoon, by its first team).
+BASE.F.ASSAULT  In the Assault Step each unpinned team with ``charge`` orders within
+             ``rules.fow.assault_range`` of an enemy team (not a sniper: FOW.CATCH) moves
+             into contact with the nearest and destroys it on d6 >= its ``skill``.
+"""
+from __future__ import annotations
+
+from sim.rules.registry import implements
+from sim.space.geometry import dist
+
+HIT, SAVE, FP, PIN, ASSAULT = "BASE.F.HIT", "BASE.F.SAVE", "BASE.F.FP", "BASE.F.PIN", "BASE.F.ASSAULT"
+CONTACT = 1.0
+
+
+def knobs(battle):
+    return battle.knobs.fow
+
+
+def platoon_of(unit) -> str:
+    return getattr(unit, "platoon", None) or unit.id
+
+
+def cover_here(battle, unit) -> int:
+    return battle.cover_at(unit)
+
+
+def concealed(battle, unit) -> bool:
+    return unit.kind == "sniper" or cover_here(battle, unit) >= 1
+
+
+def gone_to_ground(battle, unit) -> bool:
+    return unit.kind == "sniper"
+
+
+def bulletproof(battle, unit) -> bool:
+    return unit.kind == "sniper" or cover_here(battle, unit) >= 2
+
+
+@implements(HIT)
+def hit_need(battle, shooter, target, max_range: float) -> tuple[int, int]:
+    """(need, mods) of a to-hit roll by the BASE.F.HIT table."""
+    mods = (int(concealed(battle, target)) + int(gone_to_ground(battle, target))
+            + int(dist(shooter.pos, target.pos) > max_range / 2))
+    return min(6, target.skill + mods), mods
+
+
+def pin_platoon(battle, unit, rule: str, by=None) -> None:
+    """Pin the unit's platoon (one ``pin`` record per team newly pinned)."""
+    plat = platoon_of(unit)
+    for team in battle.units_of(unit.side):
+        if team.on_board and platoon_of(team) == plat and not team.pinned:
+            team.flags.add("pinned")
+            battle.record("pin", rule=rule, unit=team.id, pos=team.pos, node=team.node,
+                          platoon=plat, by=by.id if by is not None else None)
+
+
+@implements(SAVE, FP)
+def resolve_hit(battle, shooter, target, firepower: int) -> bool:
+    """Save or firepower test for a hit team; True if it is destroyed."""
+    if bulletproof(battle, target):
+        (face,) = battle.dice.roll(shooter.id, FP)
+        destroyed = face >= firepower
+        battle.record("firepower", rule=FP, unit=shooter.id, target=target.id, pos=shooter.pos,
+                      dice=[face], mods=0, need=firepower, success=destroyed)
+        return destroyed
+    (face,) = battle.dice.roll(target.id, SAVE)
+    saved = face >= target.armour
+    battle.record("save", rule=SAVE, unit=target.id, target=target.id, pos=target.pos,
+                  dice=[face], mods=0, need=target.armour, success=saved)
+    return not saved
+
+
+@implements(PIN)
+def rally(battle, side: str) -> None:
+    done = []
+    for unit in battle.units_of(side):
+        if not unit.on_board or not unit.pinned or platoon_of(unit) in done:
+            continue
+        plat = platoon_of(unit)
+        done.append(plat)
+        (face,) = battle.dice.roll(unit.id, PIN)
+        success = face >= unit.morale
+        battle.record("rally", rule=PIN, unit=unit.id, platoon=plat, pos=unit.pos,
+                      dice=[face], mods=0, need=unit.morale, success=success)
+        if success:
+            for team in battle.units_of(side):
+                if platoon_of(team) == plat:
+                    team.flags.discard("pinned")
+
+
+@implements(ASSAULT)
+def assault(battle, unit, target) -> None:
+    d = dist(unit.pos, target.pos)
+    if d > CONTACT:
+        k = (d - CONTACT) / d
+        contact = (unit.pos[0] + (target.pos[0] - unit.pos[0]) * k,
+                   unit.pos[1] + (target.pos[1] - unit.pos[1]) * k)
+        battle.record("move", rule=ASSAULT, unit=unit.id, pos=unit.pos, node=unit.node,
+                      waypoints=[list(contact)], reason="assault")
+        unit.pos = contact
+        unit.node = battle.terrain.nearest_node(*contact)
+        battle.record("stop", rule=ASSAULT, unit=unit.id, pos=unit.pos, node=unit.node,
+                      reason="contact")
+    (face,) = battle.dice.roll(unit.id, ASSAULT)
+    success = face >= target.skill
+    battle.record("assault", rule=ASSAULT, unit=unit.id, target=target.id, pos=unit.pos,
+                  dice=[face], mods=0, need=target.skill, success=success)
+    if success:
+        battle.record("hit", rule=ASSAULT, unit=target.id, target=target.id, pos=target.pos,
+                      node=target.node, by=unit.id, steps_lost=target.steps, steps_left=0)
+        target.steps = 0
+        battle.eliminate(target, rule=ASSAULT)

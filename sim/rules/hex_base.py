@@ -1,0 +1,129 @@
+"""BASE.H — the small hex base game around the H17 sniper rules (not in the seeds).
+
+Distances are hex counts (``terrain.distance``); "cover modifier" is the target hex's
+cover plus the hindrance between the two hexes (``terrain.cover_modifier``).
+
+BASE.H.AP  Infantry AP attack (AT if the target is a vehicle). In its side's fire phase
+           each unpinned infantry unit attacks the nearest enemy unit (not a sniper) it
+           sees within ``rules.h17.ap_range`` hexes (ties: unit id). It rolls 2d6:
+           ``success`` = 2d6 + ``mods`` >= ``need`` with
+           ``mods`` = (attacker's steps − 1) + 1 if adjacent − 1 if beyond half range,
+           ``need`` = ``rules.h17.ap_need`` (default 8) + the target's cover modifier.
+           A success inflicts 1 casualty point on the units in the target hex. The
+           record says ``natural12`` when the faces are 6, 6 (H17.2a).
+BASE.H.CP  Casualty points (the seed's rule 14.61 is not given): CPs go to the units of
+           the hit hex one at a time, each to the unit with the most steps left (ties:
+           unit id); every ``rules.h17.cp_per_step`` CPs a unit has taken remove one of
+           its steps. One ``hit`` record per unit that took CPs: ``cp``, ``steps_lost``,
+           ``steps_left``. A unit at 0 steps is eliminated.
+BASE.H.PIN A unit that loses a step and survives is pinned (``pin``): it neither moves nor
+           attacks. In its side's After-Action Phase a pinned unit rallies on
+           d6 >= its ``morale`` (``success`` = d6 >= ``need``).
+"""
+from __future__ import annotations
+
+from sim.rules.registry import implements
+
+AP, CP, PIN = "BASE.H.AP", "BASE.H.CP", "BASE.H.PIN"
+
+
+def knobs(battle):
+    return battle.knobs.h17
+
+
+def hex_units(battle, side: str, node) -> list:
+    """A side's on-board units (not snipers) in hex ``node``, in scenario order."""
+    return [u for u in battle.units_of(side) if u.on_board and u.kind != "sniper" and u.node == node]
+
+
+def _cp_taken(battle) -> dict:
+    taken = getattr(battle, "_cp_taken", None)
+    if taken is None:
+        taken = battle._cp_taken = {}
+    return taken
+
+
+@implements(CP, PIN)
+def apply_cp(battle, targets: list, cp: int, by=None, cause: str | None = None) -> None:
+    """Spread ``cp`` casualty points over ``targets`` (BASE.H.CP), pin the survivors that
+    lost a step (BASE.H.PIN) and eliminate those at 0 steps."""
+    if cp <= 0:
+        return
+    per_step = knobs(battle).cp_per_step
+    taken = _cp_taken(battle)
+    alive = [u for u in targets if u.on_board]
+    got = {u.id: 0 for u in alive}
+    lost = {u.id: 0 for u in alive}
+    for _ in range(cp):
+        pool = [u for u in alive if u.steps > 0]
+        if not pool:
+            break
+        unit = min(pool, key=lambda u: (-u.steps, u.id))
+        got[unit.id] += 1
+        taken[unit.id] = taken.get(unit.id, 0) + 1
+        if taken[unit.id] >= per_step:
+            taken[unit.id] = 0
+            unit.steps -= 1
+            lost[unit.id] += 1
+    for unit in alive:
+        if not got[unit.id]:
+            continue
+        battle.record("hit", rule=CP, unit=unit.id, target=unit.id, pos=unit.pos, node=unit.node,
+                      by=by.id if by is not None else None, cause=cause, cp=got[unit.id],
+                      steps_lost=lost[unit.id], steps_left=unit.steps)
+    for unit in alive:
+        if unit.steps <= 0:
+            battle.eliminate(unit, rule=CP)
+        elif lost[unit.id] and not unit.pinned:
+            unit.flags.add("pinned")
+            battle.record("pin", rule=PIN, unit=unit.id, pos=unit.pos, node=unit.node,
+                          cause=cause)
+
+
+def nearest_target(battle, unit):
+    """The nearest enemy (not a sniper) in LOS within AP range; ties by unit id."""
+    t = battle.terrain
+    best = None
+    for enemy in battle.enemies_of(unit.side):
+        if enemy.kind == "sniper" or not enemy.on_board:
+            continue
+        d = t.distance(unit.node, enemy.node)
+        if d > knobs(battle).ap_range or not t.los(unit.node, enemy.node):
+            continue
+        key = (d, enemy.id)
+        if best is None or key < best[0]:
+            best = (key, enemy)
+    return None if best is None else best[1]
+
+
+@implements(AP)
+def ap_attack(battle, attacker, target) -> dict:
+    """One 2d6 AP/AT attack, logged; returns its record (``natural12`` for H17.2a)."""
+    t, k = battle.terrain, knobs(battle)
+    faces = battle.dice.roll(attacker.id, AP, 2)
+    d = t.distance(attacker.node, target.node)
+    mods = (attacker.steps - 1) + (1 if d <= 1 else 0) - (1 if d > k.ap_range / 2 else 0)
+    need = k.ap_need + t.cover_modifier(target.node, attacker.node)
+    success = sum(faces) + mods >= need
+    rec = battle.record("attack", rule=AP, unit=attacker.id, target=target.id, pos=attacker.pos,
+                        node=attacker.node, target_node=target.node,
+                        attack="AT" if target.kind == "vehicle" else "AP", dist=d,
+                        dice=faces, mods=mods, need=need, success=success,
+                        natural12=faces == [6, 6])
+    if success:
+        apply_cp(battle, hex_units(battle, target.side, target.node), 1, by=attacker, cause=AP)
+    return rec
+
+
+@implements(PIN)
+def rally(battle, side: str) -> None:
+    """BASE.H.PIN: the side's pinned units try to rally, d6 >= morale."""
+    for unit in battle.units_of(side):
+        if not unit.on_board or not unit.pinned:
+            continue
+        (face,) = battle.dice.roll(unit.id, PIN)
+        success = face >= unit.morale
+        battle.record("rally", rule=PIN, unit=unit.id, pos=unit.pos, node=unit.node,
+                      dice=[face], mods=0, need=unit.morale, success=success)
+        if success:
+            unit.flags.discard("pinned")
