@@ -48,7 +48,17 @@ def scenario_from_dict(data: Any, file: str = "<scenario>", lines: dict | None =
     scenario._file = file
     scenario._lines = lines
     _check_against_map(scenario)
+    _check_setup(scenario)
     return scenario
+
+
+def _check_setup(scenario: Scenario) -> None:
+    """Set a battle up without running it, so the rules' own set-up checks (one sniper
+    per side, hides on the map, ...) fail at load time and in ``sim validate``."""
+    from sim.engine.battle import Battle
+
+    battle = Battle(scenario, 0)
+    battle.ruleset.setup(battle)
 
 
 def load_scenario(path) -> Scenario:
