@@ -25,7 +25,7 @@ def moves_per_phase(unit) -> int:
 
 def _edge_factor(terrain, a, b) -> float:
     # Cost per unit length of the edge a–b (terrain slows units down).
-    data = terrain.graph.edges[a, b]
+    data = terrain.graph._adj[a][b]  # the adjacency dict: far cheaper than the edges view
     return data["cost"] / data["length"] if data["length"] > 0 else 1.0
 
 

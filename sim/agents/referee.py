@@ -83,10 +83,13 @@ class Referee:
         """(s, Trigger) of the first reaction along p0→p1, or None."""
         best = None
         for idx, watch in enumerate(self.watches):
-            if not watch.active(self.battle, mover):
-                continue
             r = watch.radius
-            for reactor in self._grid(idx, watch, mover.side).near_segment(p0, p1, r):
+            grid = self._grids.get((idx, mover.side)) or self._grid(idx, watch, mover.side)
+            near = grid.near_segment(p0, p1, r)
+            # Most segments pass no enemy: ask the rule only when one is near.
+            if not near or not watch.active(self.battle, mover):
+                continue
+            for reactor in near:
                 if not reactor.on_board or not watch.eligible(self.battle, reactor, mover):
                     continue
                 d0 = dist(p0, reactor.pos)

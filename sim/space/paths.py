@@ -8,8 +8,8 @@ the graph is undirected with symmetric costs, the tree path reversed is a least-
 from the node to the destination.
 
 The tree is computed by scipy's compiled Dijkstra (``scipy.sparse.csgraph``) over the
-graph's nodes in build order; graphs with a zero-cost edge (which a sparse matrix cannot
-hold) fall back to networkx. Ties are broken deterministically either way: the same map
+graph's nodes in build order (explicit zero costs, e.g. two waypoints on one spot, stay
+edges in the matrix); a graph with a negative cost would fall back to networkx. Ties are broken deterministically either way: the same map
 always gives the same path.
 """
 from __future__ import annotations
@@ -39,14 +39,14 @@ class Paths:
         self._matrix = None
 
     def _sparse(self):
-        """(nodes, index, CSR matrix of costs), built once; None if a cost is 0."""
+        """(nodes, index, CSR matrix of costs), built once; None if a cost is negative."""
         if self._matrix is None:
             nodes = list(self._graph.nodes)
             index = {n: i for i, n in enumerate(nodes)}
             rows, cols, vals = [], [], []
             for a, b, w in self._graph.edges(data=self._weight):
                 rows.append(index[a]); cols.append(index[b]); vals.append(float(w))
-            if any(v <= 0.0 for v in vals):
+            if any(v < 0.0 for v in vals):
                 self._matrix = (nodes, index, None)
             else:
                 m = csr_matrix((vals, (rows, cols)), shape=(len(nodes), len(nodes)))
