@@ -18,19 +18,28 @@ import os
 import sys
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sim.errors import InputError
-from sim.study.design import Study, load_study
-from sim.study.executors import make_executor
-from sim.study.report import as_json, meaning, table, write_csv
-from sim.study.runner import PrecisionTarget, run_study
-from sim.study.store import ResultStore
 
+if TYPE_CHECKING:
+    from sim.study.design import Study
+    from sim.study.runner import PrecisionTarget
+
+# The study machinery (scipy, pandas, the store) is imported when a study runs, not when
+# the `sim` parser is built, so other commands start fast.
 __all__ = ["add_study_arguments", "run_study_command", "add_demo_arguments",
-           "run_demo_command", "load_study", "Study"]
+           "run_demo_command", "load_study"]
 
 DEMO_STUDY = "snapfire_vs_zoc.yaml"
 DEMO_REPLICATIONS_FAST = 12
+
+
+def load_study(path) -> "Study":
+    """Read, check and resolve a study file (``sim validate`` uses this); InputError if bad."""
+    from sim.study.design import load_study as load
+
+    return load(path)
 
 
 def _positive_int(text: str) -> int:
@@ -79,7 +88,9 @@ def add_study_arguments(parser: argparse.ArgumentParser) -> None:
       help="replications per task (default: about six tasks per worker, 5 to 50 each)")
 
 
-def _precision(args, study: Study) -> PrecisionTarget | None:
+def _precision(args, study: "Study") -> "PrecisionTarget | None":
+    from sim.study.runner import PrecisionTarget
+
     p = study.spec.precision
     if args.precision is None and (p is None or args.replications is not None):
         return None  # a fixed count: the file's, or --replications over a precision file
@@ -93,20 +104,23 @@ def _precision(args, study: Study) -> PrecisionTarget | None:
 def _progress(name: str, quiet: bool):
     from tqdm import tqdm
 
-    return tqdm(total=0, desc=name, unit="rep", file=sys.stderr, dynamic_ncols=True,
+    return tqdm(total=0, desc=name, unit="rep", file=sys.stderr,
                 disable=quiet or not sys.stderr.isatty())
 
 
-def execute(study: Study, args, *, executor=None, out=sys.stdout) -> tuple[int, object]:
+def execute(study: "Study", args, *, executor=None, out=None) -> tuple[int, object]:
     """Run a loaded study with parsed options; returns (exit code, StudyRun)."""
+    from sim.study.executors import make_executor
+    from sim.study.report import as_json, table, write_csv
+    from sim.study.runner import run_study
+    from sim.study.store import ResultStore
+
+    out = out or sys.stdout
     if args.resume and not args.db:
         raise InputError("--resume needs --db FILE (the store to resume from)", place="--resume")
-    if args.address and args.executor not in (None, "dask"):
-        raise InputError(f"--address joins a Dask scheduler; it cannot be used with "
-                         f"--executor {args.executor}", place="--address")
     precision = _precision(args, study)
-    store = ResultStore(args.db) if args.db else None
     executor = executor or make_executor(args.executor, args.workers, args.address)
+    store = ResultStore(args.db) if args.db else None
     bar = _progress(study.name, args.quiet)
     try:
         with executor:
@@ -126,15 +140,25 @@ def execute(study: Study, args, *, executor=None, out=sys.stdout) -> tuple[int, 
         print(json.dumps(as_json(run), indent=2), file=out)
     else:
         print(table(run), file=out)
+    if args.json:  # the table carries these notes itself; JSON output must stay pure
+        notes = list(run.notes)
+        if run.other_versions:
+            notes.append(f"some stored replications were made by sim {', '.join(run.other_versions)}")
+        for note in notes:
+            print(f"note: {note}", file=sys.stderr)
     if run.failures:
         print(f"{len(run.failures)} replications raised; first: seed {run.failures[0].seed}: "
               f"{run.failures[0].error}", file=sys.stderr)
-    if args.csv:
-        write_csv(run, args.csv)
-    if args.plot:
-        from sim.viz.study_plots import plot_study
+    try:
+        if args.csv:
+            write_csv(run, args.csv)
+        if args.plot:
+            from sim.viz.study_plots import plot_study
 
-        plot_study(run, args.plot)
+            plot_study(run, args.plot)
+    except OSError as exc:  # the results are printed (and stored); only this file failed
+        where = args.csv if args.plot is None or exc.filename == args.csv else args.plot
+        raise InputError(f"cannot write there ({exc.strerror or exc})", file=where) from None
     return (1 if run.failures else 0), run
 
 
@@ -166,6 +190,8 @@ def demo_study_path() -> str:
 
 def run_demo_command(args: argparse.Namespace) -> int:
     """``sim demo``: snap fire vs zone of control, with CRN, on a 2-process pool."""
+    from sim.study.report import meaning
+
     study = load_study(demo_study_path())
     opts = argparse.Namespace(
         replications=DEMO_REPLICATIONS_FAST if args.fast else None, workers=args.workers,

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from sim.errors import InputError
 from sim.scenario.yamlfile import place_of, read_yaml
@@ -54,25 +54,6 @@ class Factors(_Strict):
     vary: dict[str, list[Any]] = Field(min_length=1)
     samples: int | None = Field(None, ge=1, le=MAX_CELLS)
 
-    @model_validator(mode="after")
-    def _shape(self):
-        for key, values in self.vary.items():
-            if self.design == "grid":
-                if not values:
-                    raise ValueError(f"vary.{key}: expected a non-empty list of values")
-                if len({json.dumps(v, sort_keys=True) for v in values}) != len(values):
-                    raise ValueError(f"vary.{key}: values repeat")
-            else:
-                ok = (len(values) == 2 and all(_is_number(v) for v in values)
-                      and values[0] < values[1])
-                if not ok:
-                    raise ValueError(f"vary.{key}: expected [low, high] numbers with low < high")
-        if self.design == "lhs" and self.samples is None:
-            raise ValueError("design lhs needs 'samples' (how many points to draw)")
-        if self.design == "grid" and self.samples is not None:
-            raise ValueError("'samples' is only for design lhs")
-        return self
-
 
 class StudySpec(_Strict):
     """The study file as written (after validation)."""
@@ -88,19 +69,40 @@ class StudySpec(_Strict):
     factors: Factors | None = None
     metrics: list[str] | None = Field(None, min_length=1)
 
-    @model_validator(mode="after")
-    def _consistent(self):
-        if (self.replications is None) == (self.precision is None):
-            raise ValueError("give exactly one of 'replications' or 'precision'")
-        for name in self.variants:
-            if not re.match(NAME, name):
-                raise ValueError(f"variant name '{name}' may only use letters, digits, _ . -")
-        if self.baseline is not None and self.baseline not in self.variants:
-            raise ValueError(f"baseline '{self.baseline}' is not a variant "
-                             f"(expected one of {list(self.variants)})")
-        if self.metrics and len(set(self.metrics)) != len(self.metrics):
-            raise ValueError("metrics repeat")
-        return self
+
+def _check_spec(spec: StudySpec, path: str, lines: dict) -> None:
+    """Checks across keys, each blamed on the key (and line) that is wrong."""
+    def fail(msg: str, *loc):
+        raise InputError(msg, file=path, place=place_of(loc, lines))
+
+    if (spec.replications is None) == (spec.precision is None):
+        fail("give exactly one of 'replications' or 'precision'",
+             *(("precision",) if spec.precision else ()))
+    for name in spec.variants:
+        if not re.match(NAME, name):
+            fail("a variant name may only use letters, digits, _ . -", "variants", name)
+    if spec.baseline is not None and spec.baseline not in spec.variants:
+        fail(f"'{spec.baseline}' is not a variant (expected one of {list(spec.variants)})",
+             "baseline")
+    if spec.metrics and len(set(spec.metrics)) != len(spec.metrics):
+        fail("a metric is listed twice", "metrics")
+    f = spec.factors
+    if f is None:
+        return
+    for key, values in f.vary.items():
+        if f.design == "grid":
+            if not values:
+                fail("expected a non-empty list of values", "factors", "vary", key)
+            if len({json.dumps(v, sort_keys=True) for v in values}) != len(values):
+                fail("a value is listed twice", "factors", "vary", key)
+        elif not (len(values) == 2 and all(_is_number(v) for v in values)
+                  and values[0] < values[1]):
+            fail(f"expected [low, high] numbers with low < high (got {values!r})",
+                 "factors", "vary", key)
+    if f.design == "lhs" and f.samples is None:
+        fail("design lhs needs 'samples' (how many points to draw)", "factors")
+    if f.design == "grid" and f.samples is not None:
+        fail("'samples' is only for design lhs", "factors", "samples")
 
 
 def _is_number(v: Any) -> bool:
@@ -193,10 +195,14 @@ def load_study(path: str | os.PathLike) -> Study:
     except ValidationError as exc:
         err = exc.errors()[0]
         raise InputError(_explain(err), file=path, place=place_of(err["loc"], lines)) from None
+    _check_spec(spec, path, lines)
     metrics = list(spec.metrics) if spec.metrics else None
     _check_metrics(spec, path, lines)
 
     scenario_path = os.path.join(os.path.dirname(os.path.abspath(path)), spec.scenario)
+    if not os.path.isfile(scenario_path):
+        raise InputError(f"no scenario file {scenario_path} (expected a path relative to "
+                         "the study file)", file=path, place=place_of(("scenario",), lines))
     base = scen.load_scenario(scenario_path)
     points = _points(spec, path, lines)
     cells: list[Cell] = []
@@ -218,12 +224,15 @@ def load_study(path: str | os.PathLike) -> Study:
 def _explain(err: dict) -> str:
     msg = err.get("msg", "invalid value")
     if err.get("type") == "extra_forbidden":
-        return "unknown key (expected study, description, scenario, seed, replications or " \
-               "precision, baseline, variants, factors, metrics)" if len(err["loc"]) == 1 \
+        model = {1: StudySpec, 2: {"precision": Precision, "factors": Factors}.get(err["loc"][0])}
+        allowed = model.get(len(err["loc"]))
+        return f"unknown key (expected one of {', '.join(allowed.model_fields)})" if allowed \
             else "unknown key"
     if err.get("type") == "missing":
         return "missing required key"
-    return msg.removeprefix("Value error, ")
+    if err.get("type") == "value_error":
+        return msg.removeprefix("Value error, ")
+    return f"{msg} (got {err.get('input')!r})"
 
 
 def _check_metrics(spec: StudySpec, path: str, lines: dict) -> None:

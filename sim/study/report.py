@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from sim.study.design import package_version
 from sim.study.runner import StudyRun
 from sim.study.stats import Estimate
 
@@ -67,13 +68,16 @@ def table(run: StudyRun) -> str:
             for i, (m, e) in enumerate(per.items()):
                 lines.append(f"{d if i == 0 else '':<{wd}}  {m:<{wm}}  {_num(e.mean, True):>9}  "
                              f"{_ci(e, True):<22}  {e.n:>5}  {'yes' if excludes_zero(e) else 'no'}")
-    notes = []
+    notes = list(run.notes)
     if run.stop == "precision":
         notes.append("precision target met")
     elif run.stop == "cap":
         notes.append("precision target NOT met: stopped at the replication cap")
     if run.resumed:
         notes.append(f"{run.resumed} replications resumed from the store")
+    if run.other_versions:
+        notes.append(f"some stored replications were made by sim {', '.join(run.other_versions)}, "
+                     f"not {package_version()}")
     if run.failures:
         notes.append(f"{len(run.failures)} replications FAILED (see the failures table)")
     if notes:
@@ -92,7 +96,8 @@ def meaning(run: StudyRun, metric: str | None = None) -> str:
     if not math.isfinite(e.ci_low):
         return f"Too few paired replications ({e.n}) to tell whether {name} changes {metric}."
     crn = " with common random numbers" if run.crn else ""
-    said = (f"Over {e.n} paired replications{crn}, {name} changes {metric} by "
+    variant, _, baseline = name.partition(" - ")
+    said = (f"Over {e.n} paired replications{crn}, {variant} instead of {baseline} changes {metric} by "
             f"{_num(e.mean, True)} (95% CI {_num(e.ci_low, True)} to {_num(e.ci_high, True)})")
     if excludes_zero(e):
         return said + ": the interval excludes zero, so this is a real effect, not dice noise."

@@ -20,7 +20,7 @@ from typing import Any
 
 from sim.errors import InputError
 from sim.study.design import Study, package_version
-from sim.study.executors import DEFAULT_BATTLE, SerialExecutor, Task, task_size
+from sim.study.executors import DEFAULT_BATTLE, SerialExecutor, Task, portable, task_size
 from sim.study.seeds import replication_seed
 from sim.study.stats import Summary, summarize
 from sim.study.store import ResultStore, Stored
@@ -49,6 +49,8 @@ class StudyRun:
     records: dict[tuple[int, int], Stored] = field(default_factory=dict)
     summary: Summary | None = None
     resumed: int = 0  # replications loaded from the store rather than run
+    other_versions: list[str] = field(default_factory=list)  # of resumed rows, if not ours
+    notes: list[str] = field(default_factory=list)  # things the user should know
     ran: int = 0
     stop: str = "replications"  # or "precision" (target met) or "cap" (target not met)
 
@@ -90,9 +92,15 @@ def run_study(study: Study, *, executor=None, replications: int | None = None,
             raise InputError(f"already holds {rows + fails} replications of study "
                              f"'{study.name}' (hash {key}); add --resume to continue it, "
                              f"or give another --db", file=store.path, place="--db")
+        others = store.other_hashes(study.name, key)
         store.register(key, study.name, study.config(crn))
         if resume:
             _load(run, store)
+            if not run.resumed and others:
+                run.notes.append(
+                    f"nothing to resume: {store.path} holds '{study.name}' only as another "
+                    f"configuration (hash {others[-1]}: a changed seed, CRN mode, scenario or "
+                    "variant), so every replication runs afresh")
     if precision is None:
         n = replications if replications is not None else study.spec.replications
         _ensure(run, n, executor, store, progress, battle, per_task)
@@ -120,6 +128,7 @@ def _load(run: StudyRun, store: ResultStore) -> None:
         if ci is not None:
             run.records[(ci, s.rep)] = s
     run.resumed = len(run.records)
+    run.other_versions = sorted({s.version for s in run.records.values()} - {package_version()})
 
 
 def _ensure(run: StudyRun, n: int, executor, store, progress, battle: str,
@@ -141,6 +150,7 @@ def _ensure(run: StudyRun, n: int, executor, store, progress, battle: str,
         per_cell.setdefault(ci, []).append(rep)
     chunks = {ci: [reps[i:i + size] for i in range(0, len(reps), size)]
               for ci, reps in per_cell.items()}
+    shipped = {ci: portable(cells[ci].scenario) for ci in chunks}
     tasks = []
     # Interleave cells so every variant advances together (and a killed run has some of each).
     for k in range(max(len(c) for c in chunks.values())):
@@ -150,7 +160,7 @@ def _ensure(run: StudyRun, n: int, executor, store, progress, battle: str,
                 jobs = tuple((rep, replication_seed(study.spec.seed, rep, crn=run.crn,
                                                     variant=cell.variant, point=cell.point_json))
                              for rep in chunks[ci][k])
-                tasks.append(Task(battle, ci, cell.scenario, jobs))
+                tasks.append(Task(battle, ci, shipped[ci], cell.scenario_hash, jobs))
     version = package_version()
     for outcomes in executor.run(tasks):
         batch = []

@@ -73,8 +73,10 @@ def wilson_interval(successes: int, n: int, level: float = LEVEL) -> Estimate:
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z / denom * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    # Clamp the last ulp so p = 0 or 1 gives a bound of exactly 0 or 1.
-    return Estimate(p, max(0.0, centre - half), min(1.0, centre + half), n)
+    # At 0 or n successes the bound is exactly 0 or 1; rounding would leave an ulp off.
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == n else min(1.0, centre + half)
+    return Estimate(p, low, high, n)
 
 
 def estimate(values: Sequence[float], kind: str, level: float = LEVEL) -> Estimate:

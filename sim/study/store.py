@@ -114,6 +114,12 @@ class ResultStore:
                 (study_hash, name, json.dumps(config, sort_keys=True),
                  datetime.now(timezone.utc).isoformat(timespec="seconds")))
 
+    def other_hashes(self, name: str, study_hash: str) -> list[str]:
+        """Hashes of other studies stored under the same name (an edited study file)."""
+        return [h for (h,) in self.conn.execute(
+            "SELECT study_hash FROM studies WHERE name = ? AND study_hash != ? ORDER BY created",
+            (name, study_hash))]
+
     def config(self, study_hash: str) -> dict[str, Any] | None:
         row = self.conn.execute("SELECT config FROM studies WHERE study_hash = ?",
                                 (study_hash,)).fetchone()

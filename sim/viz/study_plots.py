@@ -45,6 +45,10 @@ def _errorbars(ax, labels, estimates, colour):
     ax.grid(axis="x", alpha=0.3)
 
 
+def _finite(x: float) -> float:
+    return x if math.isfinite(x) else 0.0
+
+
 def plot_means(run, path: str) -> str:
     s = run.summary
     fig, axes = _panels(len(run.metrics), height=0.35 * len(s.cells) + 1)
@@ -83,8 +87,9 @@ def plot_response(run, key: str, path: str) -> str:
             xs = sorted(at)
             means = [sum(e.mean for e in at[x]) / len(at[x]) for x in xs]
             if single:
-                lo = [means[i] - at[x][0].ci_low for i, x in enumerate(xs)]
-                hi = [at[x][0].ci_high - means[i] for i, x in enumerate(xs)]
+                # No interval yet (n < 2) draws as a bare point.
+                lo = [_finite(means[i] - at[x][0].ci_low) for i, x in enumerate(xs)]
+                hi = [_finite(at[x][0].ci_high - means[i]) for i, x in enumerate(xs)]
                 ax.errorbar(xs, means, yerr=[lo, hi], marker="o", capsize=3, label=variant)
             else:
                 ax.plot(xs, means, marker="o", label=variant)
