@@ -5,15 +5,17 @@ that would be ignored is an error, never silently dropped.
 """
 from __future__ import annotations
 
-from typing import Literal
+import math
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, Strict, field_validator
 
 Finite = dict(allow_inf_nan=False)
 
 
 class _Knobs(BaseModel):
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+    # strict: no coercion, so `radius: true` or `radius: "10"` is an error.
+    model_config = ConfigDict(extra="forbid", validate_assignment=True, strict=True)
 
 
 class BaseKnobs(_Knobs):
@@ -78,6 +80,9 @@ class FowKnobs(_Knobs):
     sniper_firepower: int = Field(2, ge=1, le=7)
 
 
+# The base knobs every ruleset reads; the rest belong to the snap-fire base game.
+BASE_FOR_ALL = {"phase_length"}
+
 # Which knob sections each ruleset reads; the others must be left unset.
 SECTIONS = {
     "snapfire": {"base", "snapfire"},
@@ -104,7 +109,9 @@ class TooKnobs(_Knobs):
     morale_by_level: dict[Literal["green", "recruit", "seasoned", "veteran", "elite"],
                           int] = Field(default_factory=lambda: {
                               "green": 2, "recruit": 3, "seasoned": 4, "veteran": 5, "elite": 6})
-    range_bands: list[tuple[str, float | None, int]] = Field(default_factory=lambda: [
+    # Strict(False) on the tuple only: a YAML list [name, up_to, base] is one.
+    range_bands: list[Annotated[tuple[str, float | None, int], Strict(False)]] = Field(
+        max_length=20, default_factory=lambda: [
         ("point_blank", 5.0, 2), ("close", 20.0, 4), ("medium", 40.0, 6), ("long", 80.0, 8),
         ("extreme", None, 10)])
     acq_cover_mods: dict[Literal["open", "soft", "medium", "hard", "enclosed"], int] = Field(
@@ -134,6 +141,13 @@ class TooKnobs(_Knobs):
             raise ValueError("morale scores must be 1..12")
         return v
 
+    @field_validator("acq_cover_mods")
+    @classmethod
+    def _small_mods(cls, v):
+        if any(not -12 <= int(x) <= 12 for x in v.values()):
+            raise ValueError("acquisition modifiers must be -12..12")
+        return v
+
     @field_validator("acq_cover_mods", "save_need")
     @classmethod
     def _all_classes(cls, v, info):
@@ -149,6 +163,10 @@ class TooKnobs(_Knobs):
     def _bands(cls, v):
         if not v or v[-1][1] is not None:
             raise ValueError("range_bands must end with an unlimited band [name, null, base]")
+        if any(b[1] is not None and not (math.isfinite(b[1]) and b[1] > 0) for b in v):
+            raise ValueError("range band limits must be finite numbers > 0")
+        if any(not 1 <= b[2] <= 11 for b in v):
+            raise ValueError("range band base numbers must be 1..11 (a d10 roll >= base hits)")
         uppers = [b[1] for b in v[:-1]]
         if any(u is None for u in uppers) or uppers != sorted(uppers):
             raise ValueError("range band limits must increase, only the last is null")
@@ -167,3 +185,8 @@ class RuleKnobs(_Knobs):
         for name in self.model_fields_set - used:
             raise ValueError(f"rules.{name} is set but ruleset '{ruleset}' does not use it "
                              f"(it reads {sorted(used)})")
+        # The snap-fire base game's own numbers mean nothing to the other rulesets.
+        if ruleset != "snapfire":
+            for name in sorted(self.base.model_fields_set - BASE_FOR_ALL):
+                raise ValueError(f"rules.base.{name} is set but ruleset '{ruleset}' does not use it "
+                                 f"(it reads only {sorted(BASE_FOR_ALL)} of rules.base)")

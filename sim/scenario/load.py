@@ -47,9 +47,32 @@ def scenario_from_dict(data: Any, file: str = "<scenario>", lines: dict | None =
     scenario._raw = copy.deepcopy(data)
     scenario._file = file
     scenario._lines = lines
+    _check_unit_fields(scenario)
     _check_against_map(scenario)
     _check_setup(scenario)
     return scenario
+
+
+# Unit keys that only some rulesets read: set under another ruleset they would be ignored,
+# so they are refused instead.
+_UNIT_KEYS_READ_BY = {
+    "sniper_team": {"h17", "fow"}, "hunt": {"h17", "fow"}, "platoon": {"fow"},
+    "level": {"too"}, "facing": {"too"}, "sniper": {"too"}, "medic": {"too"},
+    "prone": {"too"}, "alert": {"too"},
+}
+_ORDER_KEYS_READ_BY = {"charge": {"snapfire", "fow"}}
+
+
+def _check_unit_fields(scenario: Scenario) -> None:
+    for side in scenario.sides:
+        for i, u in enumerate(scenario.forces[side]):
+            for keys, model, path in ((_UNIT_KEYS_READ_BY, u, ()), (_ORDER_KEYS_READ_BY, u.orders, ("orders",))):
+                for key in sorted(model.model_fields_set & keys.keys()):
+                    if scenario.ruleset not in keys[key]:
+                        raise InputError(
+                            f"'{key}' is set but ruleset '{scenario.ruleset}' does not read it "
+                            f"(only {sorted(keys[key])} do)", file=scenario._file,
+                            place=place_of(("forces", side, i, *path, key), scenario._lines))
 
 
 def _check_setup(scenario: Scenario) -> None:
