@@ -18,5 +18,9 @@ def battle_summary(scenario, seed: int, result) -> str:
     lines.append(f"  steps lost: attacker {int(m['attacker_steps_lost'])}, defender "
                  f"{int(m['defender_steps_lost'])}; units lost: attacker {int(m['attacker_units_lost'])}, "
                  f"defender {int(m['defender_units_lost'])}")
+    life = Counter(r["event"] for r in log.records
+                   if r["event"] in ("activate", "deploy", "withdraw", "to_reserve", "spot", "pin"))
+    if life:
+        lines.append("  lifecycle: " + ", ".join(f"{k} {v}" for k, v in sorted(life.items())))
     lines.append("  records by rule: " + ", ".join(f"{k} {v}" for k, v in sorted(by_rule.items())))
     return "\n".join(lines)
