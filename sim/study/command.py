@@ -147,8 +147,11 @@ def execute(study: "Study", args, *, executor=None, out=None) -> tuple[int, obje
         for note in notes:
             print(f"note: {note}", file=sys.stderr)
     if run.failures:
-        print(f"{len(run.failures)} replications raised; first: seed {run.failures[0].seed}: "
-              f"{run.failures[0].error}", file=sys.stderr)
+        first = run.failures[0]
+        where = f"; seeds and tracebacks are in the failures table of {args.db}" if args.db else ""
+        print(f"{len(run.failures)} replications raised; first: seed {first.seed}: "
+              f"{first.error}{where}", file=sys.stderr)
+        print(f"reproduce it with: {reproduce_command(study, first)}", file=sys.stderr)
     try:
         if args.csv:
             write_csv(run, args.csv)
@@ -160,6 +163,30 @@ def execute(study: "Study", args, *, executor=None, out=None) -> tuple[int, obje
         where = args.csv if args.plot is None or exc.filename == args.csv else args.plot
         raise InputError(f"cannot write there ({exc.strerror or exc})", file=where) from None
     return (1 if run.failures else 0), run
+
+
+def reproduce_command(study: "Study", record) -> str:
+    """The ``sim run`` command line that replays one stored replication (a ``Stored``):
+    the study's scenario file, the replication's seed and its cell's overrides (variant
+    and factor point) as ``--set``. Replication seeds are root seeds, the very seed that
+    ``sim run --seed`` takes, so the replay is the same battle."""
+    import shlex
+
+    from sim.scenario.load import parse_assignment
+
+    cell = next(c for c in study.cells
+                if c.variant == record.variant and c.point_json == record.point)
+    words = ["sim", "run", study.scenario_path, "--seed", str(record.seed)]
+    for key, value in cell.overrides.items():
+        text = json.dumps(value)  # JSON is YAML: a number, a quoted string, a list
+        if isinstance(value, str):
+            try:
+                if parse_assignment(f"{key}={value}")[1] == value:
+                    text = value  # plain when it reads back as itself: reaction=zoc
+            except InputError:
+                pass
+        words += ["--set", f"{key}={text}"]
+    return shlex.join(words)
 
 
 def run_study_command(args: argparse.Namespace) -> int:

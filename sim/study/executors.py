@@ -229,7 +229,11 @@ class DaskExecutor:
 
         futures = self.client.map(run_task, list(tasks), pure=False)
         try:
-            for fut in dask_completed(futures):
+            # On our client's loop: by default as_completed tracks futures on the default
+            # client's loop, and when that is another client in this process (a notebook's
+            # own Client), a result lost with a dead worker and waited for again here
+            # fails with "bound to a different event loop" instead of being recomputed.
+            for fut in dask_completed(futures, loop=self.client.loop):
                 yield fut.result()
         finally:
             self.client.cancel(futures)
