@@ -14,7 +14,7 @@ from sim.errors import InputError
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one line, exit 2, like every other bad input
-        raise InputError(f"{message} (see 'sim {self.prog.split()[-1]} --help')", file="command line")
+        raise InputError(f"{message} (see '{self.prog} --help')", file="command line")
 
 
 def _seed(text: str) -> int:
@@ -120,7 +120,9 @@ def main(argv: list[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
         return int(args.func(args) or 0)
     except InputError as err:
-        print(f"sim: error: {err}", file=sys.stderr)
+        # One line, printable whatever the path's bytes (a non-UTF-8 file name).
+        message = " ".join(str(err).encode("utf-8", "backslashreplace").decode("utf-8").splitlines())
+        print(f"sim: error: {message}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("sim: interrupted", file=sys.stderr)

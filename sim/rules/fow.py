@@ -283,17 +283,19 @@ def route_for(battle, unit):
     sniper, the others for their orders' destination. A team that stands between nodes
     (a move or an assault ended there) sets off from the node nearest to it."""
     t = battle.terrain
+    if dist(unit.pos, t.pos(unit.node)) > 1e-9:
+        unit.node = t.nearest_node(*unit.pos)
+    # Only prey it can reach (the map may be in several pieces).
     prey = [(dist(unit.pos, tm.unit.pos), tm.id, tm) for tm in teams_of(battle)
-            if unit.hunt and tm.side != unit.side and tm.state == REVEALED and tm.unit.alive]
+            if unit.hunt and tm.side != unit.side and tm.state == REVEALED and tm.unit.alive
+            and t.reachable(unit.node, tm.unit.node)]
     if prey:
         goal = min(prey)[2].unit.node
     elif unit.orders.type != "hold" and unit.orders.to is not None:
         goal = unit.orders.to
     else:
         return []
-    if dist(unit.pos, t.pos(unit.node)) > 1e-9:
-        unit.node = t.nearest_node(*unit.pos)
-    if goal == unit.node:
+    if goal == unit.node or not t.reachable(unit.node, goal):
         return []
     return list(t.path(unit.node, goal)[1:])
 

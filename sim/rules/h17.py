@@ -298,7 +298,8 @@ def route_for(battle, unit):
         return unit.route
     t = battle.terrain
     prey = [(t.distance(unit.node, tm.unit.node), tm.id, tm) for tm in teams_of(battle)
-            if tm.side != unit.side and tm.state == REVEALED and tm.unit.alive]
+            if tm.side != unit.side and tm.state == REVEALED and tm.unit.alive
+            and t.reachable(unit.node, tm.unit.node)]   # the map may be in several pieces
     if prey:
         goal = min(prey)[2].unit.node
     elif unit.orders.to is not None:

@@ -105,6 +105,12 @@ class ZoneOfControlWatch(Watch):
             exit_point = lerp(holder.pos, unit.pos, k)
         else:  # exactly on top: leave back along the way it came (towards its start side)
             exit_point = (holder.pos[0] - self.radius, holder.pos[1])
+        # Never further than its move allowance, nor off the map (it may then still be
+        # inside the zone, and must go on leaving next turn).
+        x0, y0, x1, y1 = battle.terrain.bounds
+        exit_point = (min(max(exit_point[0], x0), x1), min(max(exit_point[1], y0), y1))
+        if dist(unit.pos, exit_point) > unit.move:
+            exit_point = lerp(unit.pos, exit_point, unit.move / dist(unit.pos, exit_point))
         battle.record("move", rule="SF.ZOC", unit=unit.id, pos=unit.pos, node=unit.node,
                       move=1, waypoints=[list(exit_point)], reason="leave_zone")
         speed = unit.move / battle.clock.phase_length

@@ -200,7 +200,8 @@ class TooGame:
             return
         unit, terrain = f.unit, battle.terrain
         hurt = [(dist(unit.pos, g.unit.pos), self.order.index(g.id), g) for g in self.side_figs(f.side)
-                if g is not f and g.alive and g.bleeding()]
+                if g is not f and g.alive and g.bleeding()
+                and terrain.reachable(unit.node, terrain.nearest_node(*g.unit.pos))]  # map in pieces
         if hurt:
             goal = terrain.nearest_node(*min(hurt, key=lambda x: x[:2])[2].unit.pos)
         elif unit.orders.type != "hold":
@@ -268,6 +269,8 @@ class TooGame:
         turn = phase.turn
         for f in self.side_figs(phase.side):
             a = f.alert
+            if not f.alive:
+                continue   # a dead figure arms nothing
             if a is not None and a.option == "B" and a.armed_turn is None and a.declared == turn - 2:
                 if f.moved_turn == turn:
                     f.alert = None

@@ -18,7 +18,8 @@ MAX_TURNS = 200
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=False, validate_assignment=True)
+    # strict: no coercion, so `move: true` or `steps: "3"` is an error, not 1 or 3.
+    model_config = ConfigDict(extra="forbid", frozen=False, validate_assignment=True, strict=True)
 
 
 class Orders(Strict):

@@ -3,10 +3,15 @@
 ``read_yaml(path)`` returns the data (plain dicts, lists and scalars: yaml.SafeLoader
 never constructs objects) and a map from key paths to 1-based line numbers, so that a
 schema error deep in a file can still say "line 17".
+
+Guards (docs/guarantees.md): at most ``MAX_BYTES`` bytes, ``MAX_NODES`` nodes counted
+with aliases expanded (an alias bomb is refused without being built), ``MAX_DEPTH``
+levels of nesting; no repeated keys; no tags that build sets, pairs, bytes or objects.
 """
 from __future__ import annotations
 
 import os
+import re
 from typing import Any
 
 import yaml
@@ -14,6 +19,95 @@ import yaml
 from sim.errors import InputError
 
 MAX_BYTES = 2_000_000  # a scenario is a page of YAML; refuse anything absurdly large
+MAX_NODES = 200_000    # YAML nodes, counted with every alias expanded ("billion laughs")
+MAX_DEPTH = 64         # nesting of mappings and lists
+
+
+class _Refused(Exception):
+    """A document refused by the guards below: (message, 0-based line or None)."""
+
+    def __init__(self, message: str, line: int | None):
+        super().__init__(message)
+        self.line = line
+
+
+def _no_tag(loader, node):
+    tag = str(node.tag)
+    tag = "!!" + tag[len("tag:yaml.org,2002:"):] if tag.startswith("tag:yaml.org,2002:") else tag
+    raise yaml.constructor.ConstructorError(
+        None, None, f"the tag {tag} is not allowed (expected plain mappings, lists and scalars)",
+        node.start_mark)
+
+
+class _Loader(yaml.SafeLoader):
+    """SafeLoader that also counts nodes while composing (so a huge document stops early),
+    refuses duplicate keys and the tags that build non-plain values (sets, pairs, bytes);
+    timestamps stay strings."""
+
+    def compose_document(self):
+        self._count = self._depth = 0
+        return super().compose_document()
+
+    def compose_node(self, parent, index):
+        self._count += 1
+        if self._count > MAX_NODES:
+            raise _Refused(f"more than {MAX_NODES} YAML nodes (expected a smaller document)",
+                           self.peek_event().start_mark.line)
+        if self._depth >= MAX_DEPTH:
+            raise _Refused(f"nested more than {MAX_DEPTH} levels deep",
+                           self.peek_event().start_mark.line)
+        self._depth += 1
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+
+for _tag in ("set", "omap", "pairs", "binary"):
+    _Loader.add_constructor(f"tag:yaml.org,2002:{_tag}", _no_tag)
+_Loader.add_constructor(None, _no_tag)   # any unknown tag, e.g. !!python/object
+_Loader.add_constructor("tag:yaml.org,2002:timestamp", yaml.SafeLoader.construct_yaml_str)
+# YAML 1.2 floats: `1e3` and `2E-1` are numbers (YAML 1.1 wants a dot, `1.0e3`).
+_Loader.add_implicit_resolver("tag:yaml.org,2002:float",
+                              re.compile(r"^[-+]?(?:[0-9][0-9_]*(?:\.[0-9_]*)?|\.[0-9_]+)[eE][-+]?[0-9]+$"),
+                              list("-+0123456789."))
+
+
+def _measure(node: yaml.Node, depth: int, memo: dict) -> tuple[int, int]:
+    """(nodes, height) of ``node`` with aliases expanded; memoised, so an alias bomb
+    costs its size in the file, not its expanded size. Refuses what is too big, too
+    deep, recursive or has a repeated key."""
+    key = id(node)
+    hit = memo.get(key, False)
+    if hit is None:
+        raise _Refused("a recursive alias (expected a tree of mappings and lists)",
+                       node.start_mark.line)
+    if hit is False:
+        if depth > MAX_DEPTH:
+            raise _Refused(f"nested more than {MAX_DEPTH} levels deep", node.start_mark.line)
+        memo[key] = None
+        if isinstance(node, yaml.MappingNode):
+            seen: set = set()
+            for k, _ in node.value:
+                if isinstance(k, yaml.ScalarNode) and k.tag != "tag:yaml.org,2002:merge":
+                    if (k.tag, k.value) in seen:
+                        raise _Refused(f"key {k.value!r} appears twice in one mapping "
+                                       "(expected each key once)", k.start_mark.line)
+                    seen.add((k.tag, k.value))
+            children = [c for pair in node.value for c in pair]
+        elif isinstance(node, yaml.SequenceNode):
+            children = node.value
+        else:
+            children = []
+        count, height = 1, 0
+        for child in children:
+            n, h = _measure(child, depth + 1, memo)
+            count += n
+            height = max(height, h + 1)
+        hit = memo[key] = (count, height)
+    if depth + hit[1] > MAX_DEPTH:
+        raise _Refused(f"nested more than {MAX_DEPTH} levels deep", node.start_mark.line)
+    return hit
 
 
 def _lines(node: yaml.Node, path: tuple, out: dict[tuple, int]) -> None:
@@ -28,9 +122,26 @@ def _lines(node: yaml.Node, path: tuple, out: dict[tuple, int]) -> None:
             _lines(item, path + (i,), out)
 
 
+def _culprit(node: yaml.Node, memo: dict) -> yaml.Node:
+    """The innermost node whose expansion alone is over the limit (where to point)."""
+    while True:
+        if isinstance(node, yaml.MappingNode):
+            children = [v for _, v in node.value]
+        elif isinstance(node, yaml.SequenceNode):
+            children = node.value
+        else:
+            return node
+        big = [c for c in children if memo[id(c)][0] > MAX_NODES]
+        if not big:
+            return node
+        node = big[0]
+
+
 def read_yaml(path: str | os.PathLike) -> tuple[Any, dict[tuple, int]]:
     """Read a YAML file safely; any problem is an InputError naming the file and line."""
     name = str(path)
+    if not name:
+        raise InputError("empty path (expected a YAML file)", file="''")
     if not os.path.exists(name):
         raise InputError("no such file (expected a YAML file)", file=name)
     if os.path.isdir(name):
@@ -51,18 +162,37 @@ def read_yaml(path: str | os.PathLike) -> tuple[Any, dict[tuple, int]]:
 
 
 def parse_yaml(text: str, name: str = "<string>") -> tuple[Any, dict[tuple, int]]:
+    loader = None
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.load(text, Loader=yaml.SafeLoader)
+        loader = _Loader(text)
+        node = loader.get_single_node()
+        data = None
+        if node is not None:
+            memo: dict = {}
+            total, _ = _measure(node, 0, memo)
+            if total > MAX_NODES:
+                raise _Refused(f"{total} YAML nodes once aliases are expanded "
+                               f"(expected at most {MAX_NODES})", _culprit(node, memo).start_mark.line)
+            data = loader.construct_document(node)
+    except _Refused as exc:
+        place = f"line {exc.line + 1}" if exc.line is not None else None
+        raise InputError(f"refused YAML: {exc}", file=name, place=place) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         place = f"line {mark.line + 1}" if mark else None
         problem = exc.problem or exc.context or "malformed YAML"
         raise InputError(f"malformed YAML: {problem}", file=name, place=place) from None
+    except yaml.reader.ReaderError as exc:
+        raise InputError(f"malformed YAML: character #x{exc.character:04x} at offset {exc.position} "
+                         "is not allowed (expected printable text)", file=name) from None
     except yaml.YAMLError as exc:
-        raise InputError(f"malformed YAML: {exc}", file=name) from None
+        first = (str(exc).splitlines() or ["?"])[0]
+        raise InputError(f"malformed YAML: {first}", file=name) from None
     except RecursionError:
-        raise InputError("malformed YAML: nested too deeply", file=name) from None
+        raise InputError(f"refused YAML: nested more than {MAX_DEPTH} levels deep", file=name) from None
+    finally:
+        if loader is not None:
+            loader.dispose()
     lines: dict[tuple, int] = {}
     if node is not None:
         _lines(node, (), lines)

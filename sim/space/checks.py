@@ -12,6 +12,16 @@ from typing import Any, NoReturn
 
 from sim.errors import InputError
 
+# Limits on terrain input (docs/guarantees.md): enough for benchmarks/engine.py's
+# 10,000-node map, small enough that a typo cannot exhaust memory or time.
+MAX_NODES = 50_000         # hexes of a hex map; waypoints + grid points of a table
+MAX_EXTENT = 1_000_000.0   # cm: a table's width and height
+MAX_AREAS = 1_000          # areas of a table
+MAX_POINTS = 10_000        # points of one area's polygon
+MAX_EDGES = 200_000        # explicit edges of a table
+MAX_COVER = 100            # cover and hindrance of a terrain type
+MAX_COST = 1_000.0         # movement cost multiplier of a terrain type
+
 
 class Where:
     """A place in the input: ``Where(None, "terrain").at("rows").at(2)`` → ``terrain.rows[2]``."""
@@ -54,20 +64,24 @@ def known_keys(value: Mapping, allowed: Iterable[str], where: Where) -> None:
             where.at(key).fail(f"unknown key {key!r}; expected one of: {', '.join(allowed)}")
 
 
-def integer(value: Any, where: Where, minimum: int | None = None) -> int:
+def integer(value: Any, where: Where, minimum: int | None = None, maximum: int | None = None) -> int:
     ok = isinstance(value, int) or (isinstance(value, float) and value.is_integer())
     if isinstance(value, bool) or not ok:
         where.fail(f"expected a whole number, got {_show(value)}")
     if minimum is not None and value < minimum:
         where.fail(f"expected a whole number >= {minimum}, got {_show(value)}")
+    if maximum is not None and value > maximum:
+        where.fail(f"expected a whole number <= {maximum}, got {_show(value)}")
     return int(value)
 
 
-def number(value: Any, where: Where, positive: bool = False) -> float:
+def number(value: Any, where: Where, positive: bool = False, maximum: float | None = None) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         where.fail(f"expected a number, got {_show(value)}")
     if positive and value <= 0:
         where.fail(f"expected a number > 0, got {_show(value)}")
+    if maximum is not None and value > maximum:
+        where.fail(f"expected a number <= {maximum:g}, got {_show(value)}")
     return float(value)
 
 

@@ -69,12 +69,14 @@ def parse_type(entry: Mapping[str, Any], base: TerrainType, where: Where) -> Ter
         changes["name"] = checks.text(entry["name"], where.at("name"))
     for key in ("cover", "hindrance"):
         if key in entry:
-            changes[key] = checks.integer(entry[key], where.at(key), minimum=0)
+            changes[key] = checks.integer(entry[key], where.at(key), minimum=0,
+                                          maximum=checks.MAX_COVER)
     for key in ("blocks_sight", "passable"):
         if key in entry:
             changes[key] = checks.boolean(entry[key], where.at(key))
     if "cost" in entry:
-        changes["cost"] = checks.number(entry["cost"], where.at("cost"), positive=True)
+        changes["cost"] = checks.number(entry["cost"], where.at("cost"), positive=True,
+                                        maximum=checks.MAX_COST)
     return replace(base, **changes)
 
 

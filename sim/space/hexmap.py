@@ -62,6 +62,9 @@ def _from_rows(value: Any, types: Mapping[str, TerrainType], where: Where) -> li
         line = checks.text(line, at)
         if width is None:
             width = len(line)
+            if width * len(rows) > checks.MAX_NODES:
+                where.fail(f"expected at most {checks.MAX_NODES} hexes, got {len(rows)} rows "
+                           f"of {width}")
         elif len(line) != width:
             at.fail(f"expected {width} letters like rows[0], got {len(line)}")
         for col, letter in enumerate(line):
@@ -90,6 +93,8 @@ def _from_size(spec: Mapping, types: Mapping[str, TerrainType], where: Where) ->
             where.at(key).fail(f"expected '{key}' in hexes (or give the map as 'rows')")
     width = checks.integer(spec["width"], where.at("width"), minimum=1)
     height = checks.integer(spec["height"], where.at("height"), minimum=1)
+    if width * height > checks.MAX_NODES:
+        where.fail(f"expected at most {checks.MAX_NODES} hexes, got {width} x {height}")
     default = _letter(spec.get("default", "."), types, where.at("default"))
     grid = [[default] * width for _ in range(height)]
     special = spec.get("special") or {}

@@ -74,6 +74,8 @@ def _area(value: Any, i: int, table: _Table, where: Where) -> Area:
     raw = checks.sequence(entry["polygon"], at)
     if len(raw) < 3:
         at.fail(f"expected a polygon of at least 3 points [x, y], got {len(raw)}")
+    if len(raw) > checks.MAX_POINTS:
+        at.fail(f"expected a polygon of at most {checks.MAX_POINTS} points [x, y], got {len(raw)}")
     poly = Polygon([table.point(p, at.at(j)) for j, p in enumerate(raw)])
     if not poly.is_valid or poly.area <= 0:
         reason = shapely.is_valid_reason(poly) if not poly.is_valid else "zero area"
@@ -84,7 +86,10 @@ def _area(value: Any, i: int, table: _Table, where: Where) -> Area:
 
 def _waypoints(value: Any, table: _Table, where: Where) -> dict[str, tuple[float, float]]:
     out = {}
-    for name, p in checks.mapping(value, where).items():
+    value = checks.mapping(value, where)
+    if len(value) > checks.MAX_NODES:
+        where.fail(f"expected at most {checks.MAX_NODES} waypoints, got {len(value)}")
+    for name, p in value.items():
         at = where.at(name)
         if not isinstance(name, str) or not name:
             at.fail(f"expected a waypoint name (a string), got {name!r}")
@@ -97,8 +102,15 @@ def _grid(value: Any, table: _Table, taken: Mapping, where: Where) -> dict[str, 
     checks.known_keys(spec, GRID_KEYS, where)
     if "spacing" not in spec:
         where.at("spacing").fail("expected the grid spacing in cm, a number > 0")
-    s = checks.number(spec["spacing"], where.at("spacing"), positive=True)
-    nx_, ny = int(table.width / s + 1e-9) + 1, int(table.height / s + 1e-9) + 1
+    s = checks.number(spec["spacing"], where.at("spacing"), positive=True, maximum=checks.MAX_EXTENT)
+    fx, fy = table.width / s + 1e-9 + 1, table.height / s + 1e-9 + 1
+    if fx * fy + len(taken) > checks.MAX_NODES + 4:   # (+4: float slack; exact check below)
+        where.at("spacing").fail(f"expected at most {checks.MAX_NODES} places: a spacing of {s:g} "
+                                 f"makes about {fx * fy:.3g} grid points on the table")
+    nx_, ny = int(fx), int(fy)
+    if nx_ * ny + len(taken) > checks.MAX_NODES:
+        where.at("spacing").fail(f"expected at most {checks.MAX_NODES} places (waypoints and grid "
+                                 f"points), got {nx_ * ny + len(taken)}")
     out = {}
     for gy in range(ny):
         for gx in range(nx_):
@@ -111,7 +123,10 @@ def _grid(value: Any, table: _Table, taken: Mapping, where: Where) -> dict[str, 
 
 def _edges(value: Any, names: Mapping, where: Where) -> list[tuple[str, str]]:
     out = []
-    for i, pair in enumerate(checks.sequence(value, where)):
+    pairs = checks.sequence(value, where)
+    if len(pairs) > checks.MAX_EDGES:
+        where.fail(f"expected at most {checks.MAX_EDGES} edges, got {len(pairs)}")
+    for i, pair in enumerate(pairs):
         at = where.at(i)
         if isinstance(pair, (str, bytes)) or not isinstance(pair, (list, tuple)) or len(pair) != 2:
             at.fail(f"expected an edge [a, b] of two waypoint names, got {pair!r}")
@@ -165,10 +180,14 @@ def build_table(spec: Mapping, where: Where) -> Terrain:
     for key in ("width", "height"):
         if key not in spec:
             where.at(key).fail(f"expected the table's {key} in cm, a number > 0")
-    table = _Table(checks.number(spec["width"], where.at("width"), positive=True),
-                   checks.number(spec["height"], where.at("height"), positive=True))
-    areas = [_area(a, i, table, where.at("areas").at(i))
-             for i, a in enumerate(checks.sequence(spec.get("areas") or [], where.at("areas")))]
+    table = _Table(checks.number(spec["width"], where.at("width"), positive=True,
+                                 maximum=checks.MAX_EXTENT),
+                   checks.number(spec["height"], where.at("height"), positive=True,
+                                 maximum=checks.MAX_EXTENT))
+    raw_areas = checks.sequence(spec.get("areas") or [], where.at("areas"))
+    if len(raw_areas) > checks.MAX_AREAS:
+        where.at("areas").fail(f"expected at most {checks.MAX_AREAS} areas, got {len(raw_areas)}")
+    areas = [_area(a, i, table, where.at("areas").at(i)) for i, a in enumerate(raw_areas)]
     waypoints = _waypoints(spec.get("waypoints") or {}, table, where.at("waypoints"))
     grid = _grid(spec["grid"], table, waypoints, where.at("grid")) if spec.get("grid") else {}
     if not waypoints and not grid:
