@@ -4,7 +4,7 @@
 never constructs objects) and a map from key paths to 1-based line numbers, so that a
 schema error deep in a file can still say "line 17".
 
-Guards (docs/guarantees.md): at most ``MAX_BYTES`` bytes, ``MAX_NODES`` nodes counted
+Guards (README, "Guarantees"): at most ``MAX_BYTES`` bytes, ``MAX_NODES`` nodes counted
 with aliases expanded (an alias bomb is refused without being built), ``MAX_DEPTH``
 levels of nesting; no repeated keys; no tags that build sets, pairs, bytes or objects.
 """

@@ -42,14 +42,19 @@ def load_study(path) -> "Study":
     return load(path)
 
 
-def _positive_int(text: str) -> int:
+def _positive_int(text: str, hi: int = 1_000_000) -> int:
     try:
         v = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, got '{text}'") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"expected a number >= 1, got {v}")
+    if not 1 <= v <= hi:
+        raise argparse.ArgumentTypeError(f"expected a number from 1 to {hi}, got {v}")
     return v
+
+
+def _workers(text: str) -> int:
+    # More processes than this on one machine only thrash; clusters use --address.
+    return _positive_int(text, hi=256)
 
 
 def _positive_float(text: str) -> float:
@@ -68,7 +73,7 @@ def add_study_arguments(parser: argparse.ArgumentParser) -> None:
     a("study", help="study file (YAML)")
     a("--replications", type=_positive_int, metavar="N",
       help="replications per cell (overrides the file; with --precision: the cap)")
-    a("--workers", type=_positive_int, default=1, metavar="N",
+    a("--workers", type=_workers, default=1, metavar="N",
       help="worker processes (default 1; >1 without --executor means a process pool)")
     a("--executor", choices=["serial", "processes", "dask"], default=None,
       help="where replications run (dask starts a LocalCluster on 127.0.0.1)")
@@ -200,7 +205,7 @@ def add_demo_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``sim demo``."""
     parser.add_argument("--fast", action="store_true",
                         help=f"only {DEMO_REPLICATIONS_FAST} replications (for tests)")
-    parser.add_argument("--workers", type=_positive_int, default=2, metavar="N",
+    parser.add_argument("--workers", type=_workers, default=2, metavar="N",
                         help="worker processes (default 2)")
     parser.add_argument("--out", default="sim-demo", metavar="DIR",
                         help="where the plots go (default ./sim-demo)")
