@@ -68,6 +68,8 @@ def walk(battle, unit, move_index: int, duration: float, end: float | None = Non
     battle.record("move", unit=unit.id, pos=unit.pos, node=unit.node, move=move_index,
                   waypoints=[list(p) for p, _, _ in legs])
     budget = unit.move
+    # Broad phase: a move far from every watched enemy arms no segment at all.
+    watched = not referee.quiet(unit, [unit.pos] + [p for p, _, _ in legs])
     i = 0
     while i < len(legs):
         target, node, cost = legs[i]
@@ -77,7 +79,8 @@ def walk(battle, unit, move_index: int, duration: float, end: float | None = Non
             seg_time = max(0.0, end - env.now)
             while seg_time > 0.0 and env.now + seg_time > end:
                 seg_time = math.nextafter(seg_time, 0.0)
-        referee.arm(unit, p0, target, seg_time)
+        if watched:
+            referee.arm(unit, p0, target, seg_time)
         try:
             yield env.timeout(seg_time)
         except simpy.Interrupt as intr:
@@ -92,9 +95,11 @@ def walk(battle, unit, move_index: int, duration: float, end: float | None = Non
             outcome = trigger.watch.react(battle, unit, trigger)
             if outcome == "continue" and unit.alive:
                 legs = legs[:i] + plan_move(battle, unit, max(0.0, budget))
+                watched = True
                 continue
             return outcome if unit.alive else "dead"
-        referee.disarm(unit)
+        if watched:
+            referee.disarm(unit)
         unit.pos = target
         budget -= cost
         if node is not None:

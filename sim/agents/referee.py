@@ -108,6 +108,21 @@ class Referee:
                     best = (key, Trigger(watch, reactor, point, d0 if inside else r, inside))
         return None if best is None else (best[0][0], best[1])
 
+    def quiet(self, mover, points) -> bool:
+        """True when no watch has an enemy near the bounding box of ``points`` (a move's
+        waypoints): then no segment of the move can trigger, and it need not be armed.
+
+        Sound because reactors are indexed once per phase: none appears mid-phase.
+        """
+        xs = [p[0] for p in points]
+        ys = [p[1] for p in points]
+        lo, hi = (min(xs), min(ys)), (max(xs), max(ys))
+        for idx, watch in enumerate(self.watches):
+            grid = self._grids.get((idx, mover.side)) or self._grid(idx, watch, mover.side)
+            if grid.near_segment(lo, hi, watch.radius) and watch.active(self.battle, mover):
+                return False
+        return True
+
     def arm(self, mover, p0, p1, duration: float) -> float | None:
         """Schedule the mover's first reaction on this segment; returns its fraction s."""
         self._token += 1
