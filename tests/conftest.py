@@ -2,7 +2,8 @@
 
 ``table(waypoints, edges)`` makes a tabletop terrain; ``scenario(...)`` a whole
 snap-fire scenario dict; ``build(data)`` validates it with the real loader and
-``run(data, seed)`` runs one battle and returns it (``battle.log`` is the event log).
+``run(data, seed)`` runs one battle and returns it (``battle.log`` is the event log);
+``set_up(data, seed)`` builds one and runs only its ruleset's setup.
 """
 from __future__ import annotations
 
@@ -65,6 +66,16 @@ def run(data, seed: int = 1):
 
     sc = build(data) if isinstance(data, dict) else data
     return Battle(sc, seed).run()
+
+
+def set_up(data: dict, seed: int = 1):
+    """A Battle of a scenario dict with its ruleset's setup run, not yet run."""
+    from sim.engine.battle import Battle
+    from sim.scenario.load import scenario_from_dict
+
+    b = Battle(scenario_from_dict(data), seed)
+    b.ruleset.setup(b)
+    return b
 
 
 def recs(battle, **match):

@@ -8,6 +8,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import pytest
+from conftest import set_up
 
 from sim.agents import sniper as sn
 from sim.engine.battle import Battle, run_battle
@@ -52,12 +53,6 @@ def doc(waypoints, blue, red, rules=None, turns=4, areas=None):
     return d
 
 
-def battle(d, seed=1):
-    b = Battle(scenario_from_dict(d), seed)
-    b.ruleset.setup(b)
-    return b
-
-
 def test_every_fow_rule_is_implemented_and_named():
     where = {rid: w for rid, _, w in registry()}
     for rid in FOW_IDS:
@@ -90,7 +85,7 @@ def test_fow_relocate_policies(when):
 def test_fow_immobile_never_moves_and_forced_move_destroys():
     for r in all_records():
         assert not (r["event"] == "move" and r.get("unit") == "sniper")
-    b = battle(doc({"A": (0, 0), "S": (100, 50)}, [{"id": "b", "kind": "team", "at": "A"}],
+    b = set_up(doc({"A": (0, 0), "S": (100, 50)}, [{"id": "b", "kind": "team", "at": "A"}],
                    [{"id": "s", "kind": "sniper", "at": "S", "sniper_team": {"start": "deployed"}}]))
     team = b.sniper_teams[0]
     b.env.process(fow.forced_move(b, team))
@@ -119,7 +114,7 @@ def test_fow_camo_spot_only_within_range_and_shots_never_reveal():
 
 
 def test_fow_friendly_no_shot_with_a_friend_within_10cm():
-    b = battle(doc({"A": (10, 50), "S": (100, 50), "F": (105, 50)},
+    b = set_up(doc({"A": (10, 50), "S": (100, 50), "F": (105, 50)},
                    [{"id": "b", "kind": "team", "at": "A"}],
                    [{"id": "f", "kind": "team", "at": "F"},
                     {"id": "s", "kind": "sniper", "at": "S", "sniper_team": {"start": "deployed"}}],
@@ -213,7 +208,7 @@ def test_fow_candidate_off_map_is_input_error():
     d = doc({"A": (0, 0), "S": (100, 50)}, [{"id": "b", "kind": "team", "at": "A"}],
             [{"id": "s", "kind": "sniper", "at": "S", "sniper_team": {"candidates": ["NOPE"]}}])
     with pytest.raises(InputError, match="candidate"):
-        battle(d)
+        set_up(d)
 
 
 def test_base_f_rolls_audit():

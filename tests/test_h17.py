@@ -7,6 +7,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import pytest
+from conftest import set_up
 
 from sim.agents import sniper as sn
 from sim.engine.battle import Battle, run_battle
@@ -42,12 +43,6 @@ def doc(rows, blue, red, rules=None, turns=4, types=None):
     return d
 
 
-def battle(d, seed=1):
-    b = Battle(scenario_from_dict(d), seed)
-    b.ruleset.setup(b)
-    return b
-
-
 class FixedDice:
     """Dice that return the given faces for a rule, else defer to the real ones."""
 
@@ -73,11 +68,11 @@ def test_h17_1_at_most_one_sniper_per_side():
     d = doc(["W..."], [{"id": "b", "at": "3,0"}],
             [{"id": "s1", "kind": "sniper", "at": "0,0"}, {"id": "s2", "kind": "sniper", "at": "1,0"}])
     with pytest.raises(InputError, match="H17.1"):
-        battle(d)
+        set_up(d)
 
 
 def test_h17_1_sniper_is_off_board_until_activated_and_stays_in_its_hex():
-    b = battle(doc(["W..."], [{"id": "b", "at": "3,0"}], [{"id": "s", "kind": "sniper", "at": "0,0"}]))
+    b = set_up(doc(["W..."], [{"id": "b", "at": "3,0"}], [{"id": "s", "kind": "sniper", "at": "0,0"}]))
     team = b.sniper_teams[0]
     assert team.state == sn.OFF_BOARD and not team.unit.on_board
     assert b.enemies_of("blue") == []       # not in play
@@ -91,7 +86,7 @@ def test_h17_1_sniper_is_off_board_until_activated_and_stays_in_its_hex():
 
 
 def test_h17_1s_sniper_never_spots_for_support():
-    b = battle(doc(["W..."], [{"id": "b", "at": "3,0"}], [{"id": "s", "kind": "sniper", "at": "0,0"}]))
+    b = set_up(doc(["W..."], [{"id": "b", "at": "3,0"}], [{"id": "s", "kind": "sniper", "at": "0,0"}]))
     for support in ("mortar", "artillery", "air"):
         assert h17.can_spot_for(b.sniper_teams[0], support) is False
 
@@ -112,7 +107,7 @@ def test_h17_2a_activation_follows_a_natural_twelve_with_its_dice():
 
 
 def test_h17_2a_only_infantry_activates_and_only_when_available():
-    b = battle(doc([".W.."], [{"id": "v", "kind": "vehicle", "at": "3,0"}],
+    b = set_up(doc([".W.."], [{"id": "v", "kind": "vehicle", "at": "3,0"}],
                    [{"id": "s", "kind": "sniper", "at": "1,0"}]))
     b.env.process(h17.natural_twelve(b, b.units["v"], {"natural12": True, "dice": [6, 6], "t": 0}))
     b.env.run()
@@ -122,7 +117,7 @@ def test_h17_2a_only_infantry_activates_and_only_when_available():
 @pytest.mark.parametrize("policy", ["best_cover", "nearest", "random"])
 def test_h17_2b_placement_in_los_within_six_with_cover(policy):
     rows = ["..........", ".H..W...B.", "..........", "....XW...."]
-    b = battle(doc(rows, [{"id": "b", "at": "0,0"}], [{"id": "s", "kind": "sniper", "at": "9,0"}],
+    b = set_up(doc(rows, [{"id": "b", "at": "0,0"}], [{"id": "s", "kind": "sniper", "at": "9,0"}],
                    rules={"h17": {"placement": policy}}))
     team, act = b.sniper_teams[0], b.units["b"]
     node, fields = h17.placement(b, team, act)
@@ -139,7 +134,7 @@ def test_h17_2b_placement_in_los_within_six_with_cover(policy):
 
 
 def test_h17_2b_no_cover_hex_means_no_activation():
-    b = battle(doc(["......", "......"], [{"id": "b", "at": "0,0"}],
+    b = set_up(doc(["......", "......"], [{"id": "b", "at": "0,0"}],
                    [{"id": "r", "at": "5,1"}, {"id": "s", "kind": "sniper", "at": "5,0"}]))
     b.env.process(h17.natural_twelve(b, b.units["b"], {"natural12": True, "dice": [6, 6], "t": 0}))
     b.env.run()
@@ -220,7 +215,7 @@ def test_h17_4_opportunity_fire_once_per_turn_in_enemy_movement():
 
 def test_h17_5_woods_example_roll_five_gives_three_cp():
     rows = ["W.H.", "...."]
-    b = battle(doc(rows, [{"id": "b", "at": "0,0", "steps": 5}],
+    b = set_up(doc(rows, [{"id": "b", "at": "0,0", "steps": 5}],
                    [{"id": "s", "kind": "sniper", "at": "2,0", "sniper_team": {"start": "deployed"}}]))
     b.dice = FixedDice(b.dice, {"H17.5": [5], "H17.6a": [1]})
     team = b.sniper_teams[0]
@@ -235,7 +230,7 @@ def test_h17_6a_check_needs_an_unpinned_target_and_beats_sniper_cover():
     rows = ["..B.", "...."]
     d = doc(rows, [{"id": "b", "at": "0,0", "steps": 5}, {"id": "b2", "at": "0,0", "steps": 5}],
             [{"id": "s", "kind": "sniper", "at": "2,0", "sniper_team": {"start": "deployed"}}])
-    b = battle(d)
+    b = set_up(d)
     team = b.sniper_teams[0]
     for u in (b.units["b"], b.units["b2"]):
         u.flags.add("pinned")
@@ -295,7 +290,7 @@ def test_base_h_cp_per_step_and_pin():
     rows = ["....", "...."]
     d = doc(rows, [{"id": "b", "at": "0,0", "steps": 3}, {"id": "c", "at": "0,0", "steps": 2}],
             [{"id": "r", "at": "3,1"}], rules={"h17": {"cp_per_step": 2}})
-    b = battle(d)
+    b = set_up(d)
     hex_base.apply_cp(b, [b.units["b"], b.units["c"]], 3, cause="test")
     # Each CP goes to the unit with most steps left (ties: id): b, b (2 CPs: b loses a
     # step, 3 -> 2), then b again (2 = 2, id 'b' < 'c'): one CP held over on b.

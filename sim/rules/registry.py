@@ -75,7 +75,7 @@ _IMPLEMENTED: dict[str, list[str]] = {}
 RULE_MODULES = ["sim.rules.snapfire", "sim.rules.base"]
 RULE_MODULES += ["sim.rules.hex_base", "sim.rules.h17", "sim.rules.fow_base", "sim.rules.fow",
                  "sim.agents.sniper", "sim.agents.reserve"]
-RULE_MODULES.append("sim.rules.too")  # TOO (seed 002)
+RULE_MODULES += ["sim.rules.too", "sim.rules.too_fire", "sim.rules.too_spotting"]  # TOO (seed 002)
 
 
 def implements(*ids: str) -> Callable:

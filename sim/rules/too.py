@@ -5,6 +5,15 @@ enemies on alert may fire at them at any point of their path) and ``action`` (ea
 figure takes its one action: fire, acquire, search or treat). The tables are in
 ``sim.rules.too_tables``; the figures' state in ``sim.agents.figure``.
 
+This module holds the ruleset class ``TooGame``: setup, the sequence of play and each
+figure's choice of action. The rules those choices apply live by concept in
+
+* ``sim.rules.too_fire``: target choice, acquisition (TOO.ACQ, TOO.KEEP), the attack
+  (BASE.T.RANGE, TOO.SCOPE), TOO.DAMAGE and TOO.SAVE, and the opportunity-fire watch
+  (TOO.OPP, TOO.ALERT);
+* ``sim.rules.too_spotting``: stealth (TOO.STEALTH) and the spotting checks
+  (TOO.CONCEAL, TOO.COUNTER, TOO.FACING, TOO.REHIDE).
+
 The sequence of play, and the readings we chose where the text is silent:
 
 * Start of a turn: untreated wounds whose time is up kill (TOO.DAMAGE, bleed-out);
@@ -15,50 +24,35 @@ The sequence of play, and the readings we chose where the text is silent:
   moves this turn, no attack this turn nor in the enemy's next; if it does not move in
   its next own turn it is armed for the enemy turn after that.
 * Movement: figures with orders move (one move per turn); a medic first turns towards
-  a bleeding friend. A hidden figure's move is checked for stealth (TOO.STEALTH, knob
-  ``stealth_reading``); a revealed stealthy figure that ends its move out of every
-  enemy's sight goes back to stealth.
-* Opportunity fire (TOO.OPP, TOO.ALERT) is a referee watch of radius ``opp_range``: a
-  mover is fired at the moment it first comes within range, in LOS and in the arc.
-  Where that moment is not in LOS/arc, the watch looks again at each later waypoint
-  of the path (a documented approximation: LOS is not solved continuously along a
-  segment). A sniper fires only at the target it has acquired (TOO.OPP); another
-  figure at any mover. Each alert figure fires at most once per enemy turn.
+  a bleeding friend. A hidden figure's move is checked for stealth (TOO.STEALTH, see
+  ``sim.rules.too_spotting``). Enemies on alert watch the movers (TOO.OPP, TOO.ALERT,
+  see ``sim.rules.too_fire``).
 * Action: treatment first (knob ``treatment``), then each figure in file order:
   a sniper fires at a target acquired in an earlier turn whose LOS it kept (TOO.KEEP;
   lost LOS is logged and the re-acquisition gets −1), else acquires a visible enemy
   (TOO.ACQ; enemy snipers first, then the nearest), else searches; other figures that
   did not move fire at the nearest visible enemy (no acquisition: that is the sniper's
-  burden), or search. A search is one spotting check at the nearest hidden enemy in
-  sight: TOO.COUNTER when sniper seeks sniper, else TOO.CONCEAL. Hidden non-snipers
-  fire only on opportunity fire. Figures that moved do not search.
-* An attack (BASE.T.RANGE, our base game): d10 >= the band's base number; a sniper
-  shoots one band closer (TOO.SCOPE). A hit rolls TOO.DAMAGE (d10 + d6), then TOO.SAVE;
-  a saved hit has no effect. After an attack by a hidden sniper every enemy figure in
-  sight facing it within 45° checks again (TOO.FACING; a sniper so checking gets −1);
-  after opportunity fire by a hidden figure, the others in sight make the concealment
-  check (TOO.REHIDE). A figure makes at most one of these per attack.
+  burden), or search (see ``sim.rules.too_spotting``). Hidden non-snipers fire only on
+  opportunity fire. Figures that moved do not search.
 
 Every roll is ``battle.dice.roll(figure, rule, ...)`` and one record with ``dice``,
-``mods``, ``need``, ``success``; TOO.DAMAGE records have ``need`` null and ``success`` =
-killed outright (``dies_in`` 0).
+``mods``, ``need``, ``success``.
 """
 from __future__ import annotations
 
 import simpy
 from shapely.geometry import Point
 
-from sim.agents.figure import Alert, Figure, Wound, death_turn
+from sim.agents.figure import Alert, Figure
 from sim.agents.movement import plan_move, walk
-from sim.agents.referee import Trigger, Watch
 from sim.rules.registry import implements
-from sim.rules.too_tables import (
-    COVER_CLASSES, acq_mods, alert_cap, bearing, conceal_mods, counter_mods, cover_class,
-    damage, level_for_morale, range_band, scoped, stealth_rule, within_facing)
+from sim.rules.too_fire import OpportunityWatch, TooFire
+from sim.rules.too_spotting import TooSpotting
+from sim.rules.too_tables import COVER_CLASSES, alert_cap, bearing, cover_class, level_for_morale
 from sim.space.geometry import dist
 
 
-class TooGame:
+class TooGame(TooFire, TooSpotting):
     """TOO: movement (with opportunity fire) and action, figure by figure."""
 
     phases = ("movement", "action")
@@ -237,33 +231,6 @@ class TooGame:
         end_cover = self.cover_of(battle, f) != "open"
         self._stealth(battle, f, start_cover, end_cover, full)
 
-    # -- TOO.STEALTH -----------------------------------------------------------------
-    @implements("TOO.STEALTH")
-    def _stealth(self, battle, f: Figure, start_cover: bool, end_cover: bool, full: bool) -> None:
-        unit = f.unit
-        if f.hidden:
-            rule = stealth_rule(self.k.stealth_reading, start_cover, end_cover, full)
-            common = dict(unit=f.id, pos=unit.pos, node=unit.node, start_cover=start_cover,
-                          end_cover=end_cover, full_move=full, reading=self.k.stealth_reading)
-            if rule is None:
-                battle.record("stealth", rule="TOO.STEALTH", checked=False, **common)
-                return
-            if rule == "reveal":
-                f.hidden = False
-                battle.record("reveal", rule="TOO.STEALTH", reason="no_cover", **common)
-                return
-            (face,) = battle.dice.roll(f.id, "TOO.STEALTH")
-            ok = face + rule <= f.morale
-            battle.record("stealth", rule="TOO.STEALTH", checked=True, dice=[face], mods=rule,
-                          need=f.morale, success=ok, **common)
-            if not ok:
-                f.hidden = False
-                battle.record("reveal", rule="TOO.STEALTH", reason="failed_check", **common)
-        elif f.stealthy and not any(e.alive and e.can_act and self.sees(battle, e, f)
-                                    for e in self.enemy_figs(f.side)):
-            f.hidden = True
-            battle.record("rehide", rule="TOO.STEALTH", unit=f.id, pos=unit.pos, node=unit.node)
-
     # -- the action phase ------------------------------------------------------------
     def _action_phase(self, battle, phase) -> None:
         turn = phase.turn
@@ -344,209 +311,3 @@ class TooGame:
                 self._attack(battle, f, choice, opp=False)
                 return
         self._search(battle, f)
-
-    def moved_lately(self, t: Figure, turn: int) -> bool:
-        return t.moved_turn >= turn - 1 and t.moved_turn > 0
-
-    def _choose_target(self, battle, f: Figure):
-        """Enemy snipers first, then the target whose LOS was lost, then (for a figure on
-        alert) enemies that moved in their last turn, then the nearest; file order."""
-        turn = battle.clock.turn
-        seen = [(not e.sniper, e.id != f.lost_target,
-                 f.alert is not None and not self.moved_lately(e, turn),
-                 dist(f.unit.pos, e.unit.pos), self.order.index(e.id), e)
-                for e in self.enemy_figs(f.side) if self.visible(battle, f, e)]
-        return min(seen, key=lambda x: x[:5])[5] if seen else None
-
-    # -- TOO.ACQ / TOO.KEEP ----------------------------------------------------------
-    @implements("TOO.KEEP")
-    def _kept_target(self, battle, f: Figure):
-        if f.acquired is None:
-            return None
-        t = self.figs[f.acquired]
-        if not t.alive:
-            f.acquired = None
-            return None
-        if self.visible(battle, f, t):
-            return t
-        battle.record("lose_target", rule="TOO.KEEP", unit=f.id, target=t.id, pos=f.unit.pos,
-                      target_pos=t.unit.pos, hidden=t.hidden)
-        f.acquired, f.lost_target = None, t.id
-        return None
-
-    def ran(self, t: Figure, turn: int) -> bool:
-        return t.moving_full or (t.moved_full and t.moved_turn >= turn - 1)
-
-    @implements("TOO.ACQ", "TOO.KEEP")
-    def _acquire(self, battle, f: Figure, t: Figure, turn: int) -> bool:
-        vehicle = (t.move_fraction if t.unit.kind == "vehicle" and t.moved_turn >= turn - 1 else None)
-        reacquire = f.lost_target == t.id
-        mods, terms = acq_mods(target_ran=self.ran(t, turn), attacker_moved=f.moved_turn == turn,
-                               vehicle_fraction=vehicle, target_cover=self.cover_of(battle, t),
-                               attacker_wounded=f.wounded, reacquire=reacquire,
-                               cover_mods=self.k.acq_cover_mods)
-        (face,) = battle.dice.roll(f.id, "TOO.ACQ")
-        ok = face + mods <= f.morale
-        battle.record("acquire", rule="TOO.ACQ", unit=f.id, target=t.id, pos=f.unit.pos,
-                      dice=[face], mods=mods, need=f.morale, success=ok, terms=terms,
-                      reacquire=reacquire)
-        if ok:
-            f.acquired, f.acquired_turn, f.lost_target = t.id, turn, None
-        return ok
-
-    # -- spotting --------------------------------------------------------------------
-    def _search(self, battle, f: Figure) -> bool:
-        hidden = [(dist(f.unit.pos, e.unit.pos), self.order.index(e.id), e)
-                  for e in self.enemy_figs(f.side) if e.alive and e.hidden and self.sees(battle, f, e)]
-        if not hidden:
-            return False
-        self.spot_check(battle, f, min(hidden, key=lambda x: x[:2])[2], "search")
-        return True
-
-    @implements("TOO.CONCEAL", "TOO.COUNTER", "TOO.FACING", "TOO.REHIDE")
-    def spot_check(self, battle, spotter: Figure, hider: Figure, context: str) -> bool:
-        """One spotting roll: d6 + mods <= the spotter's morale reveals the hider.
-
-        ``context``: ``search`` (logged as TOO.COUNTER or TOO.CONCEAL), ``facing``
-        (TOO.FACING, after a sniper's attack) or ``rehide`` (TOO.REHIDE, after
-        opportunity fire). ``check`` in the record names the procedure used.
-        """
-        counter = spotter.sniper and hider.sniper
-        if counter:
-            terms = {"morale_difference": counter_mods(hider.morale, spotter.morale)}
-        else:
-            terms = {"level": conceal_mods(hider.level)}
-        facing_in = within_facing(spotter.facing, spotter.unit.pos, hider.unit.pos, self.k.facing_half_angle)
-        if spotter.sniper and facing_in and (context == "facing" or self.k.facing_bonus_scope == "all_searches"):
-            terms["sniper_facing"] = -1
-        mods = sum(terms.values())
-        rule = {"search": "TOO.COUNTER" if counter else "TOO.CONCEAL",
-                "facing": "TOO.FACING", "rehide": "TOO.REHIDE"}[context]
-        (face,) = battle.dice.roll(spotter.id, rule)
-        ok = face + mods <= spotter.morale
-        battle.record("spot_check", rule=rule, unit=spotter.id, target=hider.id, pos=spotter.unit.pos,
-                      dice=[face], mods=mods, need=spotter.morale, success=ok,
-                      check="counter" if counter else "conceal", terms=terms,
-                      hider_level=hider.level, hider_morale=hider.morale)
-        if ok:
-            hider.hidden = False
-            battle.record("spot", rule=rule, unit=spotter.id, target=hider.id, pos=hider.unit.pos,
-                          node=hider.unit.node)
-        return ok
-
-    # -- attacks ---------------------------------------------------------------------
-    @implements("BASE.T.RANGE", "TOO.SCOPE")
-    def _attack(self, battle, f: Figure, t: Figure, opp: bool) -> bool:
-        bands = self.k.range_bands
-        d = dist(f.unit.pos, t.unit.pos)
-        i = range_band(d, bands)
-        j = scoped(i) if f.sniper else i
-        if f.sniper:
-            battle.record("scope", rule="TOO.SCOPE", unit=f.id, target=t.id, dist=d,
-                          band=bands[i][0], shot_band=bands[j][0])
-        need = int(bands[j][2])
-        (face,) = battle.dice.roll(f.id, "BASE.T.RANGE", 1, 10)
-        ok = face >= need
-        battle.record("attack", rule="BASE.T.RANGE", unit=f.id, target=t.id, pos=f.unit.pos,
-                      target_pos=t.unit.pos, dice=[face], mods=0, need=need, success=ok,
-                      band=bands[j][0], dist=d, opp=opp, weapon="sniper_rifle" if f.sniper else "rifle")
-        if ok:
-            self.hit(battle, t, f)
-        if f.hidden:
-            self._after_attack(battle, f, opp)
-        return ok
-
-    @implements("TOO.DAMAGE", "TOO.SAVE")
-    def hit(self, battle, t: Figure, by: Figure) -> dict:
-        """TOO.DAMAGE then TOO.SAVE: a saved hit does nothing; else kill or wound."""
-        d10 = battle.dice.roll(by.id, "TOO.DAMAGE", 1, 10)[0]
-        d6 = battle.dice.roll(by.id, "TOO.DAMAGE", 1, 6)[0]
-        res = damage(d10, d6)
-        unit = t.unit
-        battle.record("hit", rule="TOO.DAMAGE", unit=t.id, target=t.id, by=by.id, pos=unit.pos,
-                      node=unit.node, dice=[d10, d6], mods=0, need=None,
-                      success=res["dies_in"] == 0, **res)
-        cls = self.cover_of(battle, t)
-        need = int(self.k.save_need[cls])
-        (face,) = battle.dice.roll(t.id, "TOO.SAVE")
-        saved = face >= need
-        battle.record("save", rule="TOO.SAVE", unit=t.id, pos=unit.pos, dice=[face], mods=0,
-                      need=need, success=saved, cover=cls)
-        res["saved"] = saved
-        if saved:
-            return res
-        turn = battle.clock.turn
-        if res["dies_in"] == 0:
-            battle.eliminate(unit, rule="TOO.DAMAGE", reason="killed", location=res["location"])
-            return res
-        at = death_turn(turn, res["dies_in"], battle.clock, t.side, self.k.bleed_clock)
-        t.wounds.append(Wound(res["location"], res["body_side"], res["dies_in"], res["effect"],
-                              hit_turn=turn, dies_at_turn=at))
-        if res["effect"] == "drops_item":
-            t.skip_action = True
-        battle.record("wound", rule="TOO.DAMAGE", unit=t.id, pos=unit.pos, location=res["location"],
-                      body_side=res["body_side"], dies_in=res["dies_in"], dies_at_turn=at,
-                      effect=res["effect"])
-        return res
-
-    @implements("TOO.FACING", "TOO.REHIDE")
-    def _after_attack(self, battle, f: Figure, opp: bool) -> None:
-        for e in self.enemy_figs(f.side):
-            if not f.hidden:
-                return
-            if not (e.alive and e.can_act and self.sees(battle, e, f)):
-                continue
-            if f.sniper and within_facing(e.facing, e.unit.pos, f.unit.pos, self.k.facing_half_angle):
-                self.spot_check(battle, e, f, "facing")
-            elif opp:
-                self.spot_check(battle, e, f, "rehide")
-
-
-@implements("TOO.OPP", "TOO.ALERT")
-class OpportunityWatch(Watch):
-    """Opportunity fire by figures on alert, at any point of an enemy's path."""
-
-    rule = "TOO.OPP"
-
-    def __init__(self, game: TooGame):
-        self.game = game
-        self.radius = game.k.opp_range
-
-    def active(self, battle, mover) -> bool:
-        return battle.clock.phase == "movement" and mover.id in self.game.figs
-
-    def reactors(self, battle, side: str):
-        return [f.unit for f in self.game.enemy_figs(side) if f.alive and f.alert is not None]
-
-    def eligible(self, battle, reactor, mover) -> bool:
-        f, m = self.game.figs[reactor.id], self.game.figs[mover.id]
-        a, turn = f.alert, battle.clock.turn
-        if a is None or a.armed_turn != turn or f.opp_fired_turn == turn or not f.can_act:
-            return False
-        if f.sniper and f.acquired != m.id:
-            return False
-        return (f.id, m.id, battle.env.now) not in self.game.declined
-
-    def _ok(self, battle, f: Figure, m: Figure, point) -> bool:
-        return (not m.hidden and self.game.sees(battle, f, m, at=point)
-                and within_facing(f.alert.arc, f.unit.pos, point, self.game.k.fire_arc_half))
-
-    def inside_triggers(self, battle, reactor, mover, p0, p1) -> bool:
-        return self._ok(battle, self.game.figs[reactor.id], self.game.figs[mover.id], p0)
-
-    def react(self, battle, mover, trigger: Trigger) -> str:
-        game = self.game
-        f, m = game.figs[trigger.reactor.id], game.figs[mover.id]
-        if not self._ok(battle, f, m, mover.pos):
-            game.declined.add((f.id, m.id, battle.env.now))
-            return "continue"
-        f.opp_fired_turn = battle.clock.turn
-        battle.record("opp_fire", rule="TOO.OPP" if f.sniper else "TOO.ALERT", unit=f.id,
-                      target=m.id, pos=f.unit.pos, target_pos=mover.pos, option=f.alert.option,
-                      dist=dist(f.unit.pos, mover.pos), acquired_turn=f.acquired_turn if f.sniper else None)
-        game._attack(battle, f, m, opp=True)
-        if not mover.on_board:
-            return "dead"
-        if not m.can_move:
-            return "halt_phase"
-        return "continue"
