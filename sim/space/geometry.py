@@ -13,6 +13,27 @@ import math
 EPS = 1e-9
 
 
+def _first_root(rx: float, ry: float, ux: float, uy: float, r: float) -> float | None:
+    """Smallest t >= 0 with |(rx, ry) + (ux, uy)·t| <= r, or None: the one quadratic
+    behind both entry functions. A tangent (to ~1e-9 relative) counts as coming within r.
+    """
+    a = ux * ux + uy * uy
+    c = rx * rx + ry * ry - r * r
+    if c <= 0.0:
+        return 0.0
+    b = 2.0 * (rx * ux + ry * uy)
+    if a == 0.0 or b >= 0.0:  # standing still, moving away, or tangentially past at t=0
+        return None
+    disc = b * b - 4.0 * a * c
+    if disc < 0.0:
+        closest_sq = c + r * r - (b * b) / (4.0 * a)
+        if closest_sq - r * r > EPS * max(1.0, r * r):
+            return None
+        disc = 0.0
+    # Numerically stable smaller root (b < 0 here).
+    return c / (-0.5 * (b - math.sqrt(disc)))
+
+
 def first_entry(p0, p1, c, r: float) -> float | None:
     """Fraction s in [0, 1] of segment p0→p1 where it first reaches distance r of c.
 
@@ -21,30 +42,10 @@ def first_entry(p0, p1, c, r: float) -> float | None:
     within r: "within" is inclusive, so the tangent point counts.
     """
     dx, dy = p1[0] - p0[0], p1[1] - p0[1]
-    fx, fy = p0[0] - c[0], p0[1] - c[1]
-    a = dx * dx + dy * dy
-    if a == 0.0:
+    if dx == 0.0 and dy == 0.0:
         return None
-    b = 2.0 * (fx * dx + fy * dy)
-    cc = fx * fx + fy * fy - r * r
-    if cc <= 0.0:
-        return 0.0
-    if b >= 0.0:  # moving away from, or tangentially past, the centre at the start
-        return None
-    disc = b * b - 4.0 * a * cc
-    if disc < 0.0:
-        # Tangent within rounding: the closest approach equals r to ~1e-9 relative.
-        closest_sq = cc + r * r - (b * b) / (4.0 * a)
-        if closest_sq - r * r > EPS * max(1.0, r * r):
-            return None
-        disc = 0.0
-    sq = math.sqrt(disc)
-    # Numerically stable smaller root (b < 0 here).
-    q = -0.5 * (b - sq)
-    s = cc / q
-    if s < 0.0 or s > 1.0:
-        return None
-    return s
+    s = _first_root(p0[0] - c[0], p0[1] - c[1], dx, dy, r)
+    return None if s is None or s > 1.0 else s
 
 
 def moving_closer(p0, p1, c) -> bool:
@@ -58,22 +59,7 @@ def first_entry_both_moving(p, v, q, w, r: float) -> float | None:
     For two movers at once; returns None if they never come within r. As in
     ``first_entry``, "within" is inclusive: a tangential pass (to rounding) counts.
     """
-    rx, ry = p[0] - q[0], p[1] - q[1]
-    ux, uy = v[0] - w[0], v[1] - w[1]
-    a = ux * ux + uy * uy
-    c = rx * rx + ry * ry - r * r
-    if c <= 0.0:
-        return 0.0
-    b = 2.0 * (rx * ux + ry * uy)
-    if a == 0.0 or b >= 0.0:
-        return None
-    disc = b * b - 4.0 * a * c
-    if disc < 0.0:
-        closest_sq = c + r * r - (b * b) / (4.0 * a)
-        if closest_sq - r * r > EPS * max(1.0, r * r):
-            return None
-        disc = 0.0
-    return c / (-0.5 * (b - math.sqrt(disc)))
+    return _first_root(p[0] - q[0], p[1] - q[1], v[0] - w[0], v[1] - w[1], r)
 
 
 def lerp(p0, p1, s: float) -> tuple[float, float]:
