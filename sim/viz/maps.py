@@ -257,7 +257,9 @@ def plot_map(scenario, log=None, t: float | None = None, ax=None, path=None, *,
                                              alpha=0.5, linestyles="dashed", zorder=1,
                                              label="line of sight"))
     name = getattr(scenario, "name", "")
-    when = "start" if t is None else f"t = {t:g}"
+    # Without t, units stand where they started and the log's whole story is drawn over them.
+    when = (f"t = {t:g}" if t is not None else
+            "units at start, whole battle drawn" if recs else "start")
     ax.set_title(title if title is not None else f"{name} ({when})", fontsize=10)
     ax.legend(loc="upper left", fontsize=7, framealpha=0.7)
     return save(fig, path)
