@@ -23,10 +23,17 @@ def moves_per_phase(unit) -> int:
     return 3 if unit.orders.type == "march" else 1
 
 
-def _edge_factor(terrain, a, b) -> float:
-    # Cost per unit length of the edge a–b (terrain slows units down).
-    data = terrain.graph._adj[a][b]  # the adjacency dict: far cheaper than the edges view
-    return data["cost"] / data["length"] if data["length"] > 0 else 1.0
+def _leg(terrain, a, b) -> tuple[tuple[float, float], float, float]:
+    """(position of b, length a–b, cost per unit length) of the edge a→b, memoised on the
+    terrain (which never changes): planning a move is then a few lookups a leg."""
+    legs = terrain.__dict__.setdefault("_movement_legs", {})
+    found = legs.get((a, b))
+    if found is None:
+        data = terrain.graph._adj[a][b]  # the adjacency dict: far cheaper than the edges view
+        factor = data["cost"] / data["length"] if data["length"] > 0 else 1.0
+        target = terrain.pos(b)
+        found = legs[(a, b)] = (target, dist(terrain.pos(a), target), factor)
+    return found
 
 
 def plan_move(battle, unit, budget: float):
@@ -35,10 +42,13 @@ def plan_move(battle, unit, budget: float):
     pos, here = unit.pos, unit.node
     legs = []
     whole_edges = terrain.kind == "hex"  # hex moves end in hex centres, never between
+    first = True
     for nxt in unit.route:
-        target = terrain.pos(nxt)
-        length = dist(pos, target)
-        cost = length * _edge_factor(terrain, here, nxt)
+        target, length, factor = _leg(terrain, here, nxt)
+        if first:  # the unit may stand part-way along its first edge
+            length = dist(pos, target)
+            first = False
+        cost = length * factor
         if cost <= budget + EPS:
             legs.append((target, nxt, cost))
             budget -= cost
@@ -75,9 +85,9 @@ def walk(battle, unit, move_index: int, duration: float, end: float | None = Non
         target, node, cost = legs[i]
         p0, t0 = unit.pos, env.now
         seg_time = cost / speed
-        if end is not None and env.now + seg_time > end:
-            seg_time = max(0.0, end - env.now)
-            while seg_time > 0.0 and env.now + seg_time > end:
+        if end is not None and t0 + seg_time > end:
+            seg_time = max(0.0, end - t0)
+            while seg_time > 0.0 and t0 + seg_time > end:
                 seg_time = math.nextafter(seg_time, 0.0)
         if watched:
             referee.arm(unit, p0, target, seg_time)

@@ -114,9 +114,18 @@ class Referee:
 
         Sound because reactors are indexed once per phase: none appears mid-phase.
         """
-        xs = [p[0] for p in points]
-        ys = [p[1] for p in points]
-        lo, hi = (min(xs), min(ys)), (max(xs), max(ys))
+        x0 = x1 = points[0][0]
+        y0 = y1 = points[0][1]
+        for x, y in points:
+            if x < x0:
+                x0 = x
+            elif x > x1:
+                x1 = x
+            if y < y0:
+                y0 = y
+            elif y > y1:
+                y1 = y
+        lo, hi = (x0, y0), (x1, y1)
         for idx, watch in enumerate(self.watches):
             grid = self._grids.get((idx, mover.side)) or self._grid(idx, watch, mover.side)
             if grid.near_segment(lo, hi, watch.radius) and watch.active(self.battle, mover):

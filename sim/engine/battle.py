@@ -69,8 +69,7 @@ class Battle:
     def record(self, event: str, rule: str | None = None, **fields: Any) -> dict:
         c = self.clock.current
         rec = {"t": float(self.env.now), "turn": c.turn, "side": c.side, "phase": c.phase,
-               "event": event, "rule": rule}
-        rec.update(fields)
+               "event": event, "rule": rule, **fields}
         if self.done.triggered:
             # The battle has ended (its `end` record is written): processes still due at
             # the same instant (other chargers, say) change nothing in the log.

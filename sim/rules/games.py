@@ -20,6 +20,8 @@ class SnapFireGame:
         self.watches = snapfire.watches(battle.knobs.snapfire)
         for watch in self.watches:
             battle.referee.add(watch)
+        # SF.ZOC: watches that make a unit starting inside a zone leave it first.
+        self.leavers = [w.leave_zone for w in self.watches if hasattr(w, "leave_zone")]
 
     def on_phase(self, battle, phase) -> None:
         if phase.phase == "movement":
@@ -35,13 +37,11 @@ class SnapFireGame:
             base.assault_phase(battle, phase.side)
 
     def _move(self, battle, unit, phase):
-        for watch in self.watches:
-            leave = getattr(watch, "leave_zone", None)
-            if leave is not None:
-                left = yield from leave(battle, unit)
-                if left:
-                    unit.process = None
-                    return
+        for leave in self.leavers:
+            left = yield from leave(battle, unit)
+            if left:
+                unit.process = None
+                return
         yield from movement_process(battle, unit, phase)
 
 
