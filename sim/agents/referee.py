@@ -89,7 +89,22 @@ class Referee:
             # Most segments pass no enemy: ask the rule only when one is near.
             if not near or not watch.active(self.battle, mover):
                 continue
+            # A cheap closest-approach test first: an enemy the whole segment stays
+            # clear of (with a margin wider than first_entry's tangent tolerance) cannot
+            # react, so most candidates cost a few multiplications.
+            x0, y0 = p0
+            dx, dy = p1[0] - x0, p1[1] - y0
+            seg2 = dx * dx + dy * dy
+            reach2 = r * r * (1.0 + 1e-6) + 1e-6
             for reactor in near:
+                cx, cy = reactor.pos
+                fx, fy = x0 - cx, y0 - cy
+                if seg2 > 0.0:
+                    u = -(fx * dx + fy * dy) / seg2
+                    u = 0.0 if u < 0.0 else 1.0 if u > 1.0 else u
+                    fx, fy = fx + u * dx, fy + u * dy
+                if fx * fx + fy * fy > reach2:
+                    continue
                 if not reactor.on_board or not watch.eligible(self.battle, reactor, mover):
                     continue
                 d0 = dist(p0, reactor.pos)
