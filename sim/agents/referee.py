@@ -61,7 +61,6 @@ class Referee:
         self._grids: dict[tuple[int, str], SpatialGrid] = {}
         self._armed: dict[str, int] = {}    # unit id -> token of its live schedule
         self._token = 0
-        self.armed_segments = 0
 
     def add(self, watch: Watch) -> None:
         self.watches.append(watch)
@@ -151,7 +150,6 @@ class Referee:
         """Schedule the mover's first reaction on this segment; returns its fraction s."""
         self._token += 1
         token = self._armed[mover.id] = self._token
-        self.armed_segments += 1
         found = self.earliest(mover, p0, p1)
         if found is None:
             return None

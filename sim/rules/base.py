@@ -12,7 +12,7 @@ BASE.S.ASSAULT: in its assault phase each unit with ``charge`` orders that is wi
 from __future__ import annotations
 
 from sim.rules.registry import implements
-from sim.space.geometry import dist
+from sim.space.geometry import dist, lerp
 from sim.space.grid import SpatialGrid
 
 CONTACT = 1.0  # cm between two units in base contact
@@ -90,9 +90,7 @@ def assault_phase(battle, side: str) -> None:
 def _charge(battle, unit, target):
     d = dist(unit.pos, target.pos)
     if d > CONTACT:
-        k = (d - CONTACT) / d
-        contact = (unit.pos[0] + (target.pos[0] - unit.pos[0]) * k,
-                   unit.pos[1] + (target.pos[1] - unit.pos[1]) * k)
+        contact = lerp(unit.pos, target.pos, (d - CONTACT) / d)
         battle.record("move", rule="BASE.S.ASSAULT", unit=unit.id, pos=unit.pos, node=unit.node,
                       waypoints=[list(contact)], reason="charge")
         # A charge covers at most the unit's move, within half the phase.

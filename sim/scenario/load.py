@@ -11,15 +11,11 @@ import hashlib
 import json
 from typing import Any
 
-import yaml
 from pydantic import ValidationError
 
 from sim.errors import InputError
 from sim.scenario.schema import Scenario
 from sim.scenario.yamlfile import parse_yaml, place_of, read_yaml
-
-_MISSING = object()
-
 
 def _pydantic_message(err: ValidationError) -> tuple[tuple, str]:
     first = err.errors()[0]
@@ -184,7 +180,3 @@ def canonical(scenario: Scenario) -> dict:
 def scenario_hash(scenario: Scenario) -> str:
     text = json.dumps(canonical(scenario), sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
-def dump_yaml(scenario: Scenario) -> str:
-    return yaml.safe_dump(canonical(scenario), sort_keys=False)
