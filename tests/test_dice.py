@@ -15,6 +15,17 @@ def test_same_seed_same_stream_per_unit_and_rule():
     assert [a.roll("u1", "SF.ROLL") for _ in range(50)] == [b.roll("u1", "SF.ROLL") for _ in range(50)]
 
 
+@pytest.mark.parametrize("sides", [2, 6, 10, 20])
+def test_single_rolls_take_the_faces_an_array_draw_of_one_would(sides):
+    """roll(n=1) draws a scalar (faster); it must read the stream exactly as the array
+    draw did, or every stored log and study would change."""
+    d = Dice(19)
+    ref = np.random.Generator(np.random.PCG64(d.stream("u9", "SF.ROLL").bit_generator.seed_seq))
+    got = [d.roll("u9", "SF.ROLL", 1, sides)[0] for _ in range(500)]
+    want = [int(ref.integers(1, sides + 1, size=1)[0]) for _ in range(500)]
+    assert got == want
+
+
 def test_streams_do_not_depend_on_draw_order_across_keys():
     """Drawing from (u2, R) first must not change (u1, R)'s faces: keyed, not shared."""
     a, b = Dice(3), Dice(3)

@@ -23,28 +23,34 @@ def moves_per_phase(unit) -> int:
     return 3 if unit.orders.type == "march" else 1
 
 
-def _leg(terrain, a, b) -> tuple[tuple[float, float], float, float]:
-    """(position of b, length a–b, cost per unit length) of the edge a→b, memoised on the
-    terrain (which never changes): planning a move is then a few lookups a leg."""
-    legs = terrain.__dict__.setdefault("_movement_legs", {})
-    found = legs.get((a, b))
-    if found is None:
-        data = terrain.graph._adj[a][b]  # the adjacency dict: far cheaper than the edges view
-        factor = data["cost"] / data["length"] if data["length"] > 0 else 1.0
-        target = terrain.pos(b)
-        found = legs[(a, b)] = (target, dist(terrain.pos(a), target), factor)
+def _legs_of(terrain) -> dict:
+    """The terrain's memo of edges a→b: (position of b, length a–b, cost per unit length).
+    The terrain never changes, so planning a move is a few dict lookups a leg."""
+    legs = terrain.__dict__.get("_movement_legs")
+    if legs is None:
+        legs = terrain.__dict__["_movement_legs"] = {}
+    return legs
+
+
+def _leg(terrain, legs, a, b) -> tuple[tuple[float, float], float, float]:
+    data = terrain.graph._adj[a][b]  # the adjacency dict: far cheaper than the edges view
+    factor = data["cost"] / data["length"] if data["length"] > 0 else 1.0
+    target = terrain.pos(b)
+    found = legs[(a, b)] = (target, dist(terrain.pos(a), target), factor)
     return found
 
 
 def plan_move(battle, unit, budget: float):
     """The points this move would pass if nothing stops it: [(point, node|None, cost)]."""
     terrain = battle.terrain
+    memo = _legs_of(terrain)
     pos, here = unit.pos, unit.node
     legs = []
     whole_edges = terrain.kind == "hex"  # hex moves end in hex centres, never between
     first = True
     for nxt in unit.route:
-        target, length, factor = _leg(terrain, here, nxt)
+        found = memo.get((here, nxt))
+        target, length, factor = found if found is not None else _leg(terrain, memo, here, nxt)
         if first:  # the unit may stand part-way along its first edge
             length = dist(pos, target)
             first = False
@@ -75,11 +81,12 @@ def walk(battle, unit, move_index: int, duration: float, end: float | None = Non
     if not legs:
         return "done"
     speed = unit.move / duration  # cost units per unit of time
+    waypoints = [list(p) for p, _, _ in legs]
     battle.record("move", unit=unit.id, pos=unit.pos, node=unit.node, move=move_index,
-                  waypoints=[list(p) for p, _, _ in legs])
+                  waypoints=waypoints)
     budget = unit.move
     # Broad phase: a move far from every watched enemy arms no segment at all.
-    watched = not referee.quiet(unit, [unit.pos] + [p for p, _, _ in legs])
+    watched = not referee.quiet(unit, waypoints)
     i = 0
     while i < len(legs):
         target, node, cost = legs[i]
@@ -91,31 +98,35 @@ def walk(battle, unit, move_index: int, duration: float, end: float | None = Non
                 seg_time = math.nextafter(seg_time, 0.0)
         if watched:
             referee.arm(unit, p0, target, seg_time)
-        try:
-            yield env.timeout(seg_time)
-        except simpy.Interrupt as intr:
-            trigger = intr.cause
-            if not hasattr(trigger, "watch"):  # eliminated while moving
-                return "dead"
-            frac = 0.0 if seg_time <= 0 else min(1.0, (env.now - t0) / seg_time)
-            # The referee's exact point; the kinematic one (p0 + v·elapsed) agrees with
-            # it to rounding, and a unit already inside is stopped where it stands.
-            unit.pos = p0 if trigger.inside else trigger.point
-            budget -= frac * cost
-            outcome = trigger.watch.react(battle, unit, trigger)
-            if outcome == "continue" and unit.alive:
-                legs = legs[:i] + plan_move(battle, unit, max(0.0, budget))
-                watched = True
-                continue
-            return outcome if unit.alive else "dead"
-        if watched:
+            try:
+                yield env.timeout(seg_time)
+            except simpy.Interrupt as intr:
+                trigger = intr.cause
+                if not hasattr(trigger, "watch"):  # eliminated while moving
+                    return "dead"
+                frac = 0.0 if seg_time <= 0 else min(1.0, (env.now - t0) / seg_time)
+                # The referee's exact point; the kinematic one (p0 + v·elapsed) agrees
+                # with it to rounding, and a unit already inside is stopped where it stands.
+                unit.pos = p0 if trigger.inside else trigger.point
+                budget -= frac * cost
+                outcome = trigger.watch.react(battle, unit, trigger)
+                if outcome == "continue" and unit.alive:
+                    legs = legs[:i] + plan_move(battle, unit, max(0.0, budget))
+                    continue
+                return outcome if unit.alive else "dead"
             referee.disarm(unit)
+        else:
+            try:
+                yield env.timeout(seg_time)
+            except simpy.Interrupt:  # nothing armed: only an elimination interrupts
+                return "dead"
         unit.pos = target
         budget -= cost
         if node is not None:
             unit.node = node
-            if unit.route and unit.route[0] == node:
-                unit.route.pop(0)
+            route = unit.route
+            if route and route[0] == node:
+                del route[0]
         i += 1
     if not unit.route:
         battle.record("arrive", unit=unit.id, pos=unit.pos, node=unit.node)

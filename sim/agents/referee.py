@@ -59,6 +59,7 @@ class Referee:
         self.env = battle.env
         self.watches: list[Watch] = []
         self._grids: dict[tuple[int, str], SpatialGrid] = {}
+        self._last: dict[tuple[int, str], tuple[list, list, SpatialGrid]] = {}
         self._armed: dict[str, int] = {}    # unit id -> token of its live schedule
         self._token = 0
 
@@ -70,12 +71,17 @@ class Referee:
         self._grids.clear()
 
     def _grid(self, idx: int, watch: Watch, side: str) -> SpatialGrid:
-        grid = self._grids.get((idx, side))
-        if grid is None:
-            grid = SpatialGrid(max(watch.radius, 1e-6) * 4)
-            for unit in watch.reactors(self.battle, side):
-                grid.add(unit, unit.pos)
-            self._grids[(idx, side)] = grid
+        reactors = watch.reactors(self.battle, side)
+        places = [u.pos for u in reactors]
+        # Reactors mostly stand still from one turn to the next: an index of the very
+        # same units at the very same places is reused rather than rebuilt.
+        last = self._last.get((idx, side))
+        if last is not None and last[0] == reactors and last[1] == places:
+            grid = last[2]
+        else:
+            grid = SpatialGrid(max(watch.radius, 1e-6) * 4).add_all(reactors)
+            self._last[(idx, side)] = (reactors, places, grid)
+        self._grids[(idx, side)] = grid
         return grid
 
     def earliest(self, mover, p0, p1):
@@ -123,13 +129,14 @@ class Referee:
         return None if best is None else (best[0][0], best[1])
 
     def quiet(self, mover, points) -> bool:
-        """True when no watch has an enemy near the bounding box of ``points`` (a move's
-        waypoints): then no segment of the move can trigger, and it need not be armed.
+        """True when no watch has an enemy near the bounding box of the mover's position
+        and ``points`` (the move's waypoints): then no segment of the move can trigger,
+        and it need not be armed.
 
         Sound because reactors are indexed once per phase: none appears mid-phase.
         """
-        x0 = x1 = points[0][0]
-        y0 = y1 = points[0][1]
+        x0 = x1 = mover.pos[0]
+        y0 = y1 = mover.pos[1]
         for x, y in points:
             if x < x0:
                 x0 = x
@@ -140,8 +147,9 @@ class Referee:
             elif y > y1:
                 y1 = y
         lo, hi = (x0, y0), (x1, y1)
+        grids, side = self._grids, mover.side
         for idx, watch in enumerate(self.watches):
-            grid = self._grids.get((idx, mover.side)) or self._grid(idx, watch, mover.side)
+            grid = grids.get((idx, side)) or self._grid(idx, watch, side)
             if grid.near_segment(lo, hi, watch.radius) and watch.active(self.battle, mover):
                 return False
         return True

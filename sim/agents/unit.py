@@ -41,4 +41,6 @@ class Unit:
 
     @property
     def on_board(self) -> bool:
-        return self.alive and "off_board" not in self.flags
+        # Asked of every unit every phase: one set lookup each, no nested property.
+        flags = self.flags
+        return "eliminated" not in flags and "off_board" not in flags

@@ -37,6 +37,7 @@ class Battle:
         self.terrain = terrain_of(scenario)
         self.dice = Dice(self.seed)
         self.log = EventLog()
+        self._append = self.log.append_ordered
         self.ruleset = ruleset_for(scenario.ruleset)
         self.clock = TurnClock(self.env, scenario.sides, self.ruleset.phases,
                                self.knobs.base.phase_length, scenario.turns)
@@ -69,12 +70,13 @@ class Battle:
     def record(self, event: str, rule: str | None = None, **fields: Any) -> dict:
         c = self.clock.current
         rec = {"t": float(self.env.now), "turn": c.turn, "side": c.side, "phase": c.phase,
-               "event": event, "rule": rule, **fields}
+               "event": event, "rule": rule}
+        rec.update(fields)
         if self.done.triggered:
             # The battle has ended (its `end` record is written): processes still due at
             # the same instant (other chargers, say) change nothing in the log.
             return rec
-        return self.log.append_ordered(rec)
+        return self._append(rec)
 
     # -- outcomes ----------------------------------------------------------------------
     def eliminate(self, unit, rule: str | None = None, **fields) -> None:

@@ -40,6 +40,8 @@ class Dice:
 
     def roll(self, unit: str, rule: str, n: int = 1, sides: int = 6) -> list[int]:
         """``n`` faces of a ``sides``-sided die, from the (unit, rule) stream."""
+        if n == 1:  # the common case; a scalar draw takes the same value from the stream
+            return [int(self.stream(unit, rule).integers(1, sides + 1))]
         return [int(v) for v in self.stream(unit, rule).integers(1, sides + 1, size=n)]
 
     def uniform(self, unit: str, rule: str) -> float:

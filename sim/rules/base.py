@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from sim.rules.registry import implements
 from sim.space.geometry import dist, lerp
-from sim.space.grid import SpatialGrid
+from sim.space.grid import SpatialGrid, near_any
 
 CONTACT = 1.0  # cm between two units in base contact
 
@@ -27,15 +27,6 @@ def apply_hit(battle, target, by=None, rule: str = "BASE.S.HIT") -> None:
                   steps_lost=lost, steps_left=target.steps)
     if target.steps <= 0:
         battle.eliminate(target, rule=rule)
-
-
-def _enemy_index(battle, side: str, max_range: float) -> SpatialGrid:
-    """The on-board enemies of ``side`` in a grid hash, built once per phase, so that a
-    phase costs (units x nearby enemies), not (units x all enemies)."""
-    grid = SpatialGrid(max(max_range, 1.0))
-    for enemy in battle.enemies_of(side):
-        grid.add(enemy, enemy.pos)
-    return grid
 
 
 def _nearest_visible_enemy(battle, unit, max_range: float, index: SpatialGrid | None = None):
@@ -57,11 +48,21 @@ def _nearest_visible_enemy(battle, unit, max_range: float, index: SpatialGrid | 
 
 @implements("BASE.S.SHOOT")
 def shooting_phase(battle, side: str) -> None:
-    index = _enemy_index(battle, side, battle.knobs.base.shoot_range)
-    for unit in battle.units_of(side):
-        if not unit.on_board or unit.kind == "sniper":
+    shoot_range = battle.knobs.base.shoot_range
+    shooters = [u for u in battle.units_of(side) if u.kind != "sniper" and u.on_board]
+    enemies = battle.enemies_of(side)
+    if not shooters or not enemies:
+        return
+    # Enemies stand still in this phase and only leave it, so a unit with none in range
+    # now has no target later in it either: skip all those at once.
+    in_range = near_any([u.pos for u in shooters], [e.pos for e in enemies], shoot_range)
+    if not any(in_range):
+        return
+    index = SpatialGrid(max(shoot_range, 1.0)).add_all(enemies)
+    for unit, maybe in zip(shooters, in_range):
+        if not maybe or not unit.on_board:
             continue
-        target = _nearest_visible_enemy(battle, unit, battle.knobs.base.shoot_range, index)
+        target = _nearest_visible_enemy(battle, unit, shoot_range, index)
         if target is None:
             continue
         (face,) = battle.dice.roll(unit.id, "BASE.S.SHOOT")
@@ -80,7 +81,7 @@ def assault_phase(battle, side: str) -> None:
     Charges are plain processes: the referee never watches them (SF.NOASSAULT).
     """
     for unit in battle.units_of(side):
-        if not unit.on_board or not unit.orders.charge or unit.pinned:
+        if not unit.orders.charge or not unit.on_board or unit.pinned:
             continue
         target = _nearest_visible_enemy(battle, unit, battle.knobs.base.charge_range)
         if target is not None:

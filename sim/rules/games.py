@@ -28,9 +28,13 @@ class SnapFireGame:
             for unit in battle.units_of(phase.side):
                 unit.fired_at_by.clear()
             battle.referee.begin_phase()
+            env, leavers = battle.env, self.leavers
             for unit in battle.units_of(phase.side):
-                if unit.on_board and unit.route and not unit.pinned:
-                    unit.process = battle.env.process(self._move(battle, unit, phase))
+                if unit.route and unit.on_board and not unit.pinned:
+                    # Without a zone to leave, the move is the process itself: one
+                    # generator less to pass every segment's event through.
+                    unit.process = env.process(self._move(battle, unit, phase) if leavers
+                                               else movement_process(battle, unit, phase))
         elif phase.phase == "shooting":
             base.shooting_phase(battle, phase.side)
         elif phase.phase == "assault":

@@ -21,6 +21,20 @@ class SpatialGrid:
         c = self.cell
         return (int(x // c), int(y // c))
 
+    def add_all(self, items) -> "SpatialGrid":
+        """Index every item at its ``pos`` (one pass, no per-item call)."""
+        cells, c = self._cells, self.cell
+        for item in items:
+            x, y = item.pos
+            key = (int(x // c), int(y // c))
+            found = cells.get(key)
+            if found is None:
+                cells[key] = [item]
+            else:
+                found.append(item)
+        self._span = None
+        return self
+
     def add(self, item, pos) -> None:
         key = self._key(pos[0], pos[1])
         items = self._cells.get(key)
@@ -47,7 +61,10 @@ class SpatialGrid:
         y0, y1 = (p0[1], p1[1]) if p0[1] <= p1[1] else (p1[1], p0[1])
         c = self.cell
         si0, sj0, si1, sj1 = self._span or self._occupied_span()
-        # Clip the query to the occupied cells: most segments pass far from every enemy.
+        # Clip the query to the occupied cells: most segments pass far from every enemy,
+        # and most of those are refused here, on the cells' outer bounds.
+        if x1 + r < si0 * c or x0 - r >= (si1 + 1) * c or y1 + r < sj0 * c or y0 - r >= (sj1 + 1) * c:
+            return []
         i0 = max(int((x0 - r) // c), si0)
         i1 = min(int((x1 + r) // c), si1)
         if i0 > i1:
@@ -67,3 +84,27 @@ class SpatialGrid:
                 if items:
                     out.extend(items)
         return out
+
+
+# Below this many queries a Python loop over grid cells is as quick as building a tree.
+_BULK = 24
+
+
+def near_any(points, centres, r: float) -> list[bool]:
+    """For each point, whether some centre may lie within ``r`` of it: never False when
+    one does (the bound is widened by a relative 1e-9), so callers filter exactly
+    afterwards. Many points cost one k-d tree query in C, not a Python loop each.
+
+    >>> near_any([(0, 0), (50, 0)], [(3, 4)], 5.0)
+    [True, False]
+    """
+    if not centres:
+        return [False] * len(points)
+    if len(points) < _BULK:
+        r2 = (r * (1 + 1e-9) + 1e-9) ** 2
+        return [any((x - cx) ** 2 + (y - cy) ** 2 <= r2 for cx, cy in centres) for x, y in points]
+    from scipy.spatial import cKDTree
+
+    tree = cKDTree(centres)
+    d, _ = tree.query(points, k=1, distance_upper_bound=r * (1 + 1e-9) + 1e-9)
+    return (d < float("inf")).tolist()
