@@ -66,37 +66,49 @@ def plan_move(battle, unit, budget: float):
     return legs
 
 
-def walk(battle, unit, move_index: int, duration: float, end: float | None = None):
+def walk(battle, unit, move_index: int, duration: float, end: float | None = None,
+         owner: bool = False):
     """One move: a generator used inside the unit's movement process.
 
     ``end`` is the absolute time the move's slot ends: a segment's end time is never
     scheduled after it, so float drift in summed segment times cannot push the last
-    step of a move past the phase boundary (into the shooting phase).
+    step of a move past the phase boundary (into the shooting phase). With ``owner``
+    the walk *is* the unit's process (one move in the phase) and clears up after it.
 
     Returns 'done' (allowance spent or nothing to do), 'arrived', or what the reacting
     rule decided: 'halt_move' / 'halt_phase' / 'dead'.
     """
-    env, referee = battle.env, battle.referee
-    legs = plan_move(battle, unit, unit.move)
-    if not legs:
-        return "done"
-    speed = unit.move / duration  # cost units per unit of time
-    waypoints = [list(p) for p, _, _ in legs]
-    battle.record("move", unit=unit.id, pos=unit.pos, node=unit.node, move=move_index,
-                  waypoints=waypoints)
-    budget = unit.move
-    # Broad phase: a move far from every watched enemy arms no segment at all.
-    watched = not referee.quiet(unit, waypoints)
-    i = 0
-    while i < len(legs):
-        target, node, cost = legs[i]
-        p0, t0 = unit.pos, env.now
-        seg_time = cost / speed
-        if end is not None and t0 + seg_time > end:
-            seg_time = max(0.0, end - t0)
-            while seg_time > 0.0 and t0 + seg_time > end:
-                seg_time = math.nextafter(seg_time, 0.0)
-        if watched:
+    try:
+        env, referee = battle.env, battle.referee
+        legs = plan_move(battle, unit, unit.move)
+        if not legs:
+            return "done"
+        speed = unit.move / duration  # cost units per unit of time
+        waypoints = [list(p) for p, _, _ in legs]
+        battle.record("move", unit=unit.id, pos=unit.pos, node=unit.node, move=move_index,
+                      waypoints=waypoints)
+        budget = unit.move
+        # Broad phase: a move far from every watched enemy arms no segment at all. (A
+        # one-leg move skips it: arming that leg asks the same question.)
+        watched = len(legs) == 1 or not referee.quiet(unit, waypoints)
+        if not watched:  # nothing to arm; only an elimination can interrupt
+            for target, node, cost in legs:
+                seg_time = cost / speed
+                if end is not None and env.now + seg_time > end:
+                    seg_time = _clamped(env.now, seg_time, end)
+                try:
+                    yield env.timeout(seg_time)
+                except simpy.Interrupt:
+                    return "dead"
+                _reach(unit, target, node)
+            return _end_of_move(battle, unit)
+        i = 0
+        while i < len(legs):
+            target, node, cost = legs[i]
+            p0, t0 = unit.pos, env.now
+            seg_time = cost / speed
+            if end is not None and t0 + seg_time > end:
+                seg_time = _clamped(t0, seg_time, end)
             referee.arm(unit, p0, target, seg_time)
             try:
                 yield env.timeout(seg_time)
@@ -115,19 +127,35 @@ def walk(battle, unit, move_index: int, duration: float, end: float | None = Non
                     continue
                 return outcome if unit.alive else "dead"
             referee.disarm(unit)
-        else:
-            try:
-                yield env.timeout(seg_time)
-            except simpy.Interrupt:  # nothing armed: only an elimination interrupts
-                return "dead"
-        unit.pos = target
-        budget -= cost
-        if node is not None:
-            unit.node = node
-            route = unit.route
-            if route and route[0] == node:
-                del route[0]
-        i += 1
+            _reach(unit, target, node)
+            budget -= cost
+            i += 1
+        return _end_of_move(battle, unit)
+    finally:
+        if owner:
+            battle.referee.disarm(unit)
+            unit.process = None
+
+
+def _clamped(t0: float, seg_time: float, end: float) -> float:
+    """The largest time <= seg_time with t0 + time <= end (float sums drift)."""
+    seg_time = max(0.0, end - t0)
+    while seg_time > 0.0 and t0 + seg_time > end:
+        seg_time = math.nextafter(seg_time, 0.0)
+    return seg_time
+
+
+def _reach(unit, target, node) -> None:
+    """The unit stands at the end of a leg: at ``node`` when the leg ends at one."""
+    unit.pos = target
+    if node is not None:
+        unit.node = node
+        route = unit.route
+        if route and route[0] == node:
+            del route[0]
+
+
+def _end_of_move(battle, unit) -> str:
     if not unit.route:
         battle.record("arrive", unit=unit.id, pos=unit.pos, node=unit.node)
         battle.on_arrive(unit)
@@ -137,8 +165,17 @@ def walk(battle, unit, move_index: int, duration: float, end: float | None = Non
 
 
 def movement_process(battle, unit, phase):
-    """The unit's moves in one movement phase, each in its own slot of the phase."""
+    """The unit's moves in one movement phase, each in its own slot of the phase: a
+    generator for ``env.process``."""
     moves = moves_per_phase(unit)
+    if moves == 1 and battle.env.now >= phase.start and unit.on_board and unit.route:
+        # One move from the phase's start: the walk is the process, so each segment's
+        # event resumes one generator, not two.
+        return walk(battle, unit, 1, phase.end - phase.start, phase.end, owner=True)
+    return _moves(battle, unit, phase, moves)
+
+
+def _moves(battle, unit, phase, moves):
     slot = (phase.end - phase.start) / moves
     try:
         for k in range(moves):

@@ -10,10 +10,11 @@ point, so nothing is ever sampled and no radius can be skipped.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
-from sim.space.geometry import dist, first_entry, lerp, moving_closer
+from sim.space.geometry import first_root, lerp, moving_closer
 from sim.space.grid import SpatialGrid
 
 
@@ -59,6 +60,7 @@ class Referee:
         self.env = battle.env
         self.watches: list[Watch] = []
         self._grids: dict[tuple[int, str], SpatialGrid] = {}
+        self._indexes: dict[str, list[tuple[Watch, SpatialGrid]]] = {}   # side -> per watch
         self._last: dict[tuple[int, str], tuple[list, list, SpatialGrid]] = {}
         self._armed: dict[str, int] = {}    # unit id -> token of its live schedule
         self._token = 0
@@ -69,6 +71,7 @@ class Referee:
     def begin_phase(self) -> None:
         """Index the reactors afresh: they do not move while the other side moves."""
         self._grids.clear()
+        self._indexes.clear()
 
     def _grid(self, idx: int, watch: Watch, side: str) -> SpatialGrid:
         reactors = watch.reactors(self.battle, side)
@@ -101,25 +104,28 @@ class Referee:
             dx, dy = p1[0] - x0, p1[1] - y0
             seg2 = dx * dx + dy * dy
             reach2 = r * r * (1.0 + 1e-6) + 1e-6
+            battle, eligible = self.battle, watch.eligible
             for reactor in near:
                 cx, cy = reactor.pos
-                fx, fy = x0 - cx, y0 - cy
+                rx, ry = x0 - cx, y0 - cy
+                fx, fy = rx, ry
                 if seg2 > 0.0:
-                    u = -(fx * dx + fy * dy) / seg2
+                    u = -(rx * dx + ry * dy) / seg2
                     u = 0.0 if u < 0.0 else 1.0 if u > 1.0 else u
-                    fx, fy = fx + u * dx, fy + u * dy
+                    fx, fy = rx + u * dx, ry + u * dy
                 if fx * fx + fy * fy > reach2:
                     continue
-                if not reactor.on_board or not watch.eligible(self.battle, reactor, mover):
+                if not reactor.on_board or not eligible(battle, reactor, mover):
                     continue
-                d0 = dist(p0, reactor.pos)
+                d0 = math.hypot(rx, ry)  # = dist(p0, reactor.pos)
                 if d0 <= r:
-                    if not watch.inside_triggers(self.battle, reactor, mover, p0, p1):
+                    if not watch.inside_triggers(battle, reactor, mover, p0, p1):
                         continue
                     s, inside = 0.0, True
                 else:
-                    s = first_entry(p0, p1, reactor.pos, r)
-                    if s is None:
+                    # = first_entry(p0, p1, reactor.pos, r), from the numbers at hand
+                    s = None if seg2 == 0.0 else first_root(rx, ry, dx, dy, r)
+                    if s is None or s > 1.0:
                         continue
                     inside = False
                 key = (s, idx, reactor.id)
@@ -147,12 +153,15 @@ class Referee:
             elif y > y1:
                 y1 = y
         lo, hi = (x0, y0), (x1, y1)
-        grids, side = self._grids, mover.side
-        for idx, watch in enumerate(self.watches):
-            grid = grids.get((idx, side)) or self._grid(idx, watch, side)
+        for watch, grid in self._indexes.get(mover.side) or self._index_side(mover.side):
             if grid.near_segment(lo, hi, watch.radius) and watch.active(self.battle, mover):
                 return False
         return True
+
+    def _index_side(self, side: str) -> list[tuple[Watch, SpatialGrid]]:
+        found = self._indexes[side] = [(watch, self._grids.get((idx, side)) or self._grid(idx, watch, side))
+                                       for idx, watch in enumerate(self.watches)]
+        return found
 
     def arm(self, mover, p0, p1, duration: float) -> float | None:
         """Schedule the mover's first reaction on this segment; returns its fraction s."""

@@ -13,7 +13,7 @@ import math
 EPS = 1e-9
 
 
-def _first_root(rx: float, ry: float, ux: float, uy: float, r: float) -> float | None:
+def first_root(rx: float, ry: float, ux: float, uy: float, r: float) -> float | None:
     """Smallest t >= 0 with |(rx, ry) + (ux, uy)·t| <= r, or None: the one quadratic
     behind both entry functions. A tangent (to ~1e-9 relative) counts as coming within r.
     """
@@ -44,7 +44,7 @@ def first_entry(p0, p1, c, r: float) -> float | None:
     dx, dy = p1[0] - p0[0], p1[1] - p0[1]
     if dx == 0.0 and dy == 0.0:
         return None
-    s = _first_root(p0[0] - c[0], p0[1] - c[1], dx, dy, r)
+    s = first_root(p0[0] - c[0], p0[1] - c[1], dx, dy, r)
     return None if s is None or s > 1.0 else s
 
 
@@ -59,7 +59,7 @@ def first_entry_both_moving(p, v, q, w, r: float) -> float | None:
     For two movers at once; returns None if they never come within r. As in
     ``first_entry``, "within" is inclusive: a tangential pass (to rounding) counts.
     """
-    return _first_root(p[0] - q[0], p[1] - q[1], v[0] - w[0], v[1] - w[1], r)
+    return first_root(p[0] - q[0], p[1] - q[1], v[0] - w[0], v[1] - w[1], r)
 
 
 def lerp(p0, p1, s: float) -> tuple[float, float]:

@@ -16,6 +16,7 @@ class SpatialGrid:
         self.cell = float(cell)
         self._cells: dict[tuple[int, int], list] = {}
         self._span: tuple[int, int, int, int] | None = None  # occupied cells' index box
+        self._box = (float("inf"), float("inf"), -float("inf"), -float("inf"))  # items' extent
 
     def _key(self, x: float, y: float) -> tuple[int, int]:
         c = self.cell
@@ -24,6 +25,7 @@ class SpatialGrid:
     def add_all(self, items) -> "SpatialGrid":
         """Index every item at its ``pos`` (one pass, no per-item call)."""
         cells, c = self._cells, self.cell
+        bx0, by0, bx1, by1 = self._box
         for item in items:
             x, y = item.pos
             key = (int(x // c), int(y // c))
@@ -32,11 +34,23 @@ class SpatialGrid:
                 cells[key] = [item]
             else:
                 found.append(item)
+            if x < bx0:
+                bx0 = x
+            if x > bx1:
+                bx1 = x
+            if y < by0:
+                by0 = y
+            if y > by1:
+                by1 = y
+        self._box = (bx0, by0, bx1, by1)
         self._span = None
         return self
 
     def add(self, item, pos) -> None:
-        key = self._key(pos[0], pos[1])
+        x, y = pos
+        bx0, by0, bx1, by1 = self._box
+        self._box = (min(bx0, x), min(by0, y), max(bx1, x), max(by1, y))
+        key = self._key(x, y)
         items = self._cells.get(key)
         if items is None:
             self._cells[key] = [item]
@@ -59,12 +73,15 @@ class SpatialGrid:
         """Items in cells that the segment's bounding box, grown by r, overlaps."""
         x0, x1 = (p0[0], p1[0]) if p0[0] <= p1[0] else (p1[0], p0[0])
         y0, y1 = (p0[1], p1[1]) if p0[1] <= p1[1] else (p1[1], p0[1])
+        # Most segments pass far from every item: refuse those on the items' extent,
+        # widened a little more than any caller's tangent tolerance.
+        m = r * (1.0 + 1e-6) + 1e-6
+        bx0, by0, bx1, by1 = self._box
+        if x1 + m < bx0 or x0 - m > bx1 or y1 + m < by0 or y0 - m > by1:
+            return []
         c = self.cell
         si0, sj0, si1, sj1 = self._span or self._occupied_span()
-        # Clip the query to the occupied cells: most segments pass far from every enemy,
-        # and most of those are refused here, on the cells' outer bounds.
-        if x1 + r < si0 * c or x0 - r >= (si1 + 1) * c or y1 + r < sj0 * c or y0 - r >= (sj1 + 1) * c:
-            return []
+        # Clip the query to the occupied cells.
         i0 = max(int((x0 - r) // c), si0)
         i1 = min(int((x1 + r) // c), si1)
         if i0 > i1:
