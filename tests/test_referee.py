@@ -3,6 +3,7 @@ spatial index that keeps it cheap, and cancellation when a segment ends."""
 from __future__ import annotations
 
 import functools
+import math
 import random
 
 import pytest
@@ -15,7 +16,7 @@ from sim.agents.referee import Trigger
 from sim.engine.battle import Battle
 from sim.engine.clock import Phase
 from sim.space.geometry import dist, first_entry, moving_closer
-from sim.space.grid import SpatialGrid
+from sim.space.grid import SpatialGrid, near_any
 
 PROPS = settings(max_examples=80, deadline=None, derandomize=True)
 R = 10.0
@@ -182,3 +183,79 @@ def test_referee_ignores_eliminated_reactors():
         assert b.referee.arm(m, (0.0, 50.0), (100.0, 50.0), 1.0) is None
 
     assert _referee_case(arm_dead) == [("done", 1.0)]
+
+
+class _At:
+    def __init__(self, name, pos):
+        self.name, self.pos = name, pos
+
+
+@PROPS
+@given(st.lists(st.tuples(coord_x, coord_y), min_size=1, max_size=60), coord_x, coord_y,
+       coord_x, coord_y, st.floats(0.5, 30), st.floats(0.5, 80))
+def test_spatial_grid_bulk_index_returns_every_point_near_a_segment(points, x0, y0, x1, y1, r, cell):
+    """``add_all`` (the per-phase bulk build) indexes as ``add`` does, and the query's
+    quick refusal on the items' extent never drops a point within r, grazing included."""
+    items = [_At(i, p) for i, p in enumerate(points)]
+    bulk, single = SpatialGrid(cell).add_all(items), SpatialGrid(cell)
+    for it in items:
+        single.add(it, it.pos)
+    near = {it.name for it in bulk.near_segment((x0, y0), (x1, y1), r)}
+    assert near == {it.name for it in single.near_segment((x0, y0), (x1, y1), r)}
+    for it in items:
+        if dist((x0, y0), it.pos) <= r or first_entry((x0, y0), (x1, y1), it.pos, r) is not None:
+            assert it.name in near
+
+
+def test_spatial_grid_refuses_far_segments_but_keeps_a_tangent_one():
+    g = SpatialGrid(40.0).add_all([_At("a", (100.0, 100.0))])
+    assert g.near_segment((0, 0), (50, 0), 10) == []                  # far outside the extent
+    assert [it.name for it in g.near_segment((0, 90.0), (200, 90.0), 10)] == ["a"]   # tangent
+    assert SpatialGrid(40.0).near_segment((0, 0), (1, 1), 10) == []   # empty grid
+
+
+@PROPS
+@given(st.lists(st.tuples(coord_x, coord_y), min_size=0, max_size=60),
+       st.lists(st.tuples(coord_x, coord_y), min_size=0, max_size=40), st.floats(0, 60))
+def test_near_any_never_misses_a_centre_in_range(points, centres, r):
+    """Idle shooters are skipped by ``near_any``: it may say True needlessly, but never
+    False for a point with a centre within r (both the loop and the k-d tree branch)."""
+    flags = near_any(points, centres, r)
+    assert len(flags) == len(points)
+    for (x, y), flag in zip(points, flags):
+        d = min((math.hypot(x - cx, y - cy) for cx, cy in centres), default=math.inf)
+        if d <= r:
+            assert flag
+        elif d > r * (1 + 1e-6) + 1e-6:
+            assert not flag   # clearly out of range: no needless candidate either
+
+
+def test_near_any_exact_boundary_in_both_branches():
+    centres = [(0.0, 0.0)]
+    few = [(10.0, 0.0), (10.001, 0.0)]
+    many = few + [(500.0 + i, 500.0) for i in range(40)]
+    assert near_any(few, centres, 10.0) == [True, False]
+    assert near_any(many, centres, 10.0)[:3] == [True, False, False]
+
+
+def test_referee_index_follows_reactors_that_moved_or_fell_between_turns():
+    """The reactor index is reused only while every reactor stands where it stood: an
+    enemy that moved (or was eliminated) in its own turn is found at its new place."""
+    wp = {"A": (0.0, 50.0), "E": (50.0, 58.0), "G": (300.0, 90.0)}
+    sc = build(scenario(table(wp, width=400), [unit("m", "A")], [unit("e", "E"), unit("g", "G")]))
+    b = _armed_battle(sc)
+    m, e, g = b.units["m"], b.units["e"], b.units["g"]
+    lane = ((0.0, 50.0), (100.0, 50.0))
+    assert b.referee.earliest(m, *lane)[1].reactor is e
+    b.referee.begin_phase()                     # nobody moved: the same answer
+    assert b.referee.earliest(m, *lane)[1].reactor is e
+    g.pos = (40.0, 52.0)                        # g came from far away, ahead of e
+    b.referee.begin_phase()
+    s, trig = b.referee.earliest(m, *lane)
+    assert trig.reactor is g and abs(dist(trig.point, g.pos) - R) < 1e-9
+    g.flags.add("eliminated")
+    b.referee.begin_phase()
+    assert b.referee.earliest(m, *lane)[1].reactor is e
+    e.flags.add("eliminated")
+    b.referee.begin_phase()
+    assert b.referee.earliest(m, *lane) is None

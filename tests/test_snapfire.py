@@ -422,3 +422,20 @@ def test_base_s_hit_steps_per_hit_knob_and_destroyed_force():
     end = b.log.records[-1]
     assert end["event"] == "end" and end["winner"] == "red" and end["reason"] == "destroyed"
     assert b.winner == "red"
+
+
+@pytest.mark.parametrize("crowd", [0, 40])
+def test_base_s_shoot_range_is_inclusive_and_idle_shooters_change_nothing(crowd):
+    """BASE.S.SHOOT: an enemy at exactly ``shoot_range`` is shot at, one a hair beyond is
+    not. With 40 more shooters far from everyone (the phase then skips idle shooters in
+    bulk, through a k-d tree), the same two shooters and only they shoot."""
+    wp = {"S1": (0.0, 0.0), "T1": (20.0, 0.0), "S2": (0.0, 60.0), "T2": (20.000001, 60.0),
+          "FAR": (190.0, 95.0)}
+    red = [unit("s1", "S1", armour=7), unit("s2", "S2", armour=7)] + \
+        [unit(f"x{i}", "FAR", armour=7) for i in range(crowd)]
+    blue = [unit("t1", "T1", armour=7), unit("t2", "T2", armour=7)]
+    data = scenario(table(wp), blue, red, rules={"base": {"shoot_range": 20, "charge_range": 0}},
+                    turns=2, destroy=False)
+    b = run(data)
+    shots = {(r["turn"], r["unit"], r["target"]) for r in recs(b, rule="BASE.S.SHOOT")}
+    assert shots == {(1, "t1", "s1"), (2, "s1", "t1")}

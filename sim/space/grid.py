@@ -25,24 +25,18 @@ class SpatialGrid:
     def add_all(self, items) -> "SpatialGrid":
         """Index every item at its ``pos`` (one pass, no per-item call)."""
         cells, c = self._cells, self.cell
-        bx0, by0, bx1, by1 = self._box
-        for item in items:
-            x, y = item.pos
+        places = [item.pos for item in items]
+        for item, (x, y) in zip(items, places):
             key = (int(x // c), int(y // c))
             found = cells.get(key)
             if found is None:
                 cells[key] = [item]
             else:
                 found.append(item)
-            if x < bx0:
-                bx0 = x
-            if x > bx1:
-                bx1 = x
-            if y < by0:
-                by0 = y
-            if y > by1:
-                by1 = y
-        self._box = (bx0, by0, bx1, by1)
+        if places:
+            xs, ys = zip(*places)
+            bx0, by0, bx1, by1 = self._box
+            self._box = (min(bx0, min(xs)), min(by0, min(ys)), max(bx1, max(xs)), max(by1, max(ys)))
         self._span = None
         return self
 
