@@ -23,16 +23,10 @@ def moves_per_phase(unit) -> int:
     return 3 if unit.orders.type == "march" else 1
 
 
-def _legs_of(terrain) -> dict:
-    """The terrain's memo of edges a→b: (position of b, length a–b, cost per unit length).
-    The terrain never changes, so planning a move is a few dict lookups a leg."""
-    legs = terrain.__dict__.get("_movement_legs")
-    if legs is None:
-        legs = terrain.__dict__["_movement_legs"] = {}
-    return legs
-
-
 def _leg(terrain, legs, a, b) -> tuple[tuple[float, float], float, float]:
+    """(position of b, length a–b, cost per unit length) of the edge a→b, memoised in
+    ``legs`` (the terrain's own: it never changes, so planning a move is a few dict
+    lookups a leg)."""
     data = terrain.graph._adj[a][b]  # the adjacency dict: far cheaper than the edges view
     factor = data["cost"] / data["length"] if data["length"] > 0 else 1.0
     target = terrain.pos(b)
@@ -43,7 +37,7 @@ def _leg(terrain, legs, a, b) -> tuple[tuple[float, float], float, float]:
 def plan_move(battle, unit, budget: float):
     """The points this move would pass if nothing stops it: [(point, node|None, cost)]."""
     terrain = battle.terrain
-    memo = _legs_of(terrain)
+    memo = terrain.legs
     pos, here = unit.pos, unit.node
     legs = []
     whole_edges = terrain.kind == "hex"  # hex moves end in hex centres, never between
@@ -84,7 +78,7 @@ def walk(battle, unit, move_index: int, duration: float, end: float | None = Non
         if not legs:
             return "done"
         speed = unit.move / duration  # cost units per unit of time
-        waypoints = [list(p) for p, _, _ in legs]
+        waypoints = [p for p, _, _ in legs]
         battle.record("move", unit=unit.id, pos=unit.pos, node=unit.node, move=move_index,
                       waypoints=waypoints)
         budget = unit.move
@@ -100,7 +94,12 @@ def walk(battle, unit, move_index: int, duration: float, end: float | None = Non
                     yield env.timeout(seg_time)
                 except simpy.Interrupt:
                     return "dead"
-                _reach(unit, target, node)
+                unit.pos = target  # as _reach does, inline: most segments pass here
+                if node is not None:
+                    unit.node = node
+                    route = unit.route
+                    if route and route[0] == node:
+                        del route[0]
             return _end_of_move(battle, unit)
         i = 0
         while i < len(legs):

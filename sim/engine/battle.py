@@ -33,11 +33,12 @@ class Battle:
         self.scenario = scenario
         self.seed = int(seed)
         self.knobs = scenario.rules
-        self.env = simpy.Environment()
+        self.env = simpy.Environment(initial_time=0.0)  # every record's t is a float
         self.terrain = terrain_of(scenario)
         self.dice = Dice(self.seed)
         self.log = EventLog()
-        self._append = self.log.append_ordered
+        self._records = self.log.records
+        self._ended = False
         self.ruleset = ruleset_for(scenario.ruleset)
         self.clock = TurnClock(self.env, scenario.sides, self.ruleset.phases,
                                self.knobs.base.phase_length, scenario.turns)
@@ -68,15 +69,16 @@ class Battle:
 
     # -- the log -----------------------------------------------------------------------
     def record(self, event: str, rule: str | None = None, **fields: Any) -> dict:
+        # ``t`` is the SimPy clock (a float from 0.0, never going back), so records are
+        # appended in time order without a check; this is the engine's hottest call.
         c = self.clock.current
-        rec = {"t": float(self.env.now), "turn": c.turn, "side": c.side, "phase": c.phase,
-               "event": event, "rule": rule}
-        rec.update(fields)
-        if self.done.triggered:
-            # The battle has ended (its `end` record is written): processes still due at
-            # the same instant (other chargers, say) change nothing in the log.
-            return rec
-        return self._append(rec)
+        rec = {"t": self.env.now, "turn": c.turn, "side": c.side, "phase": c.phase,
+               "event": event, "rule": rule, **fields}
+        # After the `end` record, processes still due at the same instant (other
+        # chargers, say) change nothing in the log.
+        if not self._ended:
+            self._records.append(rec)
+        return rec
 
     # -- outcomes ----------------------------------------------------------------------
     def eliminate(self, unit, rule: str | None = None, **fields) -> None:
@@ -101,6 +103,7 @@ class Battle:
             return
         self.winner, self.reason = winner, reason
         self.record("end", winner=winner, reason=reason)
+        self._ended = True
         self.clock.stop()
         self.done.succeed()
 

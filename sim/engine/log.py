@@ -54,14 +54,6 @@ class EventLog:
         self.records.append(rec)
         return rec
 
-    def append_ordered(self, rec: dict[str, Any]) -> dict[str, Any]:
-        """Append a record whose first keys are already the contract keys, in order."""
-        records = self.records
-        if records and rec["t"] < records[-1]["t"] - 1e-12:
-            raise RuntimeError(f"time went back: {rec['t']} < {records[-1]['t']}")
-        records.append(rec)
-        return rec
-
     def where(self, **match: Any) -> list[dict[str, Any]]:
         """Records whose fields equal every given value, e.g. ``where(rule="SF.HALT")``."""
         return [r for r in self.records if all(r.get(k) == v for k, v in match.items())]

@@ -51,6 +51,7 @@ class Terrain:
             raise ValueError("terrain needs at least one node")
         self.graph = graph
         self.kind = kind
+        self.legs: dict = {}   # movement's memo of edges a→b (sim.agents.movement._leg)
         self.areas = tuple(areas)
         self._nodes = tuple(graph.nodes)
         self._index = {n: i for i, n in enumerate(self._nodes)}
