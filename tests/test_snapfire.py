@@ -424,16 +424,18 @@ def test_base_s_hit_steps_per_hit_knob_and_destroyed_force():
     assert b.winner == "red"
 
 
-@pytest.mark.parametrize("crowd", [0, 40])
+@pytest.mark.parametrize("crowd", [0, 12, 70])
 def test_base_s_shoot_range_is_inclusive_and_idle_shooters_change_nothing(crowd):
     """BASE.S.SHOOT: an enemy at exactly ``shoot_range`` is shot at, one a hair beyond is
-    not. With 40 more shooters far from everyone (the phase then skips idle shooters in
-    bulk, through a k-d tree), the same two shooters and only they shoot."""
+    not. With more units far from everyone on both sides (the phase then skips idle
+    shooters in bulk: numpy for a few pairs, a k-d tree for many), the same two
+    shooters and only they shoot."""
     wp = {"S1": (0.0, 0.0), "T1": (20.0, 0.0), "S2": (0.0, 60.0), "T2": (20.000001, 60.0),
-          "FAR": (190.0, 95.0)}
+          "FAR": (190.0, 95.0), "FAR2": (150.0, 5.0)}
     red = [unit("s1", "S1", armour=7), unit("s2", "S2", armour=7)] + \
         [unit(f"x{i}", "FAR", armour=7) for i in range(crowd)]
-    blue = [unit("t1", "T1", armour=7), unit("t2", "T2", armour=7)]
+    blue = [unit("t1", "T1", armour=7), unit("t2", "T2", armour=7)] + \
+        [unit(f"y{i}", "FAR2", armour=7) for i in range(crowd)]
     data = scenario(table(wp), blue, red, rules={"base": {"shoot_range": 20, "charge_range": 0}},
                     turns=2, destroy=False)
     b = run(data)

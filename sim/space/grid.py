@@ -100,28 +100,28 @@ class SpatialGrid:
         return out
 
 
-# Below this many queries a Python loop over grid cells is as quick as building a tree.
-_BULK = 24
-
-
 def near_any(points, centres, r: float) -> list[bool]:
     """For each point, whether some centre may lie within ``r`` of it: never False when
     one does (the bound is widened by a relative 1e-9), so callers filter exactly
-    afterwards. Many points cost one k-d tree query in C, not a Python loop each.
+    afterwards. The work is done in C, not in a Python loop per pair: by numpy on every
+    pair when there are few, by a k-d tree query otherwise.
 
     >>> near_any([(0, 0), (50, 0)], [(3, 4)], 5.0)
     [True, False]
     """
-    if not centres:
+    if not centres or not points:
         return [False] * len(points)
-    if len(points) < _BULK:
-        r2 = (r * (1 + 1e-9) + 1e-9) ** 2
-        return [any((x - cx) ** 2 + (y - cy) ** 2 <= r2 for cx, cy in centres) for x, y in points]
+    bound = r * (1 + 1e-9) + 1e-9
+    if len(points) * len(centres) <= 4096:
+        p, c = _xy(points), _xy(centres)
+        dx = p[:, None, 0] - c[None, :, 0]
+        dy = p[:, None, 1] - c[None, :, 1]
+        return ((dx * dx + dy * dy).min(axis=1) <= bound * bound).tolist()
     from scipy.spatial import cKDTree
 
     # An unbalanced, uncompacted tree builds several times faster and answers the same.
     tree = cKDTree(_xy(centres), balanced_tree=False, compact_nodes=False)
-    d, _ = tree.query(_xy(points), k=1, distance_upper_bound=r * (1 + 1e-9) + 1e-9)
+    d, _ = tree.query(_xy(points), k=1, distance_upper_bound=bound)
     return (d < float("inf")).tolist()
 
 
