@@ -16,7 +16,7 @@ from sim.agents.referee import Trigger
 from sim.engine.battle import Battle
 from sim.engine.clock import Phase
 from sim.space.geometry import dist, first_entry, moving_closer
-from sim.space.grid import SpatialGrid, near_any
+from sim.space.grid import SpatialGrid, near_any, within_extent
 
 PROPS = settings(max_examples=80, deadline=None, derandomize=True)
 R = 10.0
@@ -266,3 +266,11 @@ def test_referee_index_follows_reactors_that_moved_or_fell_between_turns():
     e.flags.add("eliminated")
     b.referee.begin_phase()
     assert b.referee.earliest(m, *lane) is None
+
+
+def test_within_extent_keeps_order_and_every_item_within_reach():
+    others = [_At("o1", (0.0, 0.0)), _At("o2", (100.0, 50.0))]
+    items = [_At("in", (50.0, 25.0)), _At("edge", (110.0, 60.0)), _At("out", (110.01, 0.0)),
+             _At("below", (0.0, -10.0))]
+    assert [it.name for it in within_extent(items, others, 10.0)] == ["in", "edge", "below"]
+    assert within_extent(items, [], 10.0) == [] and within_extent([], others, 10.0) == []

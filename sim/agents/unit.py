@@ -41,6 +41,7 @@ class Unit:
 
     @property
     def on_board(self) -> bool:
-        # Asked of every unit every phase: one set lookup each, no nested property.
+        # Asked of every unit every phase: two set lookups, no nested property (and
+        # written out the same way in Battle.enemies_of).
         flags = self.flags
         return "eliminated" not in flags and "off_board" not in flags

@@ -51,6 +51,8 @@ class Battle:
                 unit.route = list(self.terrain.path(spec.at, spec.orders.to)[1:])
             self.units[unit.id] = unit
             self._by_side[side].append(unit)
+        self._movers = {s: [u for u in units if u.orders.type != "hold"] for s, units in self._by_side.items()}
+        self._chargers = {s: [u for u in units if u.orders.charge] for s, units in self._by_side.items()}
         self.attacker = scenario.victory.attacker
         self.defender = next(s for s in scenario.sides if s != self.attacker)
         self.done = self.env.event()
@@ -61,8 +63,18 @@ class Battle:
     def units_of(self, side: str) -> list[Unit]:
         return self._by_side[side]
 
+    def movers_of(self, side: str) -> list[Unit]:
+        """The side's units whose orders move them (orders never change in a battle)."""
+        return self._movers[side]
+
+    def chargers_of(self, side: str) -> list[Unit]:
+        """The side's units whose orders say charge."""
+        return self._chargers[side]
+
     def enemies_of(self, side: str) -> list[Unit]:
-        return [u for s, units in self._by_side.items() if s != side for u in units if u.on_board]
+        # Unit.on_board, inline: this runs over every enemy several times a phase.
+        return [u for s, units in self._by_side.items() if s != side for u in units
+                if "eliminated" not in u.flags and "off_board" not in u.flags]
 
     def cover_at(self, unit) -> int:
         return self.terrain.cover(self.terrain.nearest_node(*unit.pos))

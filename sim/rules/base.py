@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from sim.rules.registry import implements
 from sim.space.geometry import dist, lerp
-from sim.space.grid import SpatialGrid, near_any
+from sim.space.grid import SpatialGrid, near_any, within_extent
 
 CONTACT = 1.0  # cm between two units in base contact
 
@@ -49,13 +49,16 @@ def _nearest_visible_enemy(battle, unit, max_range: float, index: SpatialGrid | 
 @implements("BASE.S.SHOOT")
 def shooting_phase(battle, side: str) -> None:
     shoot_range = battle.knobs.base.shoot_range
-    shooters = [u for u in battle.units_of(side) if u.kind != "sniper" and u.on_board]
     enemies = battle.enemies_of(side)
-    if not shooters or not enemies:
-        return
+    shooters = [u for u in battle.units_of(side) if u.kind != "sniper" and u.on_board]
     # Enemies stand still in this phase and only leave it, so a unit with none in range
-    # now has no target later in it either: skip all those at once.
-    in_range = near_any([u.pos for u in shooters], [e.pos for e in enemies], shoot_range)
+    # now has no target later in it either: skip all those at once. First by extents
+    # (shooters outside the enemies' extent grown by the range, and enemies outside
+    # the shooters'), then in C, pair by pair.
+    reach = shoot_range * (1 + 1e-9) + 1e-9
+    shooters = within_extent(shooters, enemies, reach)
+    in_range = near_any([u.pos for u in shooters],
+                        [e.pos for e in within_extent(enemies, shooters, reach)], shoot_range)
     if not any(in_range):
         return
     index = SpatialGrid(max(shoot_range, 1.0)).add_all(enemies)
@@ -80,8 +83,8 @@ def assault_phase(battle, side: str) -> None:
 
     Charges are plain processes: the referee never watches them (SF.NOASSAULT).
     """
-    for unit in battle.units_of(side):
-        if not unit.orders.charge or not unit.on_board or unit.pinned:
+    for unit in battle.chargers_of(side):
+        if not unit.on_board or unit.pinned:
             continue
         target = _nearest_visible_enemy(battle, unit, battle.knobs.base.charge_range)
         if target is not None:

@@ -25,11 +25,13 @@ class SnapFireGame:
 
     def on_phase(self, battle, phase) -> None:
         if phase.phase == "movement":
-            for unit in battle.units_of(phase.side):
+            # Only units with orders to move are ever fired at, or move (SF.ONCE resets).
+            movers = battle.movers_of(phase.side)
+            for unit in movers:
                 unit.fired_at_by.clear()
             battle.referee.begin_phase()
             env, leavers = battle.env, self.leavers
-            for unit in battle.units_of(phase.side):
+            for unit in movers:
                 if unit.route and unit.on_board and not unit.pinned:
                     # Without a zone to leave, the move is the process itself: one
                     # generator less to pass every segment's event through.

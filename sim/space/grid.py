@@ -125,6 +125,16 @@ def near_any(points, centres, r: float) -> list[bool]:
     return (d < float("inf")).tolist()
 
 
+def within_extent(items, others, reach: float) -> list:
+    """The items (with ``pos``) inside the bounding box of ``others`` grown by ``reach``,
+    in their order: none outside it can be within ``reach`` of any of ``others``."""
+    if not items or not others:
+        return []
+    xs, ys = zip(*[o.pos for o in others])
+    x0, x1, y0, y1 = min(xs) - reach, max(xs) + reach, min(ys) - reach, max(ys) + reach
+    return [it for it in items if x0 <= it.pos[0] <= x1 and y0 <= it.pos[1] <= y1]
+
+
 def _xy(points):
     """An (n, 2) float array of (x, y) pairs, without numpy inspecting each tuple."""
     import numpy as np

@@ -1,0 +1,18 @@
+"""The benchmark scripts still run (a smoke test at their smallest size). Their figures
+are never asserted here: speed is measured by the scripts, side by side, not by tests."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from conftest import ROOT
+
+
+def test_engine_benchmark_runs_and_prints_every_figure():
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "engine.py"), "--quick", "--repeat", "1"],
+                         capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    for figure in ("(a) engine / bare SimPy per event", "(b) time-stepped / exact wall time",
+                   "(b) halt error exact / stepped", "(c) 500 enemies / 50 enemies",
+                   "(d) planning / simulation", "missed halts 0", "context, detection alone"):
+        assert figure in out.stdout
