@@ -3,8 +3,8 @@
     .venv/bin/python benchmarks/engine.py            # all four, about ten seconds
     .venv/bin/python benchmarks/engine.py --quick    # smaller sizes, a few seconds
 
-Each pair is timed side by side in this one run (the two alternately, best of ``--repeat``
-runs each, garbage collection off while timing), and the
+Each pair is timed side by side in this one run (in alternating bursts of three, over
+``--rounds`` rounds, best time of each, garbage collection off while timing), and the
 table at the end says whether each figure meets its target:
 
 (a) engine cost per event / a bare SimPy loop's cost per event, same event count;
@@ -38,25 +38,25 @@ from sim.space.geometry import dist, first_entry, lerp  # noqa: E402
 from sim.space.grid import SpatialGrid  # noqa: E402
 
 
-def side_by_side(fa, fb, repeat):
-    """Call fa and fb alternately ``repeat`` times each, GC off while timing, so both
-    see the same machine; returns (best time of a, last result of a, best of b, last
-    result of b). Each function returns (seconds, result)."""
-    ta = tb = math.inf
-    ra = rb = None
-    for _ in range(repeat):
-        for which in (0, 1):
-            gc.collect()
-            gc.disable()
-            try:
-                t, out = (fa if which == 0 else fb)()
-            finally:
-                gc.enable()
-            if which == 0:
-                ta, ra = min(ta, t), out
-            else:
-                tb, rb = min(tb, t), out
-    return ta, ra, tb, rb
+def side_by_side(fa, fb, rounds, burst=3):
+    """Time fa and fb in alternating bursts (``burst`` calls of fa, then of fb, for
+    ``rounds`` rounds), GC off while timing: both see the same machine over the same
+    minutes, and each is timed warm, not just after the other's very different loop.
+    Returns (best time of a, last result of a, best of b, last result of b); each
+    function returns (seconds, result)."""
+    best = [math.inf, math.inf]
+    last = [None, None]
+    for _ in range(rounds):
+        for which, fn in enumerate((fa, fb)):
+            for _ in range(burst):
+                gc.collect()
+                gc.disable()
+                try:
+                    t, last[which] = fn()
+                finally:
+                    gc.enable()
+                best[which] = min(best[which], t)
+    return best[0], last[0], best[1], last[1]
 
 
 def clocked(fn):
@@ -363,10 +363,10 @@ def bench_d(q, repeat):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="smaller sizes")
-    ap.add_argument("--repeat", type=int, default=9)
+    ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--only", default="abcd")
     args = ap.parse_args(argv)
-    q, rep = args.quick, args.repeat
+    q, rep = args.quick, args.rounds
     rows = []
     if "a" in args.only:
         a = bench_a(q, rep)
@@ -376,7 +376,7 @@ def main(argv=None):
         rows.append(("(a) engine / bare SimPy per event", f"{a['ratio']:.2f}x", "<= 2.5x", a["ratio"] <= 2.5))
     if "b" in args.only:
         b = bench_b(q, rep)
-        print(f"(b) exact referee {b['exact_s']:.3f} s ({b['halts']} halts, max halt error "
+        print(f"(b) exact referee {1e3 * b['exact_s']:.2f} ms ({b['halts']} halts, max halt error "
               f"{b['err_exact']:.1e} cm); time-stepped dt={b['dt']:.4f} (2.9 cm steps) "
               f"{b['stepped_s']:.3f} s, max halt error {b['err_step']:.2f} cm, missed halts {b['missed']}")
         print(f"    context, detection alone: the referee {1e3 * b['referee_s']:.2f} ms (index + exact entries); "

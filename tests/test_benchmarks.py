@@ -9,7 +9,7 @@ from conftest import ROOT
 
 
 def test_engine_benchmark_runs_and_prints_every_figure():
-    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "engine.py"), "--quick", "--repeat", "1"],
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "engine.py"), "--quick", "--rounds", "1"],
                          capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert out.returncode == 0, out.stderr
     for figure in ("(a) engine / bare SimPy per event", "(b) time-stepped / exact wall time",

@@ -7,7 +7,7 @@ import sys
 import numpy as np
 import pytest
 
-from sim.engine.dice import Dice
+from sim.engine.dice import Dice, _key, seed_sequence
 
 
 def test_same_seed_same_stream_per_unit_and_rule():
@@ -77,3 +77,23 @@ def test_streams_are_stable_across_processes():
     out = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           env={"PYTHONHASHSEED": h, "PATH": ""}, cwd=".").stdout for h in ("1", "2")}
     assert len(out) == 1 and str(Dice(42).roll("b1", "SF.ROLL", 12)) in out.pop()
+
+
+@pytest.mark.parametrize("seed", [0, 1, 7, 2**31, 2**32 - 1, 2**32, 2**63 + 5, 2**128 + 3, 2**160 - 1])
+@pytest.mark.parametrize("keys", [(0, 0), (1, 2**32), (2**32 - 1, 5), (2**64 - 1, 2**63),
+                                  (0x1234567890ABCDEF, 0xFEDCBA0987654321)])
+def test_seed_sequence_shortcut_builds_numpys_own_pool(seed, keys):
+    """The streams are numpy's SeedSequence(seed, spawn_key=(unit key, rule key)); the
+    shortcut that assembles its words directly must give the very same pool and state,
+    for one-word and many-word seeds and keys alike."""
+    ref = np.random.SeedSequence(seed, spawn_key=keys)
+    got = seed_sequence(seed, keys)
+    assert list(got.pool) == list(ref.pool)
+    assert list(got.generate_state(4, np.uint64)) == list(ref.generate_state(4, np.uint64))
+
+
+def test_dice_streams_are_numpys_keyed_streams():
+    d = Dice(123456789)
+    ref = np.random.Generator(np.random.PCG64(np.random.SeedSequence(
+        123456789, spawn_key=(_key("m7"), _key("SF.ROLL")))))
+    assert d.roll("m7", "SF.ROLL", 40) == [int(v) for v in ref.integers(1, 7, size=40)]

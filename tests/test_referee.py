@@ -274,3 +274,43 @@ def test_within_extent_keeps_order_and_every_item_within_reach():
              _At("below", (0.0, -10.0))]
     assert [it.name for it in within_extent(items, others, 10.0)] == ["in", "edge", "below"]
     assert within_extent(items, [], 10.0) == [] and within_extent([], others, 10.0) == []
+
+
+@pytest.mark.parametrize("names", [("b", "a"), ("a", "b")])
+def test_sf_trigger_tie_across_cells_goes_to_the_lower_id(names):
+    """SF.TRIGGER: two enemies the lane enters at the very same instant, in different
+    grid cells: whichever the index visits first, the tie goes to the lower id (the
+    referee's pruning of candidates that cannot come first must keep ties)."""
+    wp = {"A": (0.0, 40.0), "B": (200.0, 40.0), "P": (50.0, 35.0), "Q": (50.0, 45.0),
+          "L": (150.0, 40.0)}
+    first, second = names
+    sc = build(scenario(table(wp, [("A", "B")]), [unit("m", "A", orders={"type": "advance", "to": "B"})],
+                        [unit(first, "P"), unit(second, "Q"), unit("late", "L")]))
+    b = _armed_battle(sc)
+    s, trig = b.referee.earliest(b.units["m"], (0.0, 40.0), (200.0, 40.0))
+    assert trig.reactor.id == "a"
+    assert s == pytest.approx((50.0 - math.sqrt(100.0 - 25.0)) / 200.0, abs=1e-12)
+
+
+def test_sf_trigger_pruning_keeps_the_earliest_among_many_on_a_long_lane():
+    """A long lane past 200 enemies at random: the earliest entry found with pruning is
+    the brute-force earliest (same s, same firer), lane after lane."""
+    rng = random.Random(17)
+    wp = {"A": (0.0, 100.0)}
+    red = []
+    for i in range(200):
+        wp[f"E{i}"] = (round(rng.uniform(0, 2000), 3), round(rng.uniform(0, 200), 3))
+        red.append(unit(f"e{i:03d}", f"E{i}"))
+    sc = build(scenario(table(wp, width=2000, height=200), [unit("m", "A")], red,
+                        rules={"snapfire": {"radius": R}}))
+    b = _armed_battle(sc)
+    m = b.units["m"]
+    for k in range(60):
+        y0, y1 = rng.uniform(0, 200), rng.uniform(0, 200)
+        p0, p1 = (rng.uniform(0, 100), y0), (rng.uniform(1900, 2000), y1)
+        if k % 2:
+            p0, p1 = p1, p0
+        found, expect = b.referee.earliest(m, p0, p1), _brute(b, m, p0, p1)
+        assert (found is None) == (expect is None)
+        if found is not None:
+            assert found[0] == pytest.approx(expect[0], abs=1e-12) and found[1].reactor.id == expect[1]

@@ -97,20 +97,31 @@ class Referee:
             # Most segments pass no enemy: ask the rule only when one is near.
             if not near or not watch.active(self.battle, mover):
                 continue
-            # A cheap closest-approach test first: an enemy the whole segment stays
-            # clear of (with a margin wider than first_entry's tangent tolerance) cannot
-            # react, so most candidates cost a few multiplications.
+            # Cheap tests first, so most candidates cost a few comparisons: the segment's
+            # box grown by the reach, then the closest approach (both with a margin wider
+            # than first_entry's tangent tolerance), then a lower bound on the entry
+            # against the best so far. Only then the exact root.
             x0, y0 = p0
             dx, dy = p1[0] - x0, p1[1] - y0
             seg2 = dx * dx + dy * dy
-            reach2 = r * r * (1.0 + 1e-6) + 1e-6
+            reach = r * (1.0 + 1e-6) + 1e-6
+            reach2 = reach * reach
+            bx0, bx1 = (x0 - reach, p1[0] + reach) if dx >= 0.0 else (p1[0] - reach, x0 + reach)
+            by0, by1 = (y0 - reach, p1[1] + reach) if dy >= 0.0 else (p1[1] - reach, y0 + reach)
+            ahead = reach / math.sqrt(seg2) if seg2 > 0.0 else 0.0  # reach as a fraction
             battle, eligible = self.battle, watch.eligible
             for reactor in near:
                 cx, cy = reactor.pos
+                if cx < bx0 or cx > bx1 or cy < by0 or cy > by1:
+                    continue
                 rx, ry = x0 - cx, y0 - cy
                 fx, fy = rx, ry
                 if seg2 > 0.0:
                     u = -(rx * dx + ry * dy) / seg2
+                    # it enters no earlier than (closest approach - reach): a best found
+                    # before that cannot be beaten (ties included: the bound is strict)
+                    if best is not None and u - ahead > best[0][0] + 1e-9:
+                        continue
                     u = 0.0 if u < 0.0 else 1.0 if u > 1.0 else u
                     fx, fy = rx + u * dx, ry + u * dy
                 if fx * fx + fy * fy > reach2:
