@@ -314,3 +314,22 @@ def test_sf_trigger_pruning_keeps_the_earliest_among_many_on_a_long_lane():
         assert (found is None) == (expect is None)
         if found is not None:
             assert found[0] == pytest.approx(expect[0], abs=1e-12) and found[1].reactor.id == expect[1]
+
+
+@PROPS
+@given(st.lists(st.tuples(coord_x, coord_y), min_size=0, max_size=60), coord_x, coord_y,
+       st.floats(0, 120), st.floats(0, 60), st.floats(1e-6, 30), st.floats(0.5, 80))
+def test_any_near_box_is_exactly_a_scan_of_every_item(points, x0, y0, w, h, reach, cell):
+    """The broad phase's question (is any enemy within reach of this move's box?) gets
+    the answer a scan of every item gives, whatever the cell size. (The referee's reach
+    is never below 1e-6: its margin over the radius.)"""
+    items = [_At(i, p) for i, p in enumerate(points)]
+    g = SpatialGrid(cell).add_all(items)
+    x1, y1 = x0 + w, y0 + h
+
+    def gap(p):
+        ex = max(x0 - p[0], 0.0, p[0] - x1)
+        ey = max(y0 - p[1], 0.0, p[1] - y1)
+        return ex * ex + ey * ey
+
+    assert g.any_near_box(x0, y0, x1, y1, reach) == any(gap(p) <= reach * reach for p in points)

@@ -163,24 +163,12 @@ class Referee:
                 y0 = y
             elif y > y1:
                 y1 = y
-        lo, hi = (x0, y0), (x1, y1)
         for watch, grid in self._indexes.get(mover.side) or self._index_side(mover.side):
             # Only an enemy within reach of the box counts (with a margin wider than the
             # narrow phase's tangent tolerance); most moves are clear of them all.
             reach = watch.radius * (1.0 + 1e-6) + 1e-6
-            bx0, by0, bx1, by1 = grid.box
-            if x1 + reach < bx0 or x0 - reach > bx1 or y1 + reach < by0 or y0 - reach > by1:
-                continue
-            near = grid.near_segment(lo, hi, watch.radius)
-            if not near or not watch.active(self.battle, mover):
-                continue
-            reach2 = reach * reach
-            for reactor in near:  # the grid's cells are coarse: measure to the box
-                cx, cy = reactor.pos
-                ex = x0 - cx if cx < x0 else cx - x1 if cx > x1 else 0.0
-                ey = y0 - cy if cy < y0 else cy - y1 if cy > y1 else 0.0
-                if ex * ex + ey * ey <= reach2:
-                    return False
+            if grid.any_near_box(x0, y0, x1, y1, reach) and watch.active(self.battle, mover):
+                return False
         return True
 
     def _index_side(self, side: str) -> list[tuple[Watch, SpatialGrid]]:

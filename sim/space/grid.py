@@ -76,27 +76,45 @@ class SpatialGrid:
         bx0, by0, bx1, by1 = self.box
         if x1 + m < bx0 or x0 - m > bx1 or y1 + m < by0 or y0 - m > by1:
             return []
+        return [it for items in self._cells_near(x0, y0, x1, y1, m) for it in items]
+
+    def any_near_box(self, x0: float, y0: float, x1: float, y1: float, reach: float) -> bool:
+        """Whether some item (indexed by ``add_all``: items carry ``pos``) lies within
+        ``reach`` of the box [x0, x1] x [y0, y1] (edges included), measured exactly."""
+        bx0, by0, bx1, by1 = self.box
+        if x1 + reach < bx0 or x0 - reach > bx1 or y1 + reach < by0 or y0 - reach > by1:
+            return False
+        reach2 = reach * reach
+        for items in self._cells_near(x0, y0, x1, y1, reach):
+            for it in items:
+                cx, cy = it.pos
+                ex = x0 - cx if cx < x0 else cx - x1 if cx > x1 else 0.0
+                ey = y0 - cy if cy < y0 else cy - y1 if cy > y1 else 0.0
+                if ex * ex + ey * ey <= reach2:
+                    return True
+        return False
+
+    def _cells_near(self, x0, y0, x1, y1, m) -> list:
+        """The occupied cells' item lists that the box grown by m overlaps."""
         c = self.cell
         si0, sj0, si1, sj1 = self._span or self._occupied_span()
         # Clip the query to the occupied cells.
-        i0 = max(int((x0 - r) // c), si0)
-        i1 = min(int((x1 + r) // c), si1)
-        if i0 > i1:
-            return []
-        j0 = max(int((y0 - r) // c), sj0)
-        j1 = min(int((y1 + r) // c), sj1)
-        if j0 > j1:
+        i0 = max(int((x0 - m) // c), si0)
+        i1 = min(int((x1 + m) // c), si1)
+        j0 = max(int((y0 - m) // c), sj0)
+        j1 = min(int((y1 + m) // c), sj1)
+        if i0 > i1 or j0 > j1:
             return []
         cells = self._cells
         if (i1 - i0 + 1) * (j1 - j0 + 1) > len(cells):
-            # A long segment over a sparse grid: scanning the occupied cells is cheaper.
-            return [it for (i, j), items in cells.items() if i0 <= i <= i1 and j0 <= j <= j1 for it in items]
+            # A long box over a sparse grid: scanning the occupied cells is cheaper.
+            return [items for (i, j), items in cells.items() if i0 <= i <= i1 and j0 <= j <= j1]
         out = []
         for i in range(i0, i1 + 1):
             for j in range(j0, j1 + 1):
                 items = cells.get((i, j))
                 if items:
-                    out.extend(items)
+                    out.append(items)
         return out
 
 
