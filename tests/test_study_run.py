@@ -12,7 +12,7 @@ import pytest
 from sim.engine.battle import run_battle
 from sim.errors import InputError
 from sim.study.design import load_study
-from sim.study.executors import DaskExecutor, ProcessExecutor, SerialExecutor
+from sim.study.executors import DaskExecutor, ProcessExecutor, SerialExecutor, run_task, task_size
 from sim.study.report import as_json
 from sim.study.runner import PrecisionTarget, run_study
 from sim.study.stats import summarize
@@ -167,3 +167,36 @@ def test_resume_of_an_edited_study_says_nothing_was_reused(grid, tmp_path):
     assert (same.resumed, same.ran, same.notes) == (8, 0, [])
     assert (other.resumed, other.ran) == (0, 8)
     assert len(other.notes) == 1 and first.study_hash in other.notes[0]
+
+
+class _Recording(SerialExecutor):
+    """A serial executor that notes each task's size (and may claim a larger cap)."""
+
+    def __init__(self, workers=1, most=None):
+        super().__init__()
+        self.workers = workers
+        if most is not None:
+            self.most_per_task = most
+        self.sizes = []
+
+    def run(self, tasks):
+        for task in tasks:
+            self.sizes.append(len(task.jobs))
+            yield run_task(task)
+
+
+def test_task_size_bounds():
+    assert task_size(2000, 2) == 50 and task_size(2000, 2, 250) == 167
+    assert task_size(12, 2) == 5 and task_size(3, 1) == 5 and task_size(100_000, 2, 250) == 250
+
+
+def test_tasks_are_cut_to_the_executors_cap(grid):
+    """A process pool's tasks hold at most 50 replications; Dask's (fewer, larger, as each
+    costs its scheduler more) up to 250; the results are the same either way."""
+    assert DaskExecutor.most_per_task == 250
+    small, large = _Recording(workers=1), _Recording(workers=1, most=250)
+    a = run_study(grid, executor=small, replications=400)
+    b = run_study(grid, executor=large, replications=400)
+    assert max(small.sizes) == 50 and max(large.sizes) == 250   # 1600 / 6 = 267, capped
+    assert sum(small.sizes) == sum(large.sizes) == 1600
+    assert json.dumps(as_json(a)) == json.dumps(as_json(b))

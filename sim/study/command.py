@@ -90,7 +90,8 @@ def add_study_arguments(parser: argparse.ArgumentParser) -> None:
     a("--csv", metavar="FILE", help="write every replication to a CSV file")
     a("--quiet", action="store_true", help="no progress bar")
     a("--task-size", type=_positive_int, metavar="N",
-      help="replications per task (default: about six tasks per worker, 5 to 50 each)")
+      help="replications per task (default: about six tasks per worker, 5 to 50 each; "
+           "to 250 on Dask)")
 
 
 def _precision(args, study: "Study") -> "PrecisionTarget | None":

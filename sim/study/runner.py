@@ -144,7 +144,8 @@ def _ensure(run: StudyRun, n: int, executor, store, progress, battle: str,
         progress.refresh()
     if not todo:
         return
-    size = per_task or task_size(len(todo), getattr(executor, "workers", 1))
+    size = per_task or task_size(len(todo), getattr(executor, "workers", 1),
+                                 getattr(executor, "most_per_task", 50))
     per_cell: dict[int, list[int]] = {}
     for ci, rep in todo:
         per_cell.setdefault(ci, []).append(rep)
