@@ -109,6 +109,30 @@ def test_eliminated_mover_stops_at_once():
     assert not recs(b, event="stop", unit="m") and recs(b, event="stop", unit="m2")
 
 
+@pytest.mark.parametrize("watched", [False, True])
+def test_eliminated_mover_falls_exactly_where_it_is(watched):
+    """Interrupted at any instant, by anything, a mover knows its exact position: killed
+    at t = 0.37 on its second leg (speed 100 cm per phase), it falls at x = 37, and
+    the eliminate record and the unit both say so. Watched (an enemy near the lane,
+    its segments armed) or not, the same."""
+    wp = {"A": (0, 50), "M": (10, 50), "B": (200, 50), "Z": (200, 0),
+          "N": (150, 58) if watched else (200, 0)}
+    sc = build(scenario(table(wp, [("A", "M"), ("M", "B")]), [unit("m", "A", move=100, orders=ADV)],
+                        [unit("r", "Z"), unit("n", "N")], rules=QUIET, turns=1))
+    b = Battle(sc, 1)
+
+    def killer():
+        yield b.env.timeout(0.37)
+        b.eliminate(b.units["m"])
+
+    b.env.process(killer())
+    b.run()
+    (e,) = recs(b, event="eliminate", unit="m")
+    assert e["pos"] == pytest.approx((37.0, 50.0), abs=1e-9) and e["node"] == "M"
+    assert b.units["m"].pos == pytest.approx((37.0, 50.0), abs=1e-9)
+    assert b.units["m"].leg is None
+
+
 def test_hex_moves_end_in_hex_centres():
     """On a hex map a move never ends between hexes: 2.5 of allowance walks 2 hexes."""
     terrain = {"kind": "hex", "width": 8, "height": 3}

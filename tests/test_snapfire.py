@@ -222,6 +222,30 @@ def test_sf_noassault_charge_passing_within_radius_is_not_fired_at():
     assert recs(b, rule="BASE.S.ASSAULT", event="assault")
 
 
+def test_base_s_assault_charger_struck_down_on_the_way_falls_where_it_is():
+    """A charge is a straight move like any other: a charger eliminated half-way (here by
+    an outside process, at t = 2.25) is recorded exactly where it then stands, and
+    strikes no blow."""
+    from sim.engine.battle import Battle
+
+    wp = {"A": (0, 50), "T": (20, 50)}
+    blue = [unit("c", "A", armour=7, move=10, orders={"type": "hold", "charge": True})]
+    red = [unit("t", "T", armour=7)]
+    b = Battle(build(scenario(table(wp), blue, red, rules={"base": {"charge_range": 25, "shoot_range": 0}},
+                              turns=1, destroy=False)), 1)
+
+    def killer():
+        yield b.env.timeout(2.25)   # the assault phase runs from t = 2; speed 40 cm per phase
+        b.eliminate(b.units["c"])
+
+    b.env.process(killer())
+    b.run()
+    (e,) = recs(b, event="eliminate", unit="c")
+    assert e["t"] == pytest.approx(2.25) and e["pos"] == pytest.approx((10.0, 50.0), abs=1e-9)
+    assert not recs(b, rule="BASE.S.ASSAULT", event="assault")
+    assert not recs(b, rule="BASE.S.ASSAULT", event="stop")
+
+
 @pytest.mark.parametrize("name", ["open_ground_advance.yaml", "march_column.yaml"])
 def test_sf_noassault_all_sf_records_are_in_movement_phase(name):
     """SF.NOASSAULT / SF.TRIGGER: snap fire only ever happens in the Movement phase."""
@@ -336,6 +360,26 @@ def test_sf_zoc_unit_starting_inside_leaves_to_the_edge():
     assert stop["pos"] == pytest.approx((50.0, 48.0)) and stop["dist"] == pytest.approx(5.0)
     assert stop["phase"] == "movement"
     assert not recs(b, event="arrive")
+
+
+def test_sf_zoc_unit_struck_down_while_leaving_falls_where_it_is():
+    """Leaving a zone is a straight move too: eliminated half-way out (t = 0.005, 200 cm
+    per phase, 2 cm to go), the unit falls at (50, 49); the battle goes on."""
+    from sim.engine.battle import Battle
+
+    wp = {"A": (50, 50), "B": (150, 50), "F": (50, 53)}
+    b = Battle(build(scenario(table(wp, [("A", "B")]), [mover(), mover("m2", "B")], [unit("f", "F")],
+                              rules=ZOC, turns=2)), 1)
+
+    def killer():
+        yield b.env.timeout(0.005)
+        b.eliminate(b.units["m"])
+
+    b.env.process(killer())
+    b.run()
+    (e,) = recs(b, event="eliminate", unit="m")
+    assert e["pos"] == pytest.approx((50.0, 49.0), abs=1e-9)
+    assert not recs(b, event="stop", unit="m") and b.log.records[-1]["event"] == "end"
 
 
 def test_sf_zoc_halted_unit_does_not_waste_its_next_move_leaving():

@@ -87,13 +87,15 @@ def walk(battle, unit, move_index: int, duration: float, end: float | None = Non
         watched = len(legs) == 1 or not referee.quiet(unit, waypoints)
         if not watched:  # nothing to arm; only an elimination can interrupt
             for target, node, cost in legs:
+                t0 = env.now
                 seg_time = cost / speed
-                if end is not None and env.now + seg_time > end:
-                    seg_time = _clamped(env.now, seg_time, end)
+                if end is not None and t0 + seg_time > end:
+                    seg_time = _clamped(t0, seg_time, end)
+                unit.leg = (t0, target, seg_time)  # from pos, which stays put until it ends
                 try:
                     yield env.timeout(seg_time)
                 except simpy.Interrupt:
-                    return "dead"
+                    return "dead"  # Battle.eliminate set its exact position
                 unit.pos = target  # as _reach does, inline: most segments pass here
                 if node is not None:
                     unit.node = node
@@ -109,16 +111,18 @@ def walk(battle, unit, move_index: int, duration: float, end: float | None = Non
             if end is not None and t0 + seg_time > end:
                 seg_time = _clamped(t0, seg_time, end)
             referee.arm(unit, p0, target, seg_time)
+            unit.leg = (t0, target, seg_time)
             try:
                 yield env.timeout(seg_time)
             except simpy.Interrupt as intr:
                 trigger = intr.cause
-                if not hasattr(trigger, "watch"):  # eliminated while moving
-                    return "dead"
+                if not hasattr(trigger, "watch"):  # eliminated while moving: Battle.eliminate
+                    return "dead"                  # set its exact position
                 frac = 0.0 if seg_time <= 0 else min(1.0, (env.now - t0) / seg_time)
                 # The referee's exact point; the kinematic one (p0 + v·elapsed) agrees
                 # with it to rounding, and a unit already inside is stopped where it stands.
                 unit.pos = p0 if trigger.inside else trigger.point
+                unit.leg = None  # halted here, whatever the rule then decides
                 budget -= frac * cost
                 outcome = trigger.watch.react(battle, unit, trigger)
                 if outcome == "continue" and unit.alive:
@@ -131,9 +135,27 @@ def walk(battle, unit, move_index: int, duration: float, end: float | None = Non
             i += 1
         return _end_of_move(battle, unit)
     finally:
+        unit.leg = None
         if owner:
             battle.referee.disarm(unit)
             unit.process = None
+
+
+def go_straight(battle, unit, point, duration: float):
+    """A straight move off the route (a charge, leaving a zone) to ``point`` in
+    ``duration``: a generator for inside a process. Struck down on the way, the unit
+    falls exactly where it is (``Unit.where``). Returns whether it got there."""
+    unit.leg = (battle.env.now, point, duration)
+    try:
+        yield battle.env.timeout(duration)
+    except simpy.Interrupt:
+        return False
+    finally:
+        unit.leg = None
+    if not unit.on_board:
+        return False
+    unit.pos = point
+    return True
 
 
 def _clamped(t0: float, seg_time: float, end: float) -> float:

@@ -97,6 +97,9 @@ class Battle:
         if not unit.alive:
             return
         unit.flags.add("eliminated")
+        if unit.leg is not None:  # struck down mid-segment: it falls where it is now
+            unit.pos = unit.where(self.env.now)
+            unit.leg = None
         self.record("eliminate", rule=rule, unit=unit.id, pos=unit.pos, node=unit.node, **fields)
         if unit.process is not None and unit.process.is_alive and unit.process is not self.env.active_process:
             self.referee.disarm(unit)

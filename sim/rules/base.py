@@ -11,6 +11,7 @@ BASE.S.ASSAULT: in its assault phase each unit with ``charge`` orders that is wi
 """
 from __future__ import annotations
 
+from sim.agents.movement import go_straight
 from sim.rules.registry import implements
 from sim.space.geometry import dist, lerp
 from sim.space.grid import SpatialGrid, near_any, within_extent
@@ -99,10 +100,8 @@ def _charge(battle, unit, target):
                       waypoints=[list(contact)], reason="charge")
         # A charge covers at most the unit's move, within half the phase.
         speed = 2 * max(unit.move, d) / battle.clock.phase_length
-        yield battle.env.timeout((d - CONTACT) / speed)
-        if not unit.on_board:
+        if not (yield from go_straight(battle, unit, contact, (d - CONTACT) / speed)):
             return
-        unit.pos = contact
         battle.record("stop", rule="BASE.S.ASSAULT", unit=unit.id, pos=unit.pos, node=unit.node,
                       reason="contact")
     for striker, struck in ((unit, target), (target, unit)):

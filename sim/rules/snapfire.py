@@ -19,6 +19,7 @@ and that is its move for the phase.
 """
 from __future__ import annotations
 
+from sim.agents.movement import go_straight
 from sim.agents.referee import Trigger, Watch
 from sim.rules.base import apply_hit
 from sim.rules.registry import implements
@@ -114,8 +115,9 @@ class ZoneOfControlWatch(Watch):
         battle.record("move", rule="SF.ZOC", unit=unit.id, pos=unit.pos, node=unit.node,
                       move=1, waypoints=[list(exit_point)], reason="leave_zone")
         speed = unit.move / battle.clock.phase_length
-        yield battle.env.timeout(min(dist(unit.pos, exit_point) / speed, battle.clock.phase_length))
-        unit.pos = exit_point
+        duration = min(dist(unit.pos, exit_point) / speed, battle.clock.phase_length)
+        if not (yield from go_straight(battle, unit, exit_point, duration)):
+            return True  # struck down on the way out: its move is over
         battle.record("stop", rule="SF.ZOC", unit=unit.id, pos=unit.pos, node=unit.node,
                       reason="left_zone", dist=dist(unit.pos, holder.pos), radius=self.radius)
         return True
