@@ -68,6 +68,23 @@ def run(data, seed: int = 1):
     return Battle(sc, seed).run()
 
 
+def run_killing(data, uid: str, at: float, seed: int = 1):
+    """Run a battle in which an outside process eliminates unit ``uid`` at time ``at``
+    (whatever it is doing then); returns the Battle and that unit's eliminate record."""
+    from sim.engine.battle import Battle
+
+    b = Battle(build(data) if isinstance(data, dict) else data, seed)
+
+    def killer():
+        yield b.env.timeout(at)
+        b.eliminate(b.units[uid])
+
+    b.env.process(killer())
+    b.run()
+    (rec,) = b.log.where(event="eliminate", unit=uid)
+    return b, rec
+
+
 def set_up(data: dict, seed: int = 1):
     """A Battle of a scenario dict with its ruleset's setup run, not yet run."""
     from sim.engine.battle import Battle

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import SCENARIOS, build, recs, run, scenario, table, unit
+from conftest import SCENARIOS, build, recs, run, run_killing, scenario, table, unit
 from sim.engine.battle import Battle
 from sim.scenario.load import load_scenario
 from sim.space.geometry import dist
@@ -95,15 +95,7 @@ def test_eliminated_mover_stops_at_once():
     sc = build(scenario(with_far_enemy(lane_map()), [unit("m", "A", move=100, orders=ADV),
                                                      unit("m2", "A", move=100, orders=ADV)],
                         far_enemy(), rules=QUIET, turns=1))
-    b = Battle(sc, 1)
-
-    def killer():
-        yield b.env.timeout(0.25)
-        b.eliminate(b.units["m"])
-
-    b.env.process(killer())
-    b.run()
-    (e,) = recs(b, event="eliminate", unit="m")
+    b, e = run_killing(sc, "m", 0.25)
     assert e["t"] == pytest.approx(0.25)
     assert not [r for r in b.log if r.get("unit") == "m" and r["t"] > 0.25]
     assert not recs(b, event="stop", unit="m") and recs(b, event="stop", unit="m2")
@@ -117,17 +109,9 @@ def test_eliminated_mover_falls_exactly_where_it_is(watched):
     its segments armed) or not, the same."""
     wp = {"A": (0, 50), "M": (10, 50), "B": (200, 50), "Z": (200, 0),
           "N": (150, 58) if watched else (200, 0)}
-    sc = build(scenario(table(wp, [("A", "M"), ("M", "B")]), [unit("m", "A", move=100, orders=ADV)],
-                        [unit("r", "Z"), unit("n", "N")], rules=QUIET, turns=1))
-    b = Battle(sc, 1)
-
-    def killer():
-        yield b.env.timeout(0.37)
-        b.eliminate(b.units["m"])
-
-    b.env.process(killer())
-    b.run()
-    (e,) = recs(b, event="eliminate", unit="m")
+    data = scenario(table(wp, [("A", "M"), ("M", "B")]), [unit("m", "A", move=100, orders=ADV)],
+                    [unit("r", "Z"), unit("n", "N")], rules=QUIET, turns=1)
+    b, e = run_killing(data, "m", 0.37)
     assert e["pos"] == pytest.approx((37.0, 50.0), abs=1e-9) and e["node"] == "M"
     assert b.units["m"].pos == pytest.approx((37.0, 50.0), abs=1e-9)
     assert b.units["m"].leg is None

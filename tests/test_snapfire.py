@@ -13,7 +13,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from scipy.stats import binom
 
-from conftest import build, lane, recs, run, scenario, table, unit
+from conftest import build, lane, recs, run, run_killing, scenario, table, unit
 from sim.space.geometry import dist, lerp
 
 ADV = {"type": "advance", "to": "B"}
@@ -226,21 +226,12 @@ def test_base_s_assault_charger_struck_down_on_the_way_falls_where_it_is():
     """A charge is a straight move like any other: a charger eliminated half-way (here by
     an outside process, at t = 2.25) is recorded exactly where it then stands, and
     strikes no blow."""
-    from sim.engine.battle import Battle
-
     wp = {"A": (0, 50), "T": (20, 50)}
     blue = [unit("c", "A", armour=7, move=10, orders={"type": "hold", "charge": True})]
     red = [unit("t", "T", armour=7)]
-    b = Battle(build(scenario(table(wp), blue, red, rules={"base": {"charge_range": 25, "shoot_range": 0}},
-                              turns=1, destroy=False)), 1)
-
-    def killer():
-        yield b.env.timeout(2.25)   # the assault phase runs from t = 2; speed 40 cm per phase
-        b.eliminate(b.units["c"])
-
-    b.env.process(killer())
-    b.run()
-    (e,) = recs(b, event="eliminate", unit="c")
+    # the assault phase runs from t = 2; the charge covers 40 cm per phase
+    b, e = run_killing(scenario(table(wp), blue, red, rules={"base": {"charge_range": 25, "shoot_range": 0}},
+                                turns=1, destroy=False), "c", 2.25)
     assert e["t"] == pytest.approx(2.25) and e["pos"] == pytest.approx((10.0, 50.0), abs=1e-9)
     assert not recs(b, rule="BASE.S.ASSAULT", event="assault")
     assert not recs(b, rule="BASE.S.ASSAULT", event="stop")
@@ -365,19 +356,9 @@ def test_sf_zoc_unit_starting_inside_leaves_to_the_edge():
 def test_sf_zoc_unit_struck_down_while_leaving_falls_where_it_is():
     """Leaving a zone is a straight move too: eliminated half-way out (t = 0.005, 200 cm
     per phase, 2 cm to go), the unit falls at (50, 49); the battle goes on."""
-    from sim.engine.battle import Battle
-
     wp = {"A": (50, 50), "B": (150, 50), "F": (50, 53)}
-    b = Battle(build(scenario(table(wp, [("A", "B")]), [mover(), mover("m2", "B")], [unit("f", "F")],
-                              rules=ZOC, turns=2)), 1)
-
-    def killer():
-        yield b.env.timeout(0.005)
-        b.eliminate(b.units["m"])
-
-    b.env.process(killer())
-    b.run()
-    (e,) = recs(b, event="eliminate", unit="m")
+    b, e = run_killing(scenario(table(wp, [("A", "B")]), [mover(), mover("m2", "B")], [unit("f", "F")],
+                                rules=ZOC, turns=2), "m", 0.005)
     assert e["pos"] == pytest.approx((50.0, 49.0), abs=1e-9)
     assert not recs(b, event="stop", unit="m") and b.log.records[-1]["event"] == "end"
 
