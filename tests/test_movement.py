@@ -114,7 +114,7 @@ def test_eliminated_mover_falls_exactly_where_it_is(watched):
     b, e = run_killing(data, "m", 0.37)
     assert e["pos"] == pytest.approx((37.0, 50.0), abs=1e-9) and e["node"] == "M"
     assert b.units["m"].pos == pytest.approx((37.0, 50.0), abs=1e-9)
-    assert b.units["m"].leg is None
+    assert b.units["m"].course is None
 
 
 def test_hex_moves_end_in_hex_centres():

@@ -85,13 +85,12 @@ def walk(battle, unit, move_index: int, duration: float, end: float | None = Non
         # Broad phase: a move far from every watched enemy arms no segment at all. (A
         # one-leg move skips it: arming that leg asks the same question.)
         watched = len(legs) == 1 or not referee.quiet(unit, waypoints)
+        unit.course = (env.now, unit.pos, legs, speed, end)
         if not watched:  # nothing to arm; only an elimination can interrupt
             for target, node, cost in legs:
-                t0 = env.now
                 seg_time = cost / speed
-                if end is not None and t0 + seg_time > end:
-                    seg_time = _clamped(t0, seg_time, end)
-                unit.leg = (t0, target, seg_time)  # from pos, which stays put until it ends
+                if end is not None and env.now + seg_time > end:
+                    seg_time = _clamped(env.now, seg_time, end)
                 try:
                     yield env.timeout(seg_time)
                 except simpy.Interrupt:
@@ -111,7 +110,6 @@ def walk(battle, unit, move_index: int, duration: float, end: float | None = Non
             if end is not None and t0 + seg_time > end:
                 seg_time = _clamped(t0, seg_time, end)
             referee.arm(unit, p0, target, seg_time)
-            unit.leg = (t0, target, seg_time)
             try:
                 yield env.timeout(seg_time)
             except simpy.Interrupt as intr:
@@ -122,11 +120,12 @@ def walk(battle, unit, move_index: int, duration: float, end: float | None = Non
                 # The referee's exact point; the kinematic one (p0 + v·elapsed) agrees
                 # with it to rounding, and a unit already inside is stopped where it stands.
                 unit.pos = p0 if trigger.inside else trigger.point
-                unit.leg = None  # halted here, whatever the rule then decides
+                unit.course = None  # halted here, whatever the rule then decides
                 budget -= frac * cost
                 outcome = trigger.watch.react(battle, unit, trigger)
                 if outcome == "continue" and unit.alive:
                     legs = legs[:i] + plan_move(battle, unit, max(0.0, budget))
+                    unit.course = (env.now, unit.pos, legs[i:], speed, end)
                     continue
                 return outcome if unit.alive else "dead"
             referee.disarm(unit)
@@ -135,7 +134,7 @@ def walk(battle, unit, move_index: int, duration: float, end: float | None = Non
             i += 1
         return _end_of_move(battle, unit)
     finally:
-        unit.leg = None
+        unit.course = None
         if owner:
             battle.referee.disarm(unit)
             unit.process = None
@@ -144,18 +143,37 @@ def walk(battle, unit, move_index: int, duration: float, end: float | None = Non
 def go_straight(battle, unit, point, duration: float):
     """A straight move off the route (a charge, leaving a zone) to ``point`` in
     ``duration``: a generator for inside a process. Struck down on the way, the unit
-    falls exactly where it is (``Unit.where``). Returns whether it got there."""
-    unit.leg = (battle.env.now, point, duration)
+    falls exactly where it is (``position_at``). Returns whether it got there."""
+    unit.course = (battle.env.now, unit.pos, [(point, None, duration)], 1.0, None)
     try:
         yield battle.env.timeout(duration)
     except simpy.Interrupt:
         return False
     finally:
-        unit.leg = None
+        unit.course = None
     if not unit.on_board:
         return False
     unit.pos = point
     return True
+
+
+def position_at(unit, now: float) -> tuple[float, float]:
+    """Where ``unit`` is at time ``now``, exactly: on its course (the move it is making:
+    start time and point, legs, speed, end of slot), each leg timed as the walk times it,
+    then start + velocity x elapsed on the leg it is on. Standing still: its ``pos``."""
+    course = unit.course
+    if course is None:
+        return unit.pos
+    t, p, legs, speed, end = course
+    for target, _, cost in legs:
+        seg_time = cost / speed
+        if end is not None and t + seg_time > end:
+            seg_time = _clamped(t, seg_time, end)
+        if now < t + seg_time:
+            f = max(0.0, (now - t) / seg_time)
+            return (p[0] + (target[0] - p[0]) * f, p[1] + (target[1] - p[1]) * f)
+        t, p = t + seg_time, target
+    return p
 
 
 def _clamped(t0: float, seg_time: float, end: float) -> float:

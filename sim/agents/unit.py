@@ -23,10 +23,9 @@ class Unit:
     process: Any = None          # the SimPy process moving it, while it moves
     route: list[str] = field(default_factory=list)
     fired_at_by: set[str] = field(default_factory=set)   # SF.ONCE: firers this turn
-    # The straight segment it is walking while it moves, (start time, end point,
-    # duration), from ``pos`` (updated only at the segment's end): ``where(t)`` gives
-    # its exact position at any instant.
-    leg: tuple | None = None
+    # The move it is making, while it makes it (see sim.agents.movement.position_at):
+    # ``pos`` is updated at waypoints, its exact position is known at any instant.
+    course: tuple | None = None
 
     @classmethod
     def from_spec(cls, spec, side: str, pos) -> "Unit":
@@ -34,18 +33,6 @@ class Unit:
                    morale=spec.morale, skill=spec.skill, move=spec.move, orders=spec.orders,
                    node=spec.at, pos=(float(pos[0]), float(pos[1])), flags=set(spec.flags),
                    start_steps=spec.steps)
-
-    def where(self, now: float) -> tuple[float, float]:
-        """Its exact position at time ``now``: start + velocity x elapsed on its leg."""
-        leg = self.leg
-        if leg is None or leg[2] <= 0.0:
-            return self.pos
-        t0, (x1, y1), duration = leg
-        if now >= t0 + duration:
-            return (x1, y1)
-        f = max(0.0, (now - t0) / duration)
-        x0, y0 = self.pos
-        return (x0 + (x1 - x0) * f, y0 + (y1 - y0) * f)
 
     @property
     def alive(self) -> bool:

@@ -11,6 +11,7 @@ from typing import Any
 
 import simpy
 
+from sim.agents.movement import position_at
 from sim.agents.referee import Referee
 from sim.agents.unit import Unit
 from sim.engine.clock import TurnClock
@@ -97,9 +98,9 @@ class Battle:
         if not unit.alive:
             return
         unit.flags.add("eliminated")
-        if unit.leg is not None:  # struck down mid-segment: it falls where it is now
-            unit.pos = unit.where(self.env.now)
-            unit.leg = None
+        if unit.course is not None:  # struck down mid-move: it falls where it is now
+            unit.pos = position_at(unit, self.env.now)
+            unit.course = None
         self.record("eliminate", rule=rule, unit=unit.id, pos=unit.pos, node=unit.node, **fields)
         if unit.process is not None and unit.process.is_alive and unit.process is not self.env.active_process:
             self.referee.disarm(unit)
