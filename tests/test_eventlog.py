@@ -165,3 +165,19 @@ def test_end_is_the_last_record():
         b = run(sc, seed)
         assert [r["event"] for r in b.log].count("end") == 1
         assert b.log.records[-1]["event"] == "end"
+
+
+def test_spelled_out_move_and_stop_records_equal_the_general_ones():
+    """record_move / record_stop (the hot path's literals) write exactly what
+    record("move", ...) / record("stop", ...) would: same keys, same order, same values."""
+    from sim.engine.battle import Battle
+
+    b = Battle(load_scenario(SCENARIOS / "open_ground_advance.yaml"), 1)
+    u = next(iter(b.units.values()))
+    b.record_move(u, 2, [(1.0, 2.0)])
+    b.record("move", unit=u.id, pos=u.pos, node=u.node, move=2, waypoints=[(1.0, 2.0)])
+    b.record_stop(u)
+    b.record("stop", unit=u.id, pos=u.pos, node=u.node, reason="allowance")
+    fast_move, slow_move, fast_stop, slow_stop = b.log.records
+    assert list(fast_move.items()) == list(slow_move.items())
+    assert list(fast_stop.items()) == list(slow_stop.items())

@@ -79,8 +79,7 @@ def walk(battle, unit, move_index: int, duration: float, end: float | None = Non
             return "done"
         speed = unit.move / duration  # cost units per unit of time
         waypoints = [p for p, _, _ in legs]
-        battle.record("move", unit=unit.id, pos=unit.pos, node=unit.node, move=move_index,
-                      waypoints=waypoints)
+        battle.record_move(unit, move_index, waypoints)
         budget = unit.move
         # Broad phase: a move far from every watched enemy arms no segment at all. (A
         # one-leg move skips it: arming that leg asks the same question.)
@@ -199,7 +198,7 @@ def _end_of_move(battle, unit) -> str:
         battle.record("arrive", unit=unit.id, pos=unit.pos, node=unit.node)
         battle.on_arrive(unit)
         return "arrived"
-    battle.record("stop", unit=unit.id, pos=unit.pos, node=unit.node, reason="allowance")
+    battle.record_stop(unit)
     return "done"
 
 

@@ -93,6 +93,23 @@ class Battle:
             self._records.append(rec)
         return rec
 
+    def record_move(self, unit, move: int, waypoints) -> None:
+        """``record("move", unit=…, pos=…, node=…, move=…, waypoints=…)`` spelled out as
+        one literal (no keyword packing): every move writes it."""
+        c = self.clock.current
+        if not self._ended:
+            self._records.append({"t": self.env.now, "turn": c.turn, "side": c.side, "phase": c.phase,
+                                  "event": "move", "rule": None, "unit": unit.id, "pos": unit.pos,
+                                  "node": unit.node, "move": move, "waypoints": waypoints})
+
+    def record_stop(self, unit) -> None:
+        """``record("stop", unit=…, pos=…, node=…, reason="allowance")``, spelled out."""
+        c = self.clock.current
+        if not self._ended:
+            self._records.append({"t": self.env.now, "turn": c.turn, "side": c.side, "phase": c.phase,
+                                  "event": "stop", "rule": None, "unit": unit.id, "pos": unit.pos,
+                                  "node": unit.node, "reason": "allowance"})
+
     # -- outcomes ----------------------------------------------------------------------
     def eliminate(self, unit, rule: str | None = None, **fields) -> None:
         if not unit.alive:
