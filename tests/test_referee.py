@@ -333,3 +333,16 @@ def test_any_near_box_is_exactly_a_scan_of_every_item(points, x0, y0, w, h, reac
         return ex * ex + ey * ey
 
     assert g.any_near_box(x0, y0, x1, y1, reach) == any(gap(p) <= reach * reach for p in points)
+
+
+def test_spatial_grid_query_after_more_items_are_added_sees_them():
+    """The grid's per-row index is rebuilt when a new cell fills: a query, then an add
+    into a fresh cell (and one into an old cell), then the same query finds all."""
+    g = SpatialGrid(10.0)
+    g.add("a", (5.0, 5.0))
+    assert g.near_segment((0, 5), (100, 5), 1.0) == ["a"]
+    g.add("b", (95.0, 5.0))      # a new cell, in the same row, far along it
+    g.add("c", (6.0, 4.0))       # the old cell
+    assert sorted(g.near_segment((0, 5), (100, 5), 1.0)) == ["a", "b", "c"]
+    assert g.near_segment((20, 5), (80, 5), 1.0) == []          # between them: no cell
+    assert sorted(g.near_segment((0, 5), (0, 5), 100.0)) == ["a", "b", "c"]

@@ -10,6 +10,7 @@ points there are in all: 500 distant enemies cost no more than 50.
 """
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from itertools import chain
 
 
@@ -18,6 +19,9 @@ class SpatialGrid:
         self.cell = float(cell)
         self._cells: dict[tuple[int, int], list] = {}
         self._span: tuple[int, int, int, int] | None = None  # occupied cells' index box
+        # Per row j of cells: its occupied columns, sorted, and their item lists; so a
+        # query visits only occupied cells (bisected), however long its box.
+        self._rows: dict[int, tuple[list[int], list[list]]] | None = None
         # The items' extent (x0, y0, x1, y1): a query box clear of it finds nothing.
         self.box = (float("inf"), float("inf"), -float("inf"), -float("inf"))
 
@@ -40,7 +44,7 @@ class SpatialGrid:
             xs, ys = zip(*places)
             bx0, by0, bx1, by1 = self.box
             self.box = (min(bx0, min(xs)), min(by0, min(ys)), max(bx1, max(xs)), max(by1, max(ys)))
-        self._span = None
+        self._span = self._rows = None
         return self
 
     def add(self, item, pos) -> None:
@@ -51,7 +55,7 @@ class SpatialGrid:
         items = self._cells.get(key)
         if items is None:
             self._cells[key] = [item]
-            self._span = None
+            self._span = self._rows = None
         else:
             items.append(item)
 
@@ -64,6 +68,14 @@ class SpatialGrid:
                 self._span = (min(i_s), min(j_s), max(i_s), max(j_s))
             else:
                 self._span = (1, 1, 0, 0)  # empty: no index range satisfies it
+            rows: dict[int, tuple[list[int], list[list]]] = {}
+            for (i, j) in sorted(keys):
+                row = rows.get(j)
+                if row is None:
+                    row = rows[j] = ([], [])
+                row[0].append(i)
+                row[1].append(self._cells[(i, j)])
+            self._rows = rows
         return self._span
 
     def near_segment(self, p0, p1, r: float) -> list:
@@ -97,7 +109,7 @@ class SpatialGrid:
     def _cells_near(self, x0, y0, x1, y1, m) -> list:
         """The occupied cells' item lists that the box grown by m overlaps."""
         c = self.cell
-        si0, sj0, si1, sj1 = self._span or self._occupied_span()
+        si0, sj0, si1, sj1 = self._span if self._rows is not None else self._occupied_span()
         # Clip the query to the occupied cells.
         i0 = max(int((x0 - m) // c), si0)
         i1 = min(int((x1 + m) // c), si1)
@@ -105,16 +117,16 @@ class SpatialGrid:
         j1 = min(int((y1 + m) // c), sj1)
         if i0 > i1 or j0 > j1:
             return []
-        cells = self._cells
-        if (i1 - i0 + 1) * (j1 - j0 + 1) > len(cells):
-            # A long box over a sparse grid: scanning the occupied cells is cheaper.
-            return [items for (i, j), items in cells.items() if i0 <= i <= i1 and j0 <= j <= j1]
+        rows = self._rows
         out = []
-        for i in range(i0, i1 + 1):
-            for j in range(j0, j1 + 1):
-                items = cells.get((i, j))
-                if items:
-                    out.append(items)
+        for j in range(j0, j1 + 1):
+            row = rows.get(j)
+            if row is not None:
+                cols = row[0]
+                lo = bisect_left(cols, i0) if i0 > cols[0] else 0
+                hi = bisect_right(cols, i1) if i1 < cols[-1] else len(cols)
+                if lo < hi:
+                    out.extend(row[1][lo:hi])
         return out
 
 
