@@ -230,7 +230,7 @@ def test_near_any_never_misses_a_centre_in_range(points, centres, r):
             assert not flag   # clearly out of range: no needless candidate either
 
 
-@pytest.mark.parametrize("n_points, n_centres", [(2, 1), (300, 1), (100, 50), (500, 200)])
+@pytest.mark.parametrize("n_points, n_centres", [(2, 1), (300, 1), (100, 50), (200, 100), (500, 200)])
 def test_near_any_exact_boundary_in_both_branches(n_points, n_centres):
     """Few pairs go through numpy broadcasting, many through a k-d tree: both say True
     at exactly r, False a hair beyond it, and agree with a scan of every pair."""

@@ -449,7 +449,7 @@ def test_base_s_hit_steps_per_hit_knob_and_destroyed_force():
     assert b.winner == "red"
 
 
-@pytest.mark.parametrize("crowd", [0, 12, 70])
+@pytest.mark.parametrize("crowd", [0, 12, 130])
 def test_base_s_shoot_range_is_inclusive_and_idle_shooters_change_nothing(crowd):
     """BASE.S.SHOOT: an enemy at exactly ``shoot_range`` is shot at, one a hair beyond is
     not. With more units far from everyone on both sides (the phase then skips idle

@@ -142,7 +142,7 @@ def near_any(points, centres, r: float) -> list[bool]:
     if not centres or not points:
         return [False] * len(points)
     bound = r * (1 + 1e-9) + 1e-9
-    if len(points) * len(centres) <= 4096:
+    if len(points) * len(centres) <= 16384:
         p, c = _xy(points), _xy(centres)
         dx = p[:, None, 0] - c[None, :, 0]
         dy = p[:, None, 1] - c[None, :, 1]
