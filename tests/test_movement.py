@@ -148,3 +148,14 @@ def test_every_walk_record_stays_inside_its_movement_phase(name):
         for r in walk:
             phase_end = b.clock.phase_length * (3 * (r["turn"] - 1) + 1)
             assert r["t"] <= phase_end + 1e-12
+
+
+def test_struck_down_the_instant_it_reaches_a_waypoint_is_at_that_node():
+    """Killed at the very instant it reaches waypoint M (t = 0.1 at 100 cm per phase),
+    before its walk has noted the arrival: the record says M's position and node M."""
+    wp = {"A": (0, 50), "M": (10, 50), "B": (200, 50), "Z": (200, 0)}
+    data = scenario(table(wp, [("A", "M"), ("M", "B")]), [unit("m", "A", move=100, orders=ADV)],
+                    [unit("r", "Z")], rules=QUIET, turns=1)
+    b, e = run_killing(data, "m", 0.1)
+    assert e["pos"] == pytest.approx((10.0, 50.0), abs=1e-12) and e["node"] == "M"
+    assert b.units["m"].route == ["B"]

@@ -346,3 +346,19 @@ def test_spatial_grid_query_after_more_items_are_added_sees_them():
     assert sorted(g.near_segment((0, 5), (100, 5), 1.0)) == ["a", "b", "c"]
     assert g.near_segment((20, 5), (80, 5), 1.0) == []          # between them: no cell
     assert sorted(g.near_segment((0, 5), (0, 5), 100.0)) == ["a", "b", "c"]
+
+
+@pytest.mark.parametrize("r", [1e-4, 3e-4, 0.01, 10.0])
+def test_sf_trigger_tiny_radius_still_counts_a_tangent_pass(r):
+    """The referee's cheap refusals (segment box, closest approach, broad phase, grid
+    margin) never refuse a pass that first_entry counts as within r, however small r
+    is: its tangent tolerance is absolute (1e-9 on the squared distance) below r = 1."""
+    gap = math.sqrt(r * r + 0.9e-9 * max(1.0, r * r))   # inside the tolerance, beyond r
+    wp = {"A": (0.0, 50.0), "B": (20.0, 50.0), "E": (10.0, 50.0 + gap)}
+    sc = build(scenario(table(wp, [("A", "B")]), [unit("m", "A", orders={"type": "advance", "to": "B"})],
+                        [unit("e", "E")], rules={"snapfire": {"radius": r}}))
+    assert first_entry((0.0, 50.0), (20.0, 50.0), (10.0, 50.0 + gap), r) is not None
+    b = _armed_battle(sc)
+    found = b.referee.earliest(b.units["m"], (0.0, 50.0), (20.0, 50.0))
+    assert found is not None and found[1].reactor.id == "e"
+    assert not b.referee.quiet(b.units["m"], [(20.0, 50.0)])

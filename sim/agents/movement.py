@@ -142,7 +142,7 @@ def walk(battle, unit, move_index: int, duration: float, end: float | None = Non
 def go_straight(battle, unit, point, duration: float):
     """A straight move off the route (a charge, leaving a zone) to ``point`` in
     ``duration``: a generator for inside a process. Struck down on the way, the unit
-    falls exactly where it is (``position_at``). Returns whether it got there."""
+    falls exactly where it is (``exact_place``). Returns whether it got there."""
     unit.course = (battle.env.now, unit.pos, [(point, None, duration)], 1.0, None)
     try:
         yield battle.env.timeout(duration)
@@ -156,23 +156,28 @@ def go_straight(battle, unit, point, duration: float):
     return True
 
 
-def position_at(unit, now: float) -> tuple[float, float]:
-    """Where ``unit`` is at time ``now``, exactly: on its course (the move it is making:
-    start time and point, legs, speed, end of slot), each leg timed as the walk times it,
-    then start + velocity x elapsed on the leg it is on. Standing still: its ``pos``."""
+def exact_place(unit, now: float) -> tuple[tuple[float, float], str | None]:
+    """Where ``unit`` is at time ``now``, exactly, and the last waypoint node it has
+    reached on its way (None if none yet): its course (the move it is making: start
+    time and point, legs, speed, end of slot) is replayed leg by leg, each timed as the
+    walk times it, then start + velocity x elapsed on the leg it is on. Standing
+    still: its ``pos`` and ``node``."""
     course = unit.course
     if course is None:
-        return unit.pos
+        return unit.pos, unit.node
     t, p, legs, speed, end = course
-    for target, _, cost in legs:
+    reached = None
+    for target, node, cost in legs:
         seg_time = cost / speed
         if end is not None and t + seg_time > end:
             seg_time = _clamped(t, seg_time, end)
         if now < t + seg_time:
             f = max(0.0, (now - t) / seg_time)
-            return (p[0] + (target[0] - p[0]) * f, p[1] + (target[1] - p[1]) * f)
+            return (p[0] + (target[0] - p[0]) * f, p[1] + (target[1] - p[1]) * f), reached
         t, p = t + seg_time, target
-    return p
+        if node is not None:
+            reached = node
+    return p, reached
 
 
 def _clamped(t0: float, seg_time: float, end: float) -> float:

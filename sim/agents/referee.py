@@ -14,7 +14,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from sim.space.geometry import first_root, lerp, moving_closer
+from sim.space.geometry import first_root, lerp, moving_closer, reach
 from sim.space.grid import SpatialGrid
 
 
@@ -104,11 +104,11 @@ class Referee:
             x0, y0 = p0
             dx, dy = p1[0] - x0, p1[1] - y0
             seg2 = dx * dx + dy * dy
-            reach = r * (1.0 + 1e-6) + 1e-6
-            reach2 = reach * reach
-            bx0, bx1 = (x0 - reach, p1[0] + reach) if dx >= 0.0 else (p1[0] - reach, x0 + reach)
-            by0, by1 = (y0 - reach, p1[1] + reach) if dy >= 0.0 else (p1[1] - reach, y0 + reach)
-            ahead = reach / math.sqrt(seg2) if seg2 > 0.0 else 0.0  # reach as a fraction
+            far = reach(r)
+            reach2 = far * far
+            bx0, bx1 = (x0 - far, p1[0] + far) if dx >= 0.0 else (p1[0] - far, x0 + far)
+            by0, by1 = (y0 - far, p1[1] + far) if dy >= 0.0 else (p1[1] - far, y0 + far)
+            ahead = far / math.sqrt(seg2) if seg2 > 0.0 else 0.0  # the reach as a fraction
             battle, eligible = self.battle, watch.eligible
             for reactor in near:
                 cx, cy = reactor.pos
@@ -166,8 +166,7 @@ class Referee:
         for watch, grid in self._indexes.get(mover.side) or self._index_side(mover.side):
             # Only an enemy within reach of the box counts (with a margin wider than the
             # narrow phase's tangent tolerance); most moves are clear of them all.
-            reach = watch.radius * (1.0 + 1e-6) + 1e-6
-            if grid.any_near_box(x0, y0, x1, y1, reach) and watch.active(self.battle, mover):
+            if grid.any_near_box(x0, y0, x1, y1, reach(watch.radius)) and watch.active(self.battle, mover):
                 return False
         return True
 

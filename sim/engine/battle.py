@@ -11,7 +11,7 @@ from typing import Any
 
 import simpy
 
-from sim.agents.movement import position_at
+from sim.agents.movement import exact_place
 from sim.agents.referee import Referee
 from sim.agents.unit import Unit
 from sim.engine.clock import TurnClock
@@ -116,8 +116,13 @@ class Battle:
             return
         unit.flags.add("eliminated")
         if unit.course is not None:  # struck down mid-move: it falls where it is now
-            unit.pos = position_at(unit, self.env.now)
+            unit.pos, reached = exact_place(unit, self.env.now)
             unit.course = None
+            if reached is not None and reached != unit.node:
+                # It got there this very instant, before its walk could note it.
+                unit.node = reached
+                if unit.route and unit.route[0] == reached:
+                    del unit.route[0]
         self.record("eliminate", rule=rule, unit=unit.id, pos=unit.pos, node=unit.node, **fields)
         if unit.process is not None and unit.process.is_alive and unit.process is not self.env.active_process:
             self.referee.disarm(unit)

@@ -34,6 +34,13 @@ def first_root(rx: float, ry: float, ux: float, uy: float, r: float) -> float | 
     return c / (-0.5 * (b - math.sqrt(disc)))
 
 
+def reach(r: float) -> float:
+    """A distance beyond which nothing comes within ``r`` even by ``first_root``'s
+    tangent tolerance (closest² <= r² + EPS·max(1, r²)), with room to spare: broad
+    phases and candidate tests refuse only what lies farther than this."""
+    return math.sqrt(r * r * (1.0 + 1e-6) + 1e-6)
+
+
 def first_entry(p0, p1, c, r: float) -> float | None:
     """Fraction s in [0, 1] of segment p0→p1 where it first reaches distance r of c.
 

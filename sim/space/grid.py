@@ -13,6 +13,8 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from itertools import chain
 
+from sim.space.geometry import reach
+
 
 class SpatialGrid:
     def __init__(self, cell: float):
@@ -84,7 +86,7 @@ class SpatialGrid:
         y0, y1 = (p0[1], p1[1]) if p0[1] <= p1[1] else (p1[1], p0[1])
         # Most segments pass far from every item: refuse those on the items' extent,
         # widened a little more than any caller's tangent tolerance.
-        m = r * (1.0 + 1e-6) + 1e-6
+        m = reach(r)
         bx0, by0, bx1, by1 = self.box
         if x1 + m < bx0 or x0 - m > bx1 or y1 + m < by0 or y0 - m > by1:
             return []
