@@ -2,7 +2,6 @@
 SF.HALT and SF.ROLL records (SF.TRIGGER, SF.HALT, SF.ROLL), quickly."""
 from __future__ import annotations
 
-import time
 
 import pytest
 
@@ -13,7 +12,6 @@ from sim.scenario.load import load_scenario
 @pytest.mark.parametrize("name", ["open_ground_advance.yaml", "march_column.yaml"])
 def test_shipped_scenario_has_sf_halts_and_rolls_for_seeds_1_to_8(name):
     sc = load_scenario(SCENARIOS / name)
-    start = time.perf_counter()
     for seed in range(1, 9):
         b = run(sc, seed)
         halts = b.log.where(rule="SF.HALT")
@@ -25,7 +23,6 @@ def test_shipped_scenario_has_sf_halts_and_rolls_for_seeds_1_to_8(name):
             assert any(r["t"] == h["t"] and r["unit"] == h["firer"] and r["target"] == h["unit"]
                        for r in rolls)
         assert b.log.records[-1]["event"] == "end"
-    assert time.perf_counter() - start < 20  # generous; a run takes a fraction of a second
 
 
 def test_march_column_is_on_march_orders():

@@ -7,7 +7,6 @@ and in the reserve (FOW.RESERVE, H17.1)."""
 from __future__ import annotations
 
 import copy
-import time
 from functools import lru_cache
 from pathlib import Path
 
@@ -170,14 +169,12 @@ def test_reserve_hands_a_sniper_back_at_its_owners_next_turn():
 
 
 # -- the shipped scenarios -----------------------------------------------------------------------
-def test_scenarios_produce_every_lifecycle_event_quickly_and_audit_clean():
+def test_scenarios_produce_every_lifecycle_event_and_audit_clean():
     seen = {}
     for path, system in ((VILLAGE, "h17"), (CROSSING, "fow")):
         sc = scenario(path)
         for seed in range(1, 41):
-            t0 = time.perf_counter()
             res = run_battle(sc, seed)
-            assert time.perf_counter() - t0 < 2.0
             check_lifecycle(res.log, sc, system)
             last = -1.0
             for r in res.log.records:

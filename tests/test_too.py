@@ -6,6 +6,7 @@ battle and runs the ruleset's setup only, so a test can place figures and call o
 from __future__ import annotations
 
 import copy
+import math
 import subprocess
 
 import pytest
@@ -522,3 +523,53 @@ def test_same_seed_same_log_across_processes():
         outs.append(subprocess.run([PY, "-c", code], cwd=ROOT, env=env, capture_output=True,
                                    text=True, check=True).stdout)
     assert outs[0] == outs[1] and len(outs[0].splitlines()) > 20
+
+
+def _behind_the_wall(arc=0.0):
+    """Alert figure a at (10, 50) facing ``arc``; runner r walks one straight edge north
+    from (60, 40) to (60, 90), behind the wall (x 48–52, y 30–70) until the sight line
+    clears the wall's corner (48, 70): at y = 50 + 50·20/38."""
+    blue = [fig("a", "F", alert="A", facing=arc), fig("mate", "Y")]
+    red = [fig("r", "A", move=60, orders={"type": "advance", "to": "B"})]
+    data = too(blue, red, turns=2, grid=None, waypoints={"F": (10, 50), "A": (60, 40), "B": (60, 90)})
+    data["terrain"]["edges"] = [["A", "B"]]
+    return data
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_TOO_ALERT_fires_the_moment_a_mover_steps_out_from_behind_a_wall(seed):
+    """Within range from the start of its segment but out of sight, the runner is fired
+    at exactly where the sight line clears the wall's corner, mid-segment, not at a
+    waypoint (sight solved along the segment, sim.rules.too_sight)."""
+    battle = Battle(build(_behind_the_wall()), seed).run()
+    (opp,) = battle.log.where(event="opp_fire")
+    y = 50 + 50 * 20 / 38
+    assert opp["unit"] == "a" and opp["target"] == "r" and opp["turn"] == 2
+    assert opp["target_pos"] == pytest.approx((60.0, y), abs=1e-6)
+    start = battle.log.where(event="move", unit="r")[0]
+    assert opp["t"] == pytest.approx(start["t"] + (y - 40) / 60, abs=1e-6)  # 60 cm per phase
+
+
+def test_TOO_ALERT_fires_the_moment_a_mover_enters_the_arc():
+    """Facing 70 degrees (arc 25–115), the runner enters the arc where the bearing from
+    (10, 50) is 25 degrees; the wall is out of the way (no areas)."""
+    data = _behind_the_wall(arc=70.0)
+    data["terrain"]["areas"] = []
+    battle = Battle(build(data), 1).run()
+    (opp,) = battle.log.where(event="opp_fire")
+    y = 50 + 50 * math.tan(math.radians(25))
+    assert opp["target_pos"] == pytest.approx((60.0, y), abs=1e-6)
+
+
+def test_TOO_ALERT_fires_at_most_once_per_enemy_turn_even_when_armed_earlier():
+    """Two runners whose moments were both scheduled at the start of their segments: r
+    is in range and sight at once, q comes into range later on its way. The figure
+    fires at r and, having fired this turn, lets q pass."""
+    blue = [fig("a", "F", alert="A", facing=0.0), fig("mate", "Y")]
+    red = [fig("r", "A", move=60, orders={"type": "advance", "to": "B"}),
+           fig("q", "C", move=90, orders={"type": "advance", "to": "D"})]
+    data = too(blue, red, turns=2, grid=None, areas=[],
+               waypoints={"F": (10, 50), "A": (60, 40), "B": (60, 90), "C": (65, 0), "D": (65, 90)})
+    data["terrain"]["edges"] = [["A", "B"], ["C", "D"]]
+    battle = Battle(build(data), 1).run()
+    assert [(r["target"], r["turn"]) for r in battle.log.where(event="opp_fire")] == [("r", 2)]

@@ -49,6 +49,15 @@ class Watch:
         """A mover that starts within the radius triggers at once only if it moves closer."""
         return moving_closer(p0, p1, reactor.pos)
 
+    # A watch whose reaction needs more than the radius (sight, an arc) sets this and
+    # says, in ``first_moment``, when along the segment that first holds.
+    delays = False
+
+    def first_moment(self, battle, reactor, mover, p0, p1, s: float) -> float | None:
+        """The first fraction >= s of p0→p1 at which ``reactor`` reacts, given that the
+        mover is within the radius from s on (None: not on this segment)."""
+        return s
+
     def react(self, battle, mover, trigger: Trigger) -> str:
         """Apply the rule; return 'continue', 'halt_move' or 'halt_phase'."""
         raise NotImplementedError
@@ -139,10 +148,19 @@ class Referee:
                     if s is None or s > 1.0:
                         continue
                     inside = False
+                far_in = None
+                if watch.delays:
+                    later = watch.first_moment(battle, reactor, mover, p0, p1, s)
+                    if later is None:
+                        continue
+                    if later > s:  # in range earlier, but it reacts only from here
+                        s, inside = later, False
+                        far_in = lerp(p0, p1, s)
                 key = (s, idx, reactor.id)
                 if best is None or key < best[0]:
-                    point = p0 if inside else lerp(p0, p1, s)
-                    best = (key, Trigger(watch, reactor, point, d0 if inside else r, inside))
+                    point = p0 if inside else far_in or lerp(p0, p1, s)
+                    d = d0 if inside else r if far_in is None else math.hypot(point[0] - cx, point[1] - cy)
+                    best = (key, Trigger(watch, reactor, point, d, inside))
         return None if best is None else (best[0][0], best[1])
 
     def quiet(self, mover, points) -> bool:

@@ -14,11 +14,13 @@ is the referee watch the game installs at setup.
   a saved hit has no effect. After an attack by a hidden figure the enemies in sight
   may check to spot it (TOO.FACING, TOO.REHIDE: ``sim.rules.too_spotting``).
 * Opportunity fire (TOO.OPP, TOO.ALERT) is a referee watch of radius ``opp_range``: a
-  mover is fired at the moment it first comes within range, in LOS and in the arc.
-  Where that moment is not in LOS/arc, the watch looks again at each later waypoint
-  of the path (a documented approximation: LOS is not solved continuously along a
-  segment). A sniper fires only at the target it has acquired (TOO.OPP); another
-  figure at any mover. Each alert figure fires at most once per enemy turn.
+  mover is fired at the first moment it is within range, in LOS and in the arc, solved
+  exactly along each straight segment on the tabletop (``sim.rules.too_sight``: it
+  steps out from behind a wall, or into the arc, and is fired at right there). On a hex
+  map sight changes hex by hex; there the watch looks at the moment it comes in range
+  and again at each later waypoint. A sniper fires only at the target it has acquired
+  (TOO.OPP); another figure at any mover. Each alert figure fires at most once per
+  enemy turn.
 
 TOO.DAMAGE records have ``need`` null and ``success`` = killed outright (``dies_in`` 0).
 """
@@ -30,7 +32,8 @@ from sim.agents.figure import Figure, Wound, death_turn
 from sim.agents.referee import Trigger, Watch
 from sim.rules.registry import implements
 from sim.rules.too_tables import acq_mods, damage, range_band, scoped, within_facing
-from sim.space.geometry import dist
+from sim.rules.too_sight import first_true, sight_changes
+from sim.space.geometry import dist, lerp
 
 if TYPE_CHECKING:
     from sim.rules.too import TooGame
@@ -175,12 +178,40 @@ class OpportunityWatch(Watch):
                 and within_facing(f.alert.arc, f.unit.pos, point, self.game.k.fire_arc_half))
 
     def inside_triggers(self, battle, reactor, mover, p0, p1) -> bool:
-        return self._ok(battle, self.game.figs[reactor.id], self.game.figs[mover.id], p0)
+        return True  # first_moment decides, from the segment's start
+
+    # The moment a mover comes within range it may still be out of sight or arc: the
+    # watch then fires the moment, later on the same segment, it comes into both.
+    delays = True
+
+    def first_moment(self, battle, reactor, mover, p0, p1, s: float) -> float | None:
+        f, m = self.game.figs[reactor.id], self.game.figs[mover.id]
+        if m.hidden:
+            return None
+        r = self.radius * (1.0 + 1e-9) + 1e-9  # the entry point lies on r, to rounding
+
+        def fires(t: float) -> bool:
+            q = lerp(p0, p1, t)
+            return dist(f.unit.pos, q) <= r and self._ok(battle, f, m, q)
+
+        if fires(s):
+            return s
+        terrain = battle.terrain
+        if terrain.kind != "table":  # hex sight changes hex by hex: looked at again
+            return None              # from the next waypoint on
+        k = self.game.k
+        blocking = [a.polygon for a in terrain.areas if a.type.blocks_sight]
+        cuts = sight_changes(f.unit.pos, p0, p1, blocking, (self.radius, k.search_range),
+                             (f.alert.arc - k.fire_arc_half, f.alert.arc + k.fire_arc_half))
+        return first_true(fires, s, cuts)
 
     def react(self, battle, mover, trigger: Trigger) -> str:
         game = self.game
         f, m = game.figs[trigger.reactor.id], game.figs[mover.id]
-        if not self._ok(battle, f, m, mover.pos):
+        # Armed when the segment began, the moment may find the figure no longer able
+        # to fire: it fired at another mover meanwhile (once per enemy turn), or fell.
+        if (not trigger.reactor.on_board or not self.eligible(battle, trigger.reactor, mover)
+                or not self._ok(battle, f, m, mover.pos)):
             game.declined.add((f.id, m.id, battle.env.now))
             return "continue"
         f.opp_fired_turn = battle.clock.turn
