@@ -573,3 +573,18 @@ def test_TOO_ALERT_fires_at_most_once_per_enemy_turn_even_when_armed_earlier():
     data["terrain"]["edges"] = [["A", "B"], ["C", "D"]]
     battle = Battle(build(data), 1).run()
     assert [(r["target"], r["turn"]) for r in battle.log.where(event="opp_fire")] == [("r", 2)]
+
+
+def test_TOO_ALERT_tangent_pass_counts_at_a_tiny_range():
+    """A pass that only grazes the firer's opp_range (0.1 cm here, inside first_root's
+    tangent tolerance) is fired at, as it would be at any range: the range test at the
+    moment uses the referee's own tolerance."""
+    gap = math.sqrt(0.1 ** 2 + 0.9e-9)
+    blue = [fig("a", "F", alert="A", facing=0.0), fig("mate", "Y")]
+    red = [fig("r", "A", move=60, orders={"type": "advance", "to": "B"})]
+    data = too(blue, red, turns=2, grid=None, areas=[], rules={"opp_range": 0.1, "fire_arc_half": 180},
+               waypoints={"F": (10, 50), "A": (0, 50 + gap), "B": (20, 50 + gap)})
+    data["terrain"]["edges"] = [["A", "B"]]
+    battle = Battle(build(data), 1).run()
+    (opp,) = battle.log.where(event="opp_fire")
+    assert opp["target_pos"] == pytest.approx((10.0, 50 + gap), abs=1e-6)

@@ -55,7 +55,8 @@ class Watch:
 
     def first_moment(self, battle, reactor, mover, p0, p1, s: float) -> float | None:
         """The first fraction >= s of p0→p1 at which ``reactor`` reacts, given that the
-        mover is within the radius from s on (None: not on this segment)."""
+        mover first comes within the radius at s (None: not on this segment). It may
+        leave the radius again further on: the watch checks that itself."""
         return s
 
     def react(self, battle, mover, trigger: Trigger) -> str:
@@ -150,6 +151,10 @@ class Referee:
                     inside = False
                 far_in = None
                 if watch.delays:
+                    # a moment is never before its entry: one that cannot come first is
+                    # not worth working out
+                    if best is not None and (s, idx, reactor.id) > best[0]:
+                        continue
                     later = watch.first_moment(battle, reactor, mover, p0, p1, s)
                     if later is None:
                         continue

@@ -28,12 +28,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
+import shapely
+
 from sim.agents.figure import Figure, Wound, death_turn
 from sim.agents.referee import Trigger, Watch
 from sim.rules.registry import implements
 from sim.rules.too_tables import acq_mods, damage, range_band, scoped, within_facing
 from sim.rules.too_sight import first_true, sight_changes
-from sim.space.geometry import dist, lerp
+from sim.space.geometry import dist, lerp, reach
 
 if TYPE_CHECKING:
     from sim.rules.too import TooGame
@@ -188,7 +191,7 @@ class OpportunityWatch(Watch):
         f, m = self.game.figs[reactor.id], self.game.figs[mover.id]
         if m.hidden:
             return None
-        r = self.radius * (1.0 + 1e-9) + 1e-9  # the entry point lies on r, to rounding
+        r = reach(self.radius)  # the entry point lies on the radius, to first_root's tolerance
 
         def fires(t: float) -> bool:
             q = lerp(p0, p1, t)
@@ -200,10 +203,21 @@ class OpportunityWatch(Watch):
         if terrain.kind != "table":  # hex sight changes hex by hex: looked at again
             return None              # from the next waypoint on
         k = self.game.k
-        blocking = [a.polygon for a in terrain.areas if a.type.blocks_sight]
-        cuts = sight_changes(f.unit.pos, p0, p1, blocking, (self.radius, k.search_range),
+        cuts = sight_changes(f.unit.pos, p0, p1, self._walls(terrain, f.unit.pos, p0, p1),
+                             (self.radius, k.search_range),
                              (f.alert.arc - k.fire_arc_half, f.alert.arc + k.fire_arc_half))
         return first_true(fires, s, cuts)
+
+    def _walls(self, terrain, f, p0, p1) -> list:
+        """The sight-blocking polygons that meet the triangle (f, p0, p1): no other can
+        touch a sight line from f to the segment."""
+        if getattr(self, "_blocking", None) is None:
+            self._blocking = np.array([a.polygon for a in terrain.areas if a.type.blocks_sight],
+                                      dtype=object)
+        if not len(self._blocking):
+            return []
+        hull = shapely.MultiPoint([f, p0, p1]).convex_hull
+        return list(self._blocking[shapely.intersects(self._blocking, hull)])
 
     def react(self, battle, mover, trigger: Trigger) -> str:
         game = self.game
