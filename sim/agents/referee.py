@@ -69,7 +69,6 @@ class Referee:
         self.battle = battle
         self.env = battle.env
         self.watches: list[Watch] = []
-        self._grids: dict[tuple[int, str], SpatialGrid] = {}
         self._indexes: dict[str, list[tuple[Watch, SpatialGrid]]] = {}   # side -> per watch
         self._last: dict[tuple[int, str], tuple[list, list, SpatialGrid]] = {}
         self._armed: dict[str, int] = {}    # unit id -> token of its live schedule
@@ -80,7 +79,6 @@ class Referee:
 
     def begin_phase(self) -> None:
         """Index the reactors afresh: they do not move while the other side moves."""
-        self._grids.clear()
         self._indexes.clear()
 
     def _grid(self, idx: int, watch: Watch, side: str) -> SpatialGrid:
@@ -94,15 +92,13 @@ class Referee:
         else:
             grid = SpatialGrid(max(watch.radius, 1e-6) * 4).add_all(reactors)
             self._last[(idx, side)] = (reactors, places, grid)
-        self._grids[(idx, side)] = grid
         return grid
 
     def earliest(self, mover, p0, p1):
         """(s, Trigger) of the first reaction along p0→p1, or None."""
         best = None
-        for idx, watch in enumerate(self.watches):
+        for idx, (watch, grid) in enumerate(self._indexes.get(mover.side) or self._index_side(mover.side)):
             r = watch.radius
-            grid = self._grids.get((idx, mover.side)) or self._grid(idx, watch, mover.side)
             near = grid.near_segment(p0, p1, r)
             # Most segments pass no enemy: ask the rule only when one is near.
             if not near or not watch.active(self.battle, mover):
@@ -194,7 +190,9 @@ class Referee:
         return True
 
     def _index_side(self, side: str) -> list[tuple[Watch, SpatialGrid]]:
-        found = self._indexes[side] = [(watch, self._grids.get((idx, side)) or self._grid(idx, watch, side))
+        """Every watch's index of its reactors against movers of ``side``, built at the
+        phase's first question (the broad phase's or the narrow one's) and kept."""
+        found = self._indexes[side] = [(watch, self._grid(idx, watch, side))
                                        for idx, watch in enumerate(self.watches)]
         return found
 
