@@ -84,20 +84,12 @@ class SpatialGrid:
         """Items in cells that the segment's bounding box, grown by r, overlaps."""
         x0, x1 = (p0[0], p1[0]) if p0[0] <= p1[0] else (p1[0], p0[0])
         y0, y1 = (p0[1], p1[1]) if p0[1] <= p1[1] else (p1[1], p0[1])
-        # Most segments pass far from every item: refuse those on the items' extent,
-        # widened a little more than any caller's tangent tolerance.
-        m = reach(r)
-        bx0, by0, bx1, by1 = self.box
-        if x1 + m < bx0 or x0 - m > bx1 or y1 + m < by0 or y0 - m > by1:
-            return []
-        return [it for items in self._cells_near(x0, y0, x1, y1, m) for it in items]
+        # grown a little more than any caller's tangent tolerance
+        return [it for items in self._cells_near(x0, y0, x1, y1, reach(r)) for it in items]
 
     def any_near_box(self, x0: float, y0: float, x1: float, y1: float, reach: float) -> bool:
         """Whether some item (indexed by ``add_all``: items carry ``pos``) lies within
         ``reach`` of the box [x0, x1] x [y0, y1] (edges included), measured exactly."""
-        bx0, by0, bx1, by1 = self.box
-        if x1 + reach < bx0 or x0 - reach > bx1 or y1 + reach < by0 or y0 - reach > by1:
-            return False
         reach2 = reach * reach
         for items in self._cells_near(x0, y0, x1, y1, reach):
             for it in items:
@@ -110,6 +102,10 @@ class SpatialGrid:
 
     def _cells_near(self, x0, y0, x1, y1, m) -> list:
         """The occupied cells' item lists that the box grown by m overlaps."""
+        # Most queries pass far from every item: refused on the items' extent.
+        bx0, by0, bx1, by1 = self.box
+        if x1 + m < bx0 or x0 - m > bx1 or y1 + m < by0 or y0 - m > by1:
+            return []
         c = self.cell
         si0, sj0, si1, sj1 = self._span if self._rows is not None else self._occupied_span()
         # Clip the query to the occupied cells.
