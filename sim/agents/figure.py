@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from sim.agents.unit import OnUnit
 from sim.rules.too_tables import IMMOBILE_EFFECTS, NO_ACTION_EFFECTS
 
 
@@ -48,7 +49,7 @@ class Alert:
 
 
 @dataclass(eq=False)
-class Figure:
+class Figure(OnUnit):
     unit: object
     level: str
     morale: int
@@ -71,14 +72,6 @@ class Figure:
     skip_action: bool = False               # dropped its weapon (arm wound)
     alert: Alert | None = None
     opp_fired_turn: int = 0
-
-    @property
-    def id(self) -> str:
-        return self.unit.id
-
-    @property
-    def side(self) -> str:
-        return self.unit.side
 
     @property
     def alive(self) -> bool:

@@ -29,6 +29,8 @@ from typing import Any, Callable
 
 import simpy
 
+from sim.agents.unit import OnUnit
+
 OFF_BOARD = "off_board"
 RESERVE = "reserve"
 HIDDEN = "hidden"
@@ -92,7 +94,7 @@ class Command:
 
 
 @dataclass(eq=False)
-class SniperTeam:
+class SniperTeam(OnUnit):
     battle: Any
     unit: Any
     state: str
@@ -121,14 +123,6 @@ class SniperTeam:
         self.process = self.battle.env.process(self._run())
 
     # -- queries ------------------------------------------------------------------------
-    @property
-    def id(self) -> str:
-        return self.unit.id
-
-    @property
-    def side(self) -> str:
-        return self.unit.side
-
     @property
     def on_board(self) -> bool:
         return self.state in ON_BOARD and self.unit.alive

@@ -48,3 +48,16 @@ class Unit:
         # written out the same way in Battle.enemies_of).
         flags = self.flags
         return "eliminated" not in flags and "off_board" not in flags
+
+
+class OnUnit:
+    """Mixin for what stands for a unit on the board (a TOO figure, a sniper team, each
+    with a ``unit`` attribute): its ``id`` and ``side`` are the unit's."""
+
+    @property
+    def id(self) -> str:
+        return self.unit.id
+
+    @property
+    def side(self) -> str:
+        return self.unit.side
