@@ -265,7 +265,7 @@ def referee_only(sc, paths):
     """(wall time, first reactions) of the referee's own work for every lane: indexing
     the enemies and finding each mover's exact first entry, outside any battle."""
     b = Battle(sc, 1)
-    b.ruleset.setup(b)
+    b.setup()
     b.clock.current = Phase(1, "blue", "movement", 0.0, 1.0)
     movers = [b.units[f"m{i}"] for i in range(len(paths))]
     t0 = time.perf_counter()

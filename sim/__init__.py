@@ -1,0 +1,122 @@
+"""sim: discrete-event simulation of small-unit tactical engagements.
+
+Load a scenario, run a battle, read its event log; run a what-if study; draw it all::
+
+    import sim
+    scenario = sim.load_scenario("scenarios/open_ground_advance.yaml")
+    result = sim.run(scenario, seed=3)            # .log, .metrics, .winner, .reason
+    study = sim.load_study("scenarios/snapfire_vs_zoc.yaml")
+    outcome = sim.run_study(study, replications=200, workers=2)
+    sim.viz.plot_map(scenario, result.log)
+
+Extend it without forking: a rule system is one ``RuleSystem`` (``register_system``),
+a metric one ``MetricReporter`` (``register_metric``), a named policy one ``Behaviour``
+(``register_behaviour``); an installed distribution offers them through the entry-point
+groups ``sim.systems``, ``sim.metrics`` and ``sim.behaviours``. Rules see the battle
+through ``BattleContext``; exact reactions to movers are referee ``Watch``-es.
+What is not stable yet lives in ``sim.experimental``.
+"""
+from __future__ import annotations
+
+import importlib.metadata
+from typing import TYPE_CHECKING, Any
+
+try:
+    __version__: str = importlib.metadata.version("sim")
+except importlib.metadata.PackageNotFoundError:  # run from a source tree, not installed
+    __version__ = "0+unknown"
+
+from sim import events
+from sim.agents.movement import go_straight, movement_process
+from sim.agents.referee import Trigger, Watch
+from sim.agents.unit import Unit
+from sim.catalogue import define_rules, implements
+from sim.engine.battle import Battle
+from sim.engine.clock import Phase
+from sim.engine.context import BattleContext
+from sim.engine.log import EventLog
+from sim.errors import InputError
+from sim.exact import end_states, win_probability
+from sim.metrics import compute_metrics, metric_kinds
+from sim.replication import BattleResult, run_battle
+from sim.scenario.load import apply_overrides, load_scenario, scenario_from_dict
+from sim.scenario.schema import Scenario
+from sim.systems.knobs import BaseKnobs, Knobs
+from sim.systems.registry import (Behaviour, Checks, Game, MetricReporter, PluginError,
+                                  RuleSystem, register_behaviour, register_metric,
+                                  register_system, system_names)
+from sim.systems.registry import get_system as rule_system
+
+if TYPE_CHECKING:
+    from sim import viz
+    from sim.study.design import Study
+    from sim.study.runner import StudyRun
+
+__all__ = [
+    "Battle", "BattleContext", "BattleResult", "BaseKnobs", "Behaviour", "Checks", "EventLog",
+    "Game", "InputError", "Knobs", "MetricReporter", "Phase", "PluginError", "RuleSystem",
+    "Scenario", "Trigger", "Unit", "Watch", "__version__", "apply_overrides", "compute_metrics",
+    "define_rules", "end_states", "events", "go_straight", "implements", "load_scenario",
+    "load_study", "metric_kinds", "movement_process", "register_behaviour", "register_metric",
+    "register_system", "rule_system", "run", "run_study", "scenario_from_dict", "study_from_dict",
+    "system_names", "viz", "win_probability",
+]
+
+
+def run(scenario: Scenario | str, seed: int = 1, overrides: dict[str, Any] | None = None) -> BattleResult:
+    """Run one battle of a scenario (or a scenario file) at ``seed``, with dotted-key
+    ``overrides`` (as ``--set``) applied first; the same inputs always give the same log."""
+    if not isinstance(scenario, Scenario):
+        scenario = load_scenario(scenario)
+    if overrides:
+        scenario = apply_overrides(scenario, overrides, source="overrides")
+    return run_battle(scenario, seed)
+
+
+def load_study(path: str) -> Study:
+    """Read, check and resolve a study file (every problem is an ``InputError``)."""
+    from sim.study.design import load_study as load
+
+    return load(path)
+
+
+def study_from_dict(data: dict[str, Any], scenario: Scenario | str | None = None,
+                    base_dir: str = ".") -> Study:
+    """A study from a dict (as a study file would hold): its ``scenario`` key is a path
+    relative to ``base_dir``, unless ``scenario`` gives the scenario (loaded or a path)."""
+    from sim.study.design import study_from_dict as build
+
+    return build(data, scenario=scenario, base_dir=base_dir)
+
+
+def run_study(study: Study | str, *, replications: int | None = None, workers: int = 1,
+              executor: str | None = None, db: str | None = None, resume: bool = False,
+              crn: bool = True) -> StudyRun:
+    """Run (or, with ``db`` and ``resume``, finish) a study; returns its outcomes and
+    summary (``.summary``, ``.rows()``). ``executor``: ``serial``, ``processes`` or
+    ``dask`` (default: processes when ``workers`` > 1)."""
+    from sim.study.executors import make_executor
+    from sim.study.runner import run_study as run_it
+    from sim.study.store import ResultStore
+
+    if isinstance(study, str):
+        study = load_study(study)
+    if resume and db is None:
+        raise InputError("resume needs db (the store to resume from)", place="run_study")
+    store = ResultStore(db) if db else None
+    try:
+        with make_executor(executor, workers) as ex:
+            return run_it(study, executor=ex, replications=replications, crn=crn, store=store,
+                          resume=resume)
+    finally:
+        if store is not None:
+            store.close()
+
+
+def __getattr__(name: str) -> Any:
+    # The pictures (matplotlib) are loaded on first use: `import sim` stays light.
+    if name == "viz":
+        import importlib
+
+        return importlib.import_module("sim.viz")
+    raise AttributeError(f"module 'sim' has no attribute {name!r}")

@@ -27,8 +27,8 @@ def _seed(text: str) -> int:
     return value
 
 
-def cmd_run(args) -> int:
-    from sim.engine.battle import run_battle
+def cmd_run(args: argparse.Namespace) -> int:
+    from sim.replication import run_battle
     from sim.scenario.load import apply_overrides, load_scenario, parse_assignment
 
     scenario = load_scenario(args.scenario)
@@ -50,7 +50,7 @@ def cmd_run(args) -> int:
     return 0
 
 
-def cmd_validate(args) -> int:
+def cmd_validate(args: argparse.Namespace) -> int:
     from sim.scenario.load import load_scenario
     from sim.scenario.yamlfile import read_yaml
 
@@ -67,22 +67,37 @@ def cmd_validate(args) -> int:
     return 0
 
 
-def cmd_rules(args) -> int:
-    from sim.rules.registry import registry
+def rule_rows() -> list[dict[str, object]]:
+    """Every rule ID with its title, the rule systems declaring it and the code marked as
+    applying it (every system loaded first, so every ``@implements`` has run)."""
+    from sim import catalogue
+    from sim.systems.registry import all_systems
 
-    rows = registry()
+    systems = all_systems()
+    return [{"id": rid, "title": title, "systems": [s.name for s in systems if rid in s.rules],
+             "where": where} for rid, title, where in catalogue.entries()]
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    rows = rule_rows()
     if args.json:
-        print(json.dumps([{"id": i, "title": t, "where": w} for i, t, w in rows], indent=1))
+        print(json.dumps(rows, indent=1))
         return 0
-    width = max(len(i) for i, _, _ in rows)
-    for rid, title, where in rows:
-        print(f"{rid:<{width}}  {title}")
-        print(f"{'':<{width}}    -> {', '.join(where) if where else 'not implemented yet'}")
+    width = max(len(str(r["id"])) for r in rows)
+    for r in rows:
+        systems = ", ".join(r["systems"]) or "no rule system"  # type: ignore[arg-type]
+        print(f"{r['id']:<{width}}  {r['title']}  [{systems}]")
+        where = ", ".join(r["where"]) or "not implemented yet"  # type: ignore[arg-type]
+        print(f"{'':<{width}}    -> {where}")
     return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from sim import __version__
+    from sim.study import command as study
+
     parser = _Parser(prog="sim", description="Discrete-event simulation of small-unit engagements.")
+    parser.add_argument("--version", action="version", version=f"sim {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     p = sub.add_parser("run", help="run one replication of a scenario")
@@ -101,17 +116,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_rules)
 
-    try:
-        from sim.study import command as study
-    except ImportError:  # the study layer is optional while it is being built
-        study = None
-    if study is not None and hasattr(study, "add_study_arguments"):
-        p = sub.add_parser("study", help="run a what-if study")
-        study.add_study_arguments(p)
-        p.set_defaults(func=study.run_study_command)
-        p = sub.add_parser("demo", help="the main job: a what-if study on built-in defaults")
-        study.add_demo_arguments(p)
-        p.set_defaults(func=study.run_demo_command)
+    p = sub.add_parser("study", help="run a what-if study")
+    study.add_study_arguments(p)
+    p.set_defaults(func=study.run_study_command)
+    p = sub.add_parser("demo", help="the main job: a what-if study on built-in defaults")
+    study.add_demo_arguments(p)
+    p.set_defaults(func=study.run_demo_command)
     return parser
 
 

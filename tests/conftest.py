@@ -91,7 +91,7 @@ def set_up(data: dict, seed: int = 1):
     from sim.scenario.load import scenario_from_dict
 
     b = Battle(scenario_from_dict(data), seed)
-    b.ruleset.setup(b)
+    b.setup()
     return b
 
 

@@ -37,8 +37,8 @@ from collections import defaultdict
 from typing import Callable
 
 from sim.agents import sniper as lifecycle
-from sim.rules.games import RULESETS
-from sim.rules.too_tables import damage
+from sim.systems.registry import get_system
+from sim.systems.too.tables import damage
 
 EPS = 1e-6
 
@@ -199,10 +199,8 @@ def _speed_limit(scenario, terrain, spec) -> float:
 
 def check(scenario, records: list[dict], battle=None) -> None:
     """Raise ``InvariantError`` if the log breaks any invariant (see the module doc)."""
-    from sim.scenario.load import terrain_of
-
-    terrain = terrain_of(scenario)
-    phases = tuple(RULESETS[scenario.ruleset].phases)
+    terrain = scenario.map
+    phases = tuple(get_system(scenario.ruleset).phases)
     sides = scenario.sides
     L = scenario.rules.base.phase_length
     specs = {spec.id: (side, spec) for side, spec in scenario.units()}
@@ -448,7 +446,7 @@ def _check_lifecycle(scenario, records, specs) -> dict[str, list]:
 
 def _check_final(battle, records, states, lost) -> None:
     """The battle's final state agrees with its log."""
-    from sim.agents.sniper import ON_BOARD, RESERVE, teams_of
+    from sim.agents.sniper import ON_BOARD, RESERVE
 
     for unit in battle.units.values():
         if unit.steps < 0 or unit.steps > unit.start_steps:
@@ -458,7 +456,7 @@ def _check_final(battle, records, states, lost) -> None:
         eliminated = any(r.get("event") == "eliminate" and r.get("unit") == unit.id for r in records)
         if eliminated == unit.alive:
             _fail(-1, None, f"{unit.id}: alive={unit.alive} but eliminate logged={eliminated}")
-    for team in teams_of(battle):
+    for team in getattr(battle.state, "teams", []):   # H17 and FOW states hold teams
         logged = states.get(team.id)
         history = [s for _, s in team.history]
         if logged is not None and history != logged:
@@ -466,7 +464,7 @@ def _check_final(battle, records, states, lost) -> None:
         on = team.state in ON_BOARD and team.unit.alive
         if on != team.unit.on_board:
             _fail(-1, None, f"{team.id}: state {team.state} but unit on_board={team.unit.on_board}")
-    for side, reserve in getattr(battle, "sniper_reserves", {}).items():
+    for side, reserve in getattr(battle.state, "reserves", {}).items():
         for team in reserve.teams:
             if team.state != RESERVE:
                 _fail(-1, None, f"{team.id} is in {side}'s reserve store but {team.state}")

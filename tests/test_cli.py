@@ -80,14 +80,14 @@ def test_rules_lists_sf_halt_and_where(capsys):
     out = capsys.readouterr().out
     lines = out.splitlines()
     i = next(k for k, l in enumerate(lines) if l.startswith("SF.HALT "))
-    assert "sim.rules.snapfire" in lines[i + 1]
+    assert "sim.systems.snapfire" in lines[i + 1]
     for rid in ("SF.TRIGGER", "SF.ROLL", "SF.ONCE", "SF.AFTER", "SF.INSIDE", "SF.NOASSAULT",
                 "SF.MARCH", "SF.ZOC", "BASE.S.HIT"):
         assert any(l.startswith(rid + " ") for l in lines), rid
     assert main(["rules", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)
     sf = {r["id"]: r for r in rows if r["id"].startswith("SF.")}
-    assert all(any(w.startswith("sim.rules.snapfire") for w in r["where"]) for r in sf.values())
+    assert all(any(w.startswith("sim.systems.snapfire") for w in r["where"]) for r in sf.values())
 
 
 def test_run_json_prints_one_object_of_numbers(capsys):

@@ -55,7 +55,7 @@ def test_positions_are_pairs_and_units_exist():
 
 
 def test_rule_ids_are_catalogue_ids():
-    from sim.rules.registry import TITLES
+    from sim.catalogue import TITLES
 
     assert {r["rule"] for r in all_records()} - {None} <= set(TITLES)
 

@@ -11,10 +11,11 @@ import pytest
 from conftest import set_up
 
 from sim.agents import sniper as sn
-from sim.engine.battle import Battle, run_battle
+from sim.engine.battle import Battle
+from sim.replication import run_battle
 from sim.errors import InputError
-from sim.rules import fow
-from sim.rules.registry import registry
+from sim.systems.fow import rules as fow
+from sim.cli import rule_rows
 from sim.scenario.load import apply_overrides, load_scenario, scenario_from_dict
 from sim.space.geometry import dist
 
@@ -54,7 +55,7 @@ def doc(waypoints, blue, red, rules=None, turns=4, areas=None):
 
 
 def test_every_fow_rule_is_implemented_and_named():
-    where = {rid: w for rid, _, w in registry()}
+    where = {r["id"]: r["where"] for r in rule_rows()}
     for rid in FOW_IDS:
         assert where[rid], f"{rid} has no implementation"
 
@@ -87,7 +88,7 @@ def test_fow_immobile_never_moves_and_forced_move_destroys():
         assert not (r["event"] == "move" and r.get("unit") == "sniper")
     b = set_up(doc({"A": (0, 0), "S": (100, 50)}, [{"id": "b", "kind": "team", "at": "A"}],
                    [{"id": "s", "kind": "sniper", "at": "S", "sniper_team": {"start": "deployed"}}]))
-    team = b.sniper_teams[0]
+    team = b.state.teams[0]
     b.env.process(fow.forced_move(b, team))
     b.env.run()
     assert team.state == sn.KILLED
@@ -119,7 +120,7 @@ def test_fow_friendly_no_shot_with_a_friend_within_10cm():
                    [{"id": "f", "kind": "team", "at": "F"},
                     {"id": "s", "kind": "sniper", "at": "S", "sniper_team": {"start": "deployed"}}],
                    rules={"fow": {"sniper_range": 200}}))
-    b.env.process(fow.sniper_shoots(b, b.sniper_teams[0]))
+    b.env.process(fow.sniper_shoots(b, b.state.teams[0]))
     b.env.run()
     assert b.log.where(event="no_shot", rule="FOW.FRIENDLY") and not b.log.where(rule="FOW.MARKSMAN")
     for log in crossing_logs():
@@ -181,7 +182,7 @@ def test_fow_catch_in_assault_step_and_team_still_assaults():
         b = Battle(scenario_from_dict(d), seed).run()
         catch = b.log.where(event="catch")
         assert len(catch) == 1 and catch[0]["phase"] == "assault" and catch[0]["dist"] <= 10
-        team = b.sniper_teams[0]
+        team = b.state.teams[0]
         assert team.state == (sn.KILLED if catch[0]["success"] else sn.RESERVE)
         outcomes.add(catch[0]["success"])
         # FOW.CATCH: the attempt does not stop the team assaulting later in the step

@@ -10,10 +10,12 @@ import pytest
 from conftest import set_up
 
 from sim.agents import sniper as sn
-from sim.engine.battle import Battle, run_battle
+from sim.engine.battle import Battle
+from sim.replication import run_battle
 from sim.errors import InputError
-from sim.rules import h17, hex_base
-from sim.rules.registry import registry
+from sim.systems.h17 import hex_base
+from sim.systems.h17 import rules as h17
+from sim.cli import rule_rows
 from sim.scenario.load import apply_overrides, load_scenario, scenario_from_dict
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -59,7 +61,7 @@ class FixedDice:
 
 
 def test_every_h17_rule_is_implemented_and_named():
-    where = {rid: w for rid, _, w in registry()}
+    where = {r["id"]: r["where"] for r in rule_rows()}
     for rid in H17_IDS:
         assert where[rid], f"{rid} has no implementation"
 
@@ -73,7 +75,7 @@ def test_h17_1_at_most_one_sniper_per_side():
 
 def test_h17_1_sniper_is_off_board_until_activated_and_stays_in_its_hex():
     b = set_up(doc(["W..."], [{"id": "b", "at": "3,0"}], [{"id": "s", "kind": "sniper", "at": "0,0"}]))
-    team = b.sniper_teams[0]
+    team = b.state.teams[0]
     assert team.state == sn.OFF_BOARD and not team.unit.on_board
     assert b.enemies_of("blue") == []       # not in play
     for log in village_logs():
@@ -88,7 +90,7 @@ def test_h17_1_sniper_is_off_board_until_activated_and_stays_in_its_hex():
 def test_h17_1s_sniper_never_spots_for_support():
     b = set_up(doc(["W..."], [{"id": "b", "at": "3,0"}], [{"id": "s", "kind": "sniper", "at": "0,0"}]))
     for support in ("mortar", "artillery", "air"):
-        assert h17.can_spot_for(b.sniper_teams[0], support) is False
+        assert h17.can_spot_for(b.state.teams[0], support) is False
 
 
 def test_h17_2a_activation_follows_a_natural_twelve_with_its_dice():
@@ -111,7 +113,7 @@ def test_h17_2a_only_infantry_activates_and_only_when_available():
                    [{"id": "s", "kind": "sniper", "at": "1,0"}]))
     b.env.process(h17.natural_twelve(b, b.units["v"], {"natural12": True, "dice": [6, 6], "t": 0}))
     b.env.run()
-    assert b.sniper_teams[0].state == sn.OFF_BOARD and not b.log.where(event="activate")
+    assert b.state.teams[0].state == sn.OFF_BOARD and not b.log.where(event="activate")
 
 
 @pytest.mark.parametrize("policy", ["best_cover", "nearest", "random"])
@@ -119,7 +121,7 @@ def test_h17_2b_placement_in_los_within_six_with_cover(policy):
     rows = ["..........", ".H..W...B.", "..........", "....XW...."]
     b = set_up(doc(rows, [{"id": "b", "at": "0,0"}], [{"id": "s", "kind": "sniper", "at": "9,0"}],
                    rules={"h17": {"placement": policy}}))
-    team, act = b.sniper_teams[0], b.units["b"]
+    team, act = b.state.teams[0], b.units["b"]
     node, fields = h17.placement(b, team, act)
     t = b.terrain
     assert t.distance(node, act.node) <= 6 and t.los(node, act.node)
@@ -138,7 +140,7 @@ def test_h17_2b_no_cover_hex_means_no_activation():
                    [{"id": "r", "at": "5,1"}, {"id": "s", "kind": "sniper", "at": "5,0"}]))
     b.env.process(h17.natural_twelve(b, b.units["b"], {"natural12": True, "dice": [6, 6], "t": 0}))
     b.env.run()
-    assert b.sniper_teams[0].state == sn.OFF_BOARD
+    assert b.state.teams[0].state == sn.OFF_BOARD
     assert b.log.where(event="no_activation", rule="H17.2b")
     assert not b.log.where(event="activate")
 
@@ -218,7 +220,7 @@ def test_h17_5_woods_example_roll_five_gives_three_cp():
     b = set_up(doc(rows, [{"id": "b", "at": "0,0", "steps": 5}],
                    [{"id": "s", "kind": "sniper", "at": "2,0", "sniper_team": {"start": "deployed"}}]))
     b.dice = FixedDice(b.dice, {"H17.5": [5], "H17.6a": [1]})
-    team = b.sniper_teams[0]
+    team = b.state.teams[0]
     rec = h17.sniper_attack(b, team, "0,0", trigger="H17.4")
     assert rec["need"] == 2 + b.terrain.hindrance("2,0", "0,0")
     assert rec["need"] == 2 and rec["cp"] == 3 and rec["success"]
@@ -231,7 +233,7 @@ def test_h17_6a_check_needs_an_unpinned_target_and_beats_sniper_cover():
     d = doc(rows, [{"id": "b", "at": "0,0", "steps": 5}, {"id": "b2", "at": "0,0", "steps": 5}],
             [{"id": "s", "kind": "sniper", "at": "2,0", "sniper_team": {"start": "deployed"}}])
     b = set_up(d)
-    team = b.sniper_teams[0]
+    team = b.state.teams[0]
     for u in (b.units["b"], b.units["b2"]):
         u.flags.add("pinned")
     b.env.process(h17.elimination_check(b, team, "0,0", [b.units["b"], b.units["b2"]]))
@@ -257,7 +259,7 @@ def test_h17_6b_entering_the_sniper_hex_eliminates_it():
     b = Battle(scenario_from_dict(d), 2).run()
     elim = [r for r in b.log.records if r["event"] == "eliminate" and r["unit"] == "s"]
     assert elim and elim[0]["rule"] == "H17.6b" and elim[0]["by"] == "b"
-    assert b.sniper_teams[0].state == sn.ELIMINATED
+    assert b.state.teams[0].state == sn.ELIMINATED
     assert b.log.where(event="arrive", unit="b")          # the mover went on
 
 

@@ -327,7 +327,7 @@ REFERENCES = {
                           "    - {id: r3, at: R3, steps: 2, armour: 4}\n", "  red: []\n", ["force 'red' is empty"]),
     "no_forces": (OPEN, "forces:\n", "forces: {}\nxforces:\n", ["unknown key"]),
     "sniper_candidate_missing": (CROSSING, "candidates: [HIDE_RUIN,", "candidates: [NOPE,",
-                                 ["candidates[0]", "'NOPE' is not on the map"]),
+                                 ["sniper_team.candidates.0", "'NOPE' is not on the map"]),
     "two_h17_snipers": (VILLAGE, '    - {id: sniper, kind: sniper, at: "17,4", sniper_team: {start: off_board}}',
                         '    - {id: sniper, kind: sniper, at: "17,4"}\n    - {id: sniper2, kind: sniper, at: "16,4"}',
                         ["forces.red", "two snipers"]),

@@ -126,9 +126,8 @@ def test_hex_moves_end_in_hex_centres():
     b = run(data)
     (stop,) = recs(b, event="stop", unit="m")
     sc = b.scenario
-    from sim.scenario.load import terrain_of
 
-    t = terrain_of(sc)
+    t = sc.map
     assert stop["node"] in t.nodes and tuple(stop["pos"]) == pytest.approx(t.pos(stop["node"]))
     assert t.distance("0,1", stop["node"]) == pytest.approx(2)
 

@@ -39,7 +39,7 @@ def _field():
 
 def _armed_battle(sc, seed=1):
     b = Battle(sc, seed)
-    b.ruleset.setup(b)
+    b.setup()
     b.clock.current = Phase(1, "blue", "movement", 0.0, 1.0)
     b.referee.begin_phase()
     return b
@@ -169,9 +169,10 @@ def test_referee_ignores_moves_outside_the_movement_phase():
 
 
 def test_sf_once_referee_skips_a_firer_that_already_fired_at_this_mover():
-    """SF.ONCE at the referee: a firer in the mover's fired_at_by is not eligible."""
+    """SF.ONCE at the referee: a firer that already fired at the mover this turn (in the
+    snap-fire watch's ``fired_at``) is not eligible."""
     def arm_after_fire(b, m):
-        m.fired_at_by.add("e")
+        b.state.watch.fired_at[m.id] = {"e"}
         assert b.referee.arm(m, (0.0, 50.0), (100.0, 50.0), 1.0) is None
 
     assert _referee_case(arm_after_fire) == [("done", 1.0)]

@@ -308,7 +308,7 @@ def test_sf_march_rest_of_phase_ends_all_moves():
 
 
 def test_sf_march_default_is_rest_of_phase():
-    from sim.rules.knobs import SnapFireKnobs
+    from sim.systems.snapfire.knobs import SnapFireKnobs
 
     assert SnapFireKnobs().march_halt == "rest_of_phase"
 

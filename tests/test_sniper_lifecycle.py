@@ -15,7 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sim.agents import sniper as sn
-from sim.engine.battle import Battle, run_battle
+from sim.engine.battle import Battle
+from sim.replication import run_battle
 from sim.scenario.load import apply_overrides, load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -102,13 +103,13 @@ def test_transition_table_is_closed_and_terminal_states_are_final():
 
 def _battle(path=VILLAGE, seed=1):
     b = Battle(scenario(path), seed)
-    b.ruleset.setup(b)
+    b.setup()
     return b
 
 
 def test_illegal_transition_is_refused_and_stale_commands_are_rejected():
     b = _battle()
-    team = b.sniper_teams[0]
+    team = b.state.teams[0]
     assert team.state == sn.OFF_BOARD and "off_board" in team.unit.flags
     cmd = sn.Command("to_reserve", None, {}, None, b.env.event())
     with pytest.raises(sn.IllegalTransition):
@@ -129,7 +130,7 @@ def test_illegal_transition_is_refused_and_stale_commands_are_rejected():
 
 def test_transitions_are_interrupts_from_other_processes():
     b = _battle()
-    team = b.sniper_teams[0]
+    team = b.state.teams[0]
     seen = []
     original = team.process.interrupt
 
@@ -237,7 +238,7 @@ class StateProbe:
         battle.record = record
 
     def check(self):
-        for team in getattr(self.battle, "sniper_teams", []):
+        for team in getattr(self.battle.state, "teams", []):
             in_store = team.reserve is not None and team in team.reserve.store.items
             on_board = team.unit.on_board
             assert not (in_store and on_board), "on the board and in the reserve at once"
@@ -273,17 +274,17 @@ def test_property_eliminated_h17_sniper_never_activates_again(seed, variant):
     events = [r["event"] for r in b.log.records if r.get("unit") == "sniper"]
     if "eliminate" in events:
         assert "activate" not in events[events.index("eliminate"):]
-        team = b.sniper_teams[0]
+        team = b.state.teams[0]
         assert not team.available and team.state == sn.ELIMINATED
     check_lifecycle(b.log, sc, "h17")
 
 
 def test_eliminated_h17_sniper_ignores_a_later_natural_twelve():
     """H17.6c directly: after elimination a natural 12 neither activates nor rolls."""
-    from sim.rules import h17
+    from sim.systems.h17 import rules as h17
 
     b = _battle()
-    team = b.sniper_teams[0]
+    team = b.state.teams[0]
     sq = b.units["sq1"]
 
     def play():

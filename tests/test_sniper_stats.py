@@ -15,7 +15,9 @@ from scipy import stats
 from sim.agents import sniper as sn
 from sim.agents.unit import Unit
 from sim.engine.battle import Battle
-from sim.rules import fow, h17, hex_base
+from sim.systems.fow import rules as fow
+from sim.systems.h17 import hex_base
+from sim.systems.h17 import rules as h17
 from sim.scenario.load import scenario_from_dict
 
 ALPHA = 1e-6
@@ -34,7 +36,7 @@ def hex_battle(rows, blue, red, seed=11, rules=None, turns=2):
     if rules:
         doc["rules"] = rules
     b = Battle(scenario_from_dict(doc), seed)
-    b.ruleset.setup(b)
+    b.setup()
     return b
 
 
@@ -54,7 +56,7 @@ def test_h17_2a_activations_per_ap_attack_are_one_in_36():
     b = hex_battle(["0006", "0000"], [{"id": "b1", "at": "0,0", "steps": 1}],
                    [{"id": "r1", "at": "1,0", "steps": 100},
                     {"id": "sniper", "kind": "sniper", "at": "3,0"}])
-    team = b.sniper_teams[0]
+    team = b.state.teams[0]
     b1, r1 = b.units["b1"], b.units["r1"]
     n = 14_400
 
@@ -89,7 +91,7 @@ def test_h17_5_casualty_point_distribution_per_cover(cover):
     b = hex_battle([row, "...."], [{"id": "b1", "at": "0,0", "steps": 100}],
                    [{"id": "sniper", "kind": "sniper", "at": "1,0",
                      "sniper_team": {"start": "deployed"}}])
-    team = b.sniper_teams[0]
+    team = b.state.teams[0]
     target = b.units["b1"]
     n = 3000
 
@@ -129,7 +131,7 @@ def test_h17_6a_elimination_rate_per_sniper_hex_cover(cover):
                      move=1.0, orders=None, node="1,0", pos=b.terrain.pos("1,0"))
             team = sn.SniperTeam(b, u, sn.HIDDEN, "h17")
             teams.append(team)
-            b.sniper_teams = [team]
+            b.state.teams = [team]
             yield from h17.elimination_check(b, team, "0,0", [checker])
             yield b.env.timeout(0)
 
@@ -156,27 +158,27 @@ def test_fow_returns_from_reserve_before_death_are_geometric_half():
                       "red": [{"id": "r0", "kind": "team", "at": "H"}]},
            "victory": {"attacker": "blue", "destroy": False}}
     b = Battle(scenario_from_dict(doc), 5)
-    b.ruleset.setup(b)
-    reserve = b.sniper_reserves["red"]
+    b.setup()
+    reserve = b.state.reserves["red"]
     for i in range(n):
         u = Unit(id=f"s{i}", side="red", kind="sniper", steps=1, armour=4, morale=4, skill=4,
                  move=1.0, orders=None, node="H", pos=b.terrain.pos("H"))
         team = sn.SniperTeam(b, u, sn.RESERVE, "fow", candidates=["H"], reserve=reserve)
         reserve.put(team)
-        b.sniper_teams.append(team)
+        b.state.teams.append(team)
     shooter = b.units["b1"]
 
     def destroyer():
         while True:
             yield b.clock.wait("shooting", "blue")
-            for team in list(b.sniper_teams):
+            for team in list(b.state.teams):
                 if team.on_board:
                     yield from fow.destroyed(b, team, shooter)
 
     b.env.process(destroyer())
     b.env.process(b.clock.run())
     b.env.run(until=b.clock.finished)
-    teams = b.sniper_teams
+    teams = b.state.teams
     assert all(t.state == sn.KILLED for t in teams)
     returns = [t.returns for t in teams]
     assert sum(returns) == sum(1 for r in b.log.where(event="deploy") if r["is_return"])
@@ -197,7 +199,7 @@ def test_fow_marksman_hit_probability(need):
                                "sniper_team": {"start": "deployed"}}]},
            "victory": {"attacker": "blue", "destroy": False}}
     b = Battle(scenario_from_dict(doc), 3)
-    b.ruleset.setup(b)
+    b.setup()
     n = 4000
     for _ in range(n):
         fow.marksman_roll(b, b.units["sniper"], need)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 
 from sim.cli import main
-from sim.engine.battle import run_battle
+from sim.replication import run_battle
 from sim.study.design import load_study
 
 ROOT = Path(__file__).resolve().parents[1]

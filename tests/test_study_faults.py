@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-import sim.engine.battle as battle
+import sim.replication as battle
 from sim.cli import main
 from sim.study.command import reproduce_command
 from sim.study.design import load_study
@@ -278,7 +278,7 @@ def failing_run_battle(scenario, seed):
 
 @pytest.fixture
 def failing_engine(monkeypatch):
-    """``sim.engine.battle.run_battle`` raises for FAIL_SEEDS, for the serial executor
+    """``sim.replication.run_battle`` raises for FAIL_SEEDS, for the serial executor
     (which resolves the battle function by name) and for ``sim run`` alike."""
     monkeypatch.setattr(battle, "run_battle", failing_run_battle)
     resolve.cache_clear()

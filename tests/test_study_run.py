@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.engine.battle import run_battle
+from sim.replication import run_battle
 from sim.errors import InputError
 from sim.study.design import load_study
 from sim.study.executors import DaskExecutor, ProcessExecutor, SerialExecutor, run_task, task_size

@@ -12,10 +12,11 @@ import subprocess
 import pytest
 
 from conftest import PY, ROOT, build, table
-from sim.agents.figure import Wound, death_turn
+from sim.systems.too.figure import Wound, death_turn
 from sim.engine.battle import Battle
-from sim.rules import too_tables as T
-from sim.rules.registry import registry
+from sim.systems.too import fire, spotting
+from sim.systems.too import tables as T
+from sim.cli import rule_rows
 
 TOO_IDS = ["TOO.ACQ", "TOO.KEEP", "TOO.OPP", "TOO.SCOPE", "TOO.STEALTH", "TOO.CONCEAL",
            "TOO.COUNTER", "TOO.FACING", "TOO.DAMAGE", "TOO.SAVE", "TOO.ALERT", "TOO.REHIDE",
@@ -56,8 +57,8 @@ def fig(uid, at, **kw):
 
 def ready(data, seed=1):
     battle = Battle(build(data), seed)
-    battle.ruleset.setup(battle)
-    return battle, battle.ruleset
+    battle.setup()
+    return battle, battle.state
 
 
 class Forced:
@@ -81,10 +82,10 @@ def rolls(battle, rule):
 
 # --------------------------------------------------------------------------- registry
 def test_every_too_rule_is_registered_with_code():
-    where = {rid: places for rid, _, places in registry()}
+    where = {r["id"]: r["where"] for r in rule_rows()}
     for rid in TOO_IDS:
         assert where[rid], f"{rid} has no implementation"
-        assert any("sim.rules.too" in p for p in where[rid])
+        assert any("sim.systems.too" in p for p in where[rid])
 
 
 # --------------------------------------------------------------------------- TOO.COUNTER
@@ -98,7 +99,7 @@ def test_TOO_COUNTER_the_texts_worked_example():
     battle.dice = Forced({"TOO.COUNTER": [6]})
     ru, de = game.figs["russian"], game.figs["german"]
     assert (ru.morale, de.morale) == (5, 4)
-    assert game.spot_check(battle, ru, de, "search") is True
+    assert spotting.spot_check(battle, game, ru, de, "search") is True
     rec = rolls(battle, "TOO.COUNTER")[-1]
     assert rec["dice"] == [6] and rec["mods"] == -1 and rec["need"] == 5 and rec["success"] is True
     assert rec["check"] == "counter"
@@ -113,9 +114,9 @@ def test_TOO_COUNTER_advantage_to_the_hider_adds_and_equal_is_plain_check():
     battle, game = ready(data)
     battle.dice = Forced({"TOO.COUNTER": [4]})
     a, b, c = game.figs["a"], game.figs["b"], game.figs["c"]
-    assert game.spot_check(battle, a, b, "search") is False       # 4 + 1 > 4
+    assert spotting.spot_check(battle, game, a, b, "search") is False       # 4 + 1 > 4
     assert rolls(battle, "TOO.COUNTER")[-1]["mods"] == 1
-    assert game.spot_check(battle, a, c, "search") is True        # 4 + 0 <= 4
+    assert spotting.spot_check(battle, game, a, c, "search") is True        # 4 + 0 <= 4
     assert rolls(battle, "TOO.COUNTER")[-1]["mods"] == 0
 
 
@@ -130,7 +131,7 @@ def test_TOO_CONCEAL_level_modifiers(level, mod):
     for face in range(1, 7):
         battle.dice = Forced({"TOO.CONCEAL": [face]})
         game.figs["hider"].hidden = True
-        ok = game.spot_check(battle, game.figs["spotter"], game.figs["hider"], "search")
+        ok = spotting.spot_check(battle, game, game.figs["spotter"], game.figs["hider"], "search")
         rec = rolls(battle, "TOO.CONCEAL")[-1]
         assert rec["mods"] == mod and rec["need"] == 6 and rec["check"] == "conceal"
         assert ok == (face + mod <= 6) == rec["success"]
@@ -165,7 +166,7 @@ def test_TOO_ACQ_record_by_target_cover(spot, cover, mod):
     assert game.cover_of(battle, game.figs["t"]) == cover
     for face in range(1, 7):
         battle.dice = Forced({"TOO.ACQ": [face]})
-        ok = game._acquire(battle, game.figs["s"], game.figs["t"], 1)
+        ok = fire.acquire(battle, game, game.figs["s"], game.figs["t"], 1)
         rec = rolls(battle, "TOO.ACQ")[-1]
         assert rec["dice"] == [face] and rec["mods"] == mod and rec["need"] == 4
         assert rec["success"] == ok == (face + mod <= 4)
@@ -180,7 +181,7 @@ def test_TOO_ACQ_attacker_moved_wounded_and_target_ran_from_state():
     s.wounds.append(Wound("arm", "left", 5, "drops_item", 1, 6))
     t.moved_turn, t.moved_full = 2, True
     battle.dice = Forced({"TOO.ACQ": [1]})
-    game._acquire(battle, s, t, 3)
+    fire.acquire(battle, game, s, t, 3)
     rec = rolls(battle, "TOO.ACQ")[-1]
     assert rec["terms"] == {"target_ran": 1, "attacker_moved": 2, "target_cover": 0, "attacker_wounded": 1}
     assert rec["mods"] == 4 and rec["need"] == 6
@@ -192,15 +193,15 @@ def test_TOO_KEEP_lost_line_of_sight_then_reacquire_at_minus_one():
     battle, game = ready(data)
     s, t = game.figs["s"], game.figs["t"]
     battle.dice = Forced({"TOO.ACQ": [3]})
-    assert game._acquire(battle, s, t, 1)
-    assert game._kept_target(battle, s) is t                       # LOS kept
+    assert fire.acquire(battle, game, s, t, 1)
+    assert fire.kept_target(battle, game, s) is t                       # LOS kept
     t.unit.pos = (90.0, 50.0)                                      # behind the wall
-    assert game._kept_target(battle, s) is None
+    assert fire.kept_target(battle, game, s) is None
     lost = battle.log.where(event="lose_target", rule="TOO.KEEP")
     assert lost and lost[-1]["target"] == "t"
     t.unit.pos = (60.0, 20.0)                                      # seen again
-    assert game._choose_target(battle, s) is t
-    game._acquire(battle, s, t, 3)
+    assert fire.choose_target(battle, game, s) is t
+    fire.acquire(battle, game, s, t, 3)
     rec = rolls(battle, "TOO.ACQ")[-1]
     assert rec["reacquire"] is True and rec["terms"]["target_opportunity"] == -1
     assert rec["mods"] == -1 - 1                                   # open −1, opportunity −1
@@ -228,11 +229,11 @@ def test_TOO_SCOPE_one_band_closer_the_texts_example():
     battle.dice = Forced({"BASE.T.RANGE": [1]})
     s, r, t = game.figs["s"], game.figs["r"], game.figs["t"]
     s.hidden = False
-    game._attack(battle, s, t, opp=False)
+    fire.attack(battle, game, s, t, opp=False)
     scope = battle.log.where(event="scope", rule="TOO.SCOPE")[-1]
     assert (scope["band"], scope["shot_band"]) == ("long", "medium")
     assert battle.log.where(event="attack", unit="s")[-1]["need"] == 6
-    game._attack(battle, r, t, opp=False)                              # no scope: 31.6 cm
+    fire.attack(battle, game, r, t, opp=False)                              # no scope: 31.6 cm
     assert battle.log.where(event="attack", unit="r")[-1]["need"] == 6
     assert len(battle.log.where(event="scope")) == 1
 
@@ -273,7 +274,7 @@ def test_TOO_STEALTH_move_in_battle(reading):
     else:
         assert st[0]["mods"] == {"literal": 2, "cover_bonus": -2}[reading]
     assert st[0]["success"] == (st[0]["dice"][0] + st[0]["mods"] <= 5)
-    assert battle.figures["s"].hidden == st[0]["success"]
+    assert battle.state.figs["s"].hidden == st[0]["success"]
 
 
 def test_TOO_STEALTH_revealed_sniper_rehides_out_of_sight():
@@ -283,7 +284,7 @@ def test_TOO_STEALTH_revealed_sniper_rehides_out_of_sight():
     s = game.figs["s"]
     s.hidden = False
     s.unit.pos = (90.0, 50.0)
-    game._stealth(battle, s, False, False, True)
+    spotting.stealth(battle, game, s, False, False, True)
     assert s.hidden and battle.log.where(event="rehide", rule="TOO.STEALTH")
 
 
@@ -302,7 +303,7 @@ def test_TOO_FACING_rechecks_after_a_sniper_attack_with_minus_one_for_snipers():
                 fig("away", "N", facing=90)], areas=[])
     battle, game = ready(data)
     battle.dice = Forced({"BASE.T.RANGE": [1], "TOO.FACING": [6]})
-    game._attack(battle, game.figs["hs"], game.figs["t"], opp=False)
+    fire.attack(battle, game, game.figs["hs"], game.figs["t"], opp=False)
     checks = [r for r in battle.log.records if r["event"] == "spot_check"]
     by = {r["unit"]: r for r in checks}
     assert set(by) == {"t", "es"}                          # 'away' faces north: no check
@@ -330,7 +331,7 @@ def test_TOO_DAMAGE_record(d10):
     data = too([fig("s", "W", sniper=True)], [fig("t", "OPEN"), fig("u", "Y")])
     battle, game = ready(data)
     battle.dice = Forced({"TOO.DAMAGE": [d10, 5], "TOO.SAVE": [1]})
-    game.hit(battle, game.figs["t"], game.figs["s"])
+    fire.hit(battle, game, game.figs["t"], game.figs["s"])
     rec = battle.log.where(event="hit", rule="TOO.DAMAGE")[-1]
     loc, dies, _ = T.DAMAGE_TABLE[d10]
     assert rec["dice"] == [d10, 5] and rec["location"] == loc and rec["dies_in"] == dies
@@ -352,7 +353,7 @@ def test_TOO_SAVE_target_numbers(spot, need):
     for face in range(1, 7):
         battle.dice = Forced({"TOO.DAMAGE": [10, 1], "TOO.SAVE": [face]})
         game.figs["t"].unit.flags.discard("eliminated")
-        res = game.hit(battle, game.figs["t"], game.figs["s"])
+        res = fire.hit(battle, game, game.figs["t"], game.figs["s"])
         rec = battle.log.where(event="save", rule="TOO.SAVE")[-1]
         assert rec["need"] == need and rec["success"] == (face >= need) == res["saved"]
     assert T.SAVE_NEED == {"open": 6, "soft": 5, "medium": 4, "hard": 3, "enclosed": 2}
@@ -371,14 +372,14 @@ def test_TOO_SAVE_prone_in_the_open_is_soft_and_one_never_saves():
 # --------------------------------------------------------------------------- bleed-out
 def _inject(data, seed, unit, dies_in, hit_turn=1, treated=False):
     battle = Battle(build(data), seed)
-    orig = battle.ruleset.setup
+    orig = battle.game.setup
 
     def setup(b):
         orig(b)
-        f = b.figures[unit]
+        f = b.state.figs[unit]
         f.wounds.append(Wound("head", "right", dies_in, "critical", hit_turn,
                               death_turn(hit_turn, dies_in, b.clock, f.side, b.knobs.too.bleed_clock)))
-    battle.ruleset.setup = setup
+    battle.game.setup = setup  # type: ignore[method-assign]
     return battle.run()
 
 
@@ -409,7 +410,7 @@ def test_TOO_DAMAGE_treatment_stops_the_timer(mode, medic):
     treat = battle.log.where(event="treat", rule="TOO.DAMAGE")
     assert treat and treat[0]["unit"] == "c" and treat[0]["target"] == "b" and treat[0]["turn"] == 2
     assert not battle.log.where(event="eliminate", unit="b")
-    assert battle.figures["b"].wounded and battle.figures["b"].dies_at() is None
+    assert battle.state.figs["b"].wounded and battle.state.figs["b"].dies_at() is None
 
 
 def test_TOO_DAMAGE_no_medic_no_treatment_in_medic_mode():
@@ -540,7 +541,7 @@ def _behind_the_wall(arc=0.0):
 def test_TOO_ALERT_fires_the_moment_a_mover_steps_out_from_behind_a_wall(seed):
     """Within range from the start of its segment but out of sight, the runner is fired
     at exactly where the sight line clears the wall's corner, mid-segment, not at a
-    waypoint (sight solved along the segment, sim.rules.too_sight)."""
+    waypoint (sight solved along the segment, sim.systems.too.sight)."""
     battle = Battle(build(_behind_the_wall()), seed).run()
     (opp,) = battle.log.where(event="opp_fire")
     y = 50 + 50 * 20 / 38

@@ -9,7 +9,7 @@ from conftest import SCENARIOS
 from sim.engine.battle import Battle
 from sim.engine.log import CONTRACT_KEYS
 from sim.metrics import compute_metrics
-from sim.rules import too_tables as T
+from sim.systems.too import tables as T
 from sim.scenario.load import apply_overrides, load_scenario
 
 PATH = SCENARIOS / "stalingrad_bookstore.yaml"
@@ -32,8 +32,8 @@ def test_scenario_is_the_texts_example():
     side, r = specs["r_sniper"]
     assert side == "russian" and r.sniper and r.level == "veteran"
     b = Battle(sc, 1)
-    b.ruleset.setup(b)
-    assert b.ruleset.cover_of(b, b.figures["g_sniper"]) != "open"      # in the bookstore ruins
+    b.setup()
+    assert b.state.cover_of(b, b.state.figs["g_sniper"]) != "open"      # in the bookstore ruins
     assert any(a.name == "bookstore_ruins" and a.polygon.covers(__import__("shapely").Point(g_pos))
                for a in b.terrain.areas for g_pos in [b.units["g_sniper"].pos])
 

@@ -12,7 +12,8 @@ from collections import Counter
 import icepool
 from scipy.stats import binomtest, chisquare
 
-from sim.rules import too_tables as T
+from sim.systems.too import fire, spotting
+from sim.systems.too import tables as T
 from test_too import fig, ready, too
 
 ALPHA = 1e-6
@@ -33,7 +34,7 @@ def _hit_many(battle, game, target, n):
         t.unit.flags.discard("eliminated")
         t.wounds.clear()
         t.skip_action = False
-        out.append(game.hit(battle, t, s))
+        out.append(fire.hit(battle, game, t, s))
     return out
 
 
@@ -95,7 +96,7 @@ def test_TOO_ACQ_rates_by_modifier():
         for _ in range(n):
             s.moved_turn = 1 if moved else 0
             s.lost_target = target if reacq else None
-            game._acquire(battle, s, t, 1)
+            fire.acquire(battle, game, s, t, 1)
         recs = [r for r in battle.log.records[before:] if r["event"] == "acquire"]
         assert len(recs) == n and all(r["mods"] == mod for r in recs)
         hits = sum(r["success"] for r in recs)
@@ -117,7 +118,7 @@ def test_TOO_CONCEAL_and_COUNTER_rates():
         ok = 0
         for _ in range(n):
             h.hidden = True
-            ok += game.spot_check(battle, game.figs[spotter], h, "search")
+            ok += spotting.spot_check(battle, game, game.figs[spotter], h, "search")
         exact = float((icepool.d6 + mod <= 5).probability(True))
         if exact == 1.0:
             assert ok == n                       # Veteran vs Seasoned sniper: always spotted

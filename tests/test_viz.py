@@ -12,10 +12,10 @@ import pytest
 from conftest import SCENARIOS, build, lane, scenario, unit
 
 from sim import viz
-from sim.engine.battle import run_battle
+from sim.replication import run_battle
 from sim.engine.log import EventLog
 from sim.scenario.load import load_scenario
-from sim.viz.timeline import Span
+from sim.viz.states import Span
 
 
 @pytest.fixture(scope="module")

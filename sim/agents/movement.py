@@ -200,8 +200,7 @@ def _reach(unit, target, node) -> None:
 
 def _end_of_move(battle, unit) -> str:
     if not unit.route:
-        battle.record("arrive", unit=unit.id, pos=unit.pos, node=unit.node)
-        battle.on_arrive(unit)
+        battle.record_arrive(unit)
         return "arrived"
     battle.record_stop(unit)
     return "done"

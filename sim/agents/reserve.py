@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import simpy
 
-from sim.rules.registry import implements
+from sim.catalogue import implements
+from sim.events import NO_DEPLOY
 
 
 @implements("FOW.RESERVE")
@@ -56,7 +57,7 @@ class SniperReserve:
                 spot = self.place(team)
                 if spot is None:
                     retry.append(team)
-                    self.battle.record("no_deploy", rule=self.rule, unit=team.id,
+                    self.battle.record(NO_DEPLOY, rule=self.rule, unit=team.id,
                                        reason="no allowed position")
                     continue
                 node, fields = spot

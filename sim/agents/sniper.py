@@ -30,6 +30,7 @@ from typing import Any, Callable
 import simpy
 
 from sim.agents.unit import OnUnit
+from sim.events import ACTIVATE, DEPLOY, ELIMINATE, SPOT, TO_RESERVE, WITHDRAW
 
 OFF_BOARD = "off_board"
 RESERVE = "reserve"
@@ -56,13 +57,13 @@ TRANSITIONS: dict[str, tuple[str, ...]] = {
 
 #: command kind -> (target state, the lifecycle event it is logged as)
 COMMANDS: dict[str, tuple[str, str]] = {
-    "activate": (HIDDEN, "deploy"),     # logged as `activate` then `deploy`
-    "deploy": (HIDDEN, "deploy"),
-    "spot": (REVEALED, "spot"),
-    "withdraw": (WITHDRAWN, "withdraw"),
-    "to_reserve": (RESERVE, "to_reserve"),
-    "eliminate": (ELIMINATED, "eliminate"),
-    "kill": (KILLED, "eliminate"),
+    "activate": (HIDDEN, DEPLOY),     # logged as `activate` then `deploy`
+    "deploy": (HIDDEN, DEPLOY),
+    "spot": (REVEALED, SPOT),
+    "withdraw": (WITHDRAWN, WITHDRAW),
+    "to_reserve": (RESERVE, TO_RESERVE),
+    "eliminate": (ELIMINATED, ELIMINATE),
+    "kill": (KILLED, ELIMINATE),
 }
 #: the states a command may come from (activate only from off-board/withdrawn, deploy
 #: only from the reserve): a subset of TRANSITIONS.
@@ -183,7 +184,7 @@ class SniperTeam(OnUnit):
             unit.flags.discard("off_board")
             if cmd.kind == "activate":
                 placement = fields.pop("placement", {})
-                b.record("activate", rule=cmd.rule, unit=unit.id, node=cmd.node,
+                b.record(ACTIVATE, rule=cmd.rule, unit=unit.id, node=cmd.node,
                          pos=b.terrain.pos(cmd.node), state_from=before, **fields)
                 deploy_rule, extra = "H17.2b", placement
             else:
@@ -195,7 +196,7 @@ class SniperTeam(OnUnit):
             self.attacks_since_deploy = 0
             self.deployments += 1
             self.doomed = False
-            b.record("deploy", rule=deploy_rule, unit=unit.id, node=unit.node, pos=unit.pos,
+            b.record(DEPLOY, rule=deploy_rule, unit=unit.id, node=unit.node, pos=unit.pos,
                      state=target, state_from=before, **extra)
             return
         if target in TERMINAL:
@@ -210,15 +211,3 @@ class SniperTeam(OnUnit):
             if target == RESERVE:
                 self.reserve_turn = b.clock.turn
                 self.reserve.put(self)
-
-
-def teams_of(battle) -> list[SniperTeam]:
-    """The battle's sniper teams, in scenario order (empty if the ruleset has none)."""
-    return getattr(battle, "sniper_teams", [])
-
-
-def team_of(battle, unit) -> SniperTeam | None:
-    for team in teams_of(battle):
-        if team.unit is unit:
-            return team
-    return None

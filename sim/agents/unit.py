@@ -22,7 +22,6 @@ class Unit:
     start_steps: int = 0
     process: Any = None          # the SimPy process moving it, while it moves
     route: list[str] = field(default_factory=list)
-    fired_at_by: set[str] = field(default_factory=set)   # SF.ONCE: firers this turn
     # The move it is making, while it makes it (see sim.agents.movement.exact_place):
     # ``pos`` is updated at waypoints, its exact position is known at any instant.
     course: tuple | None = None

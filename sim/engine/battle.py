@@ -1,12 +1,15 @@
 """A battle: one replication of a scenario, from the first phase to the end.
 
-``run_battle(scenario, seed)`` builds the SimPy environment, the turn clock, the units on
-the terrain, the referee and the ruleset, runs to the end (turn limit, objective
-reached, or a force destroyed) and returns the event log and its metrics.
+``Battle(scenario, seed).run()`` builds the SimPy environment, the turn clock, the units on
+the scenario's terrain, the referee and the rule system's game, runs to the end (turn
+limit, objective reached, or a force destroyed) and leaves the event log in ``log``.
+The battle knows nothing of any rule system: it asks the registry for the scenario's
+``RuleSystem``, runs the clock and hands every phase to the system's ``Game``. Rules see
+it through ``sim.engine.context.BattleContext``.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Generator
 from typing import Any
 
 import simpy
@@ -14,34 +17,32 @@ import simpy
 from sim.agents.movement import exact_place
 from sim.agents.referee import Referee
 from sim.agents.unit import Unit
-from sim.engine.clock import TurnClock
+from sim.engine.clock import Phase, TurnClock
 from sim.engine.dice import Dice
 from sim.engine.log import EventLog
-from sim.rules.games import ruleset_for
-from sim.scenario.load import terrain_of
+from sim.events import ARRIVE, ELIMINATE, END, MOVE, STOP
+from sim.space.terrain import Terrain
+from sim.systems.registry import Game, RuleSystem, get_system
 
-
-@dataclass
-class BattleResult:
-    log: EventLog
-    metrics: dict[str, float]
-    winner: str | None
-    reason: str
+__all__ = ["Battle"]
 
 
 class Battle:
-    def __init__(self, scenario, seed: int):
+    """One battle of a loaded scenario with a root seed (implements ``BattleContext``)."""
+
+    def __init__(self, scenario: Any, seed: int):
         self.scenario = scenario
         self.seed = int(seed)
         self.knobs = scenario.rules
         self.env = simpy.Environment(initial_time=0.0)  # every record's t is a float
-        self.terrain = terrain_of(scenario)
+        self.terrain: Terrain = scenario.map
         self.dice = Dice(self.seed)
         self.log = EventLog()
-        self._records = self.log.records
-        self._ended = False
-        self.ruleset = ruleset_for(scenario.ruleset)
-        self.clock = TurnClock(self.env, scenario.sides, self.ruleset.phases,
+        self._add = self.log.add
+        self.system: RuleSystem = get_system(scenario.ruleset)
+        self.game: Game = self.system.game()
+        self.state: Any = self.game.state
+        self.clock = TurnClock(self.env, scenario.sides, self.system.phases,
                                self.knobs.base.phase_length, scenario.turns)
         self.referee = Referee(self)
         self.units: dict[str, Unit] = {}
@@ -53,65 +54,64 @@ class Battle:
             self.units[unit.id] = unit
             self._by_side[side].append(unit)
         self._movers = {s: [u for u in units if u.orders.type != "hold"] for s, units in self._by_side.items()}
-        self._chargers = {s: [u for u in units if u.orders.charge] for s, units in self._by_side.items()}
-        self.attacker = scenario.victory.attacker
-        self.defender = next(s for s in scenario.sides if s != self.attacker)
+        self.attacker: str = scenario.victory.attacker
+        self.defender: str = next(s for s in scenario.sides if s != self.attacker)
         self.done = self.env.event()
         self.winner: str | None = None
         self.reason = ""
+        self._set_up = False
 
     # -- queries used by rules -------------------------------------------------------
     def units_of(self, side: str) -> list[Unit]:
+        """A side's units, in scenario order (every one, on the board or not)."""
         return self._by_side[side]
 
     def movers_of(self, side: str) -> list[Unit]:
         """The side's units whose orders move them (orders never change in a battle)."""
         return self._movers[side]
 
-    def chargers_of(self, side: str) -> list[Unit]:
-        """The side's units whose orders say charge."""
-        return self._chargers[side]
-
     def enemies_of(self, side: str) -> list[Unit]:
+        """The other side's units that are on the board, in scenario order."""
         # Unit.on_board, inline: this runs over every enemy several times a phase.
         return [u for s, units in self._by_side.items() if s != side for u in units
                 if "eliminated" not in u.flags and "off_board" not in u.flags]
 
-    def cover_at(self, unit) -> int:
+    def cover_at(self, unit: Unit) -> int:
+        """The cover of the terrain node nearest to the unit."""
         return self.terrain.cover(self.terrain.nearest_node(*unit.pos))
 
     # -- the log -----------------------------------------------------------------------
-    def record(self, event: str, rule: str | None = None, **fields: Any) -> dict:
-        # ``t`` is the SimPy clock (a float from 0.0, never going back), so records are
-        # appended in time order without a check; this is the engine's hottest call.
+    def record(self, event: str, rule: str | None = None, **fields: Any) -> dict[str, Any]:
+        """Write one record at the current instant (``EventLog.add``); returns it."""
+        # ``t`` is the SimPy clock (a float from 0.0, never going back); this is the
+        # engine's hottest call.
         c = self.clock.current
-        rec = {"t": self.env.now, "turn": c.turn, "side": c.side, "phase": c.phase,
-               "event": event, "rule": rule, **fields}
-        # After the `end` record, processes still due at the same instant (other
-        # chargers, say) change nothing in the log.
-        if not self._ended:
-            self._records.append(rec)
-        return rec
+        return self._add({"t": self.env.now, "turn": c.turn, "side": c.side, "phase": c.phase,
+                          "event": event, "rule": rule, **fields})
 
-    def record_move(self, unit, move: int, waypoints) -> None:
+    def record_move(self, unit: Unit, move: int, waypoints: list[tuple[float, float]]) -> None:
         """``record("move", unit=…, pos=…, node=…, move=…, waypoints=…)`` spelled out as
         one literal (no keyword packing): every move writes it."""
         c = self.clock.current
-        if not self._ended:
-            self._records.append({"t": self.env.now, "turn": c.turn, "side": c.side, "phase": c.phase,
-                                  "event": "move", "rule": None, "unit": unit.id, "pos": unit.pos,
-                                  "node": unit.node, "move": move, "waypoints": waypoints})
+        self._add({"t": self.env.now, "turn": c.turn, "side": c.side, "phase": c.phase,
+                   "event": MOVE, "rule": None, "unit": unit.id, "pos": unit.pos,
+                   "node": unit.node, "move": move, "waypoints": waypoints})
 
-    def record_stop(self, unit) -> None:
+    def record_stop(self, unit: Unit) -> None:
         """``record("stop", unit=…, pos=…, node=…, reason="allowance")``, spelled out."""
         c = self.clock.current
-        if not self._ended:
-            self._records.append({"t": self.env.now, "turn": c.turn, "side": c.side, "phase": c.phase,
-                                  "event": "stop", "rule": None, "unit": unit.id, "pos": unit.pos,
-                                  "node": unit.node, "reason": "allowance"})
+        self._add({"t": self.env.now, "turn": c.turn, "side": c.side, "phase": c.phase,
+                   "event": STOP, "rule": None, "unit": unit.id, "pos": unit.pos,
+                   "node": unit.node, "reason": "allowance"})
+
+    def record_arrive(self, unit: Unit) -> None:
+        """A mover reached its destination: the ``arrive`` record, then ``on_arrive``."""
+        self.record(ARRIVE, unit=unit.id, pos=unit.pos, node=unit.node)
+        self.on_arrive(unit)
 
     # -- outcomes ----------------------------------------------------------------------
-    def eliminate(self, unit, rule: str | None = None, **fields) -> None:
+    def eliminate(self, unit: Unit, rule: str | None = None, **fields: Any) -> None:
+        """Remove a unit for good (it falls exactly where it is) and log it."""
         if not unit.alive:
             return
         unit.flags.add("eliminated")
@@ -123,7 +123,7 @@ class Battle:
                 unit.node = reached
                 if unit.route and unit.route[0] == reached:
                     del unit.route[0]
-        self.record("eliminate", rule=rule, unit=unit.id, pos=unit.pos, node=unit.node, **fields)
+        self.record(ELIMINATE, rule=rule, unit=unit.id, pos=unit.pos, node=unit.node, **fields)
         if unit.process is not None and unit.process.is_alive and unit.process is not self.env.active_process:
             self.referee.disarm(unit)
             unit.process.interrupt("eliminated")
@@ -131,45 +131,47 @@ class Battle:
             other = next(s for s in self.scenario.sides if s != unit.side)
             self.end(other, "destroyed")
 
-    def on_arrive(self, unit) -> None:
+    def on_arrive(self, unit: Unit) -> None:
+        """An attacker unit at the objective wins the battle for its side."""
         obj = self.scenario.victory.objective
         if unit.side == self.attacker and obj is not None and unit.node == obj:
             self.end(self.attacker, "objective")
 
     def end(self, winner: str | None, reason: str) -> None:
+        """End the battle now: the ``end`` record is the log's last."""
         if self.done.triggered:
             return
         self.winner, self.reason = winner, reason
-        self.record("end", winner=winner, reason=reason)
-        self._ended = True
+        self.record(END, winner=winner, reason=reason)
+        self.log.seal()
         self.clock.stop()
         self.done.succeed()
 
-    def _phases(self):
+    def _phases(self) -> Generator[simpy.Event, Phase, None]:
         while True:
             phase = yield self.clock.next_phase()
             if self.done.triggered:
                 return
-            self.ruleset.on_phase(self, phase)
+            self.game.on_phase(self, phase)
 
-    def _finish(self, _ev) -> None:
+    def _finish(self, _ev: simpy.Event) -> None:
         if self.scenario.victory.objective is not None:
             self.end(self.defender, "turn_limit")
         else:
             self.end(None, "turn_limit")
 
-    def run(self) -> "Battle":
-        self.ruleset.setup(self)
+    def setup(self) -> Battle:
+        """Run the rule system's set-up (``run`` does it first if it is not done yet)."""
+        if not self._set_up:
+            self._set_up = True
+            self.game.setup(self)
+        return self
+
+    def run(self) -> Battle:
+        """Set up and run to the end; returns the battle (its ``log`` holds the story)."""
+        self.setup()
         self.env.process(self._phases())
         self.env.process(self.clock.run())
         self.clock.finished.callbacks.append(self._finish)
         self.env.run(until=self.done)
         return self
-
-
-def run_battle(scenario, seed: int) -> BattleResult:
-    """One replication: the same scenario and seed always give the same log."""
-    from sim.metrics import compute_metrics
-
-    battle = Battle(scenario, seed).run()
-    return BattleResult(battle.log, compute_metrics(battle.log, scenario), battle.winner, battle.reason)

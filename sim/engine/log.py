@@ -8,14 +8,12 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any, Iterable
+import os
+from typing import Any, Iterable, Iterator
 
-CONTRACT_KEYS = ("t", "turn", "side", "phase", "event", "rule")
-LIFECYCLE_EVENTS = frozenset(
-    {"move", "halt", "arrive", "activate", "deploy", "withdraw", "to_reserve",
-     "eliminate", "hit", "pin", "spot"}
-)
-ROLL_KEYS = ("dice", "mods", "need", "success")
+from sim.events import CONTRACT_KEYS, LIFECYCLE_EVENTS, ROLL_KEYS
+
+__all__ = ["CONTRACT_KEYS", "LIFECYCLE_EVENTS", "ROLL_KEYS", "EventLog"]
 
 
 def _clean(value: Any) -> Any:
@@ -35,47 +33,72 @@ def _clean(value: Any) -> Any:
 
 
 class EventLog:
-    """An append-only list of records with a clock check."""
+    """An append-only list of records in time order.
+
+    ``add`` is the one path by which a record enters the log: it keeps the time-order
+    invariant (``t`` never goes back) and, once the log is ``seal``-ed by the battle's
+    ``end`` record, drops whatever processes still due at that instant write.
+    """
 
     def __init__(self) -> None:
         self.records: list[dict[str, Any]] = []
+        self.sealed = False
+        self._last_t = -math.inf
 
     def __len__(self) -> int:
         return len(self.records)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[dict[str, Any]]:
         return iter(self.records)
 
+    def add(self, record: dict[str, Any]) -> dict[str, Any]:
+        """Append a record whose contract keys come first, in order; returns it."""
+        if self.sealed:
+            return record
+        t = record["t"]
+        if t < self._last_t:
+            raise RuntimeError(f"time went back: {t} < {self._last_t}")
+        self._last_t = t
+        self.records.append(record)
+        return record
+
     def append(self, record: dict[str, Any]) -> dict[str, Any]:
-        if self.records and record["t"] < self.records[-1]["t"] - 1e-12:
-            raise RuntimeError(f"time went back: {record['t']} < {self.records[-1]['t']}")
+        """Append any record: its contract keys are put first (missing ones as None)."""
         rec = {k: record.get(k) for k in CONTRACT_KEYS}
         rec.update((k, v) for k, v in record.items() if k not in rec)
-        self.records.append(rec)
-        return rec
+        return self.add(rec)
+
+    def seal(self) -> None:
+        """No record is added after this (the battle's ``end`` record is the last)."""
+        self.sealed = True
 
     def where(self, **match: Any) -> list[dict[str, Any]]:
         """Records whose fields equal every given value, e.g. ``where(rule="SF.HALT")``."""
         return [r for r in self.records if all(r.get(k) == v for k, v in match.items())]
 
     def lines(self) -> Iterable[str]:
+        """The records as JSON texts, one per record (fixed key order, rounded floats)."""
         for rec in self.records:
             yield json.dumps(_clean(rec), separators=(",", ":"), ensure_ascii=False)
 
-    def to_jsonl(self, path) -> None:
+    def to_jsonl(self, path: str | os.PathLike[str]) -> None:
+        """Write the log as JSON Lines (the ``--log`` format)."""
         with open(path, "w", encoding="utf-8", newline="\n") as fh:
             for line in self.lines():
                 fh.write(line + "\n")
 
-    def to_frame(self):
+    def to_frame(self) -> Any:
         """The log as a pandas DataFrame, one row per record."""
         import pandas as pd
 
         return pd.DataFrame([_clean(r) for r in self.records])
 
     @classmethod
-    def read_jsonl(cls, path) -> "EventLog":
+    def read_jsonl(cls, path: str | os.PathLike[str]) -> EventLog:
+        """A log read back from a JSON Lines file."""
         log = cls()
         with open(path, encoding="utf-8") as fh:
             log.records = [json.loads(line) for line in fh if line.strip()]
+        if log.records:
+            log._last_t = log.records[-1]["t"]
         return log

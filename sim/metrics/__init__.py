@@ -1,4 +1,43 @@
-"""Metrics: numbers computed from an event log (the log is the only source)."""
-from sim.metrics.summary import METRIC_KINDS, compute_metrics
+"""Metrics: numbers computed from an event log (the log is the only source).
 
-__all__ = ["METRIC_KINDS", "compute_metrics"]
+A battle's metrics are the core ones (``sim.metrics.core``), its rule system's reporters'
+and those of any metric reporter registered for it (``sim.register_metric``).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from sim.metrics.core import CORE
+from sim.systems.registry import RuleSystem, get_system, metric_reporters
+
+__all__ = ["compute_metrics", "metric_kinds"]
+
+
+def _system(scenario_or_system: Any) -> RuleSystem:
+    if isinstance(scenario_or_system, RuleSystem):
+        return scenario_or_system
+    if isinstance(scenario_or_system, str):
+        return get_system(scenario_or_system)
+    return get_system(scenario_or_system.ruleset)
+
+
+def metric_kinds(scenario_or_system: Any) -> dict[str, str]:
+    """Every metric of a battle under a rule system (a scenario, a system or its name),
+    with its kind (``binary``, ``count`` or ``real``), in report order."""
+    kinds = dict(CORE.kinds)
+    for reporter in metric_reporters(_system(scenario_or_system)):
+        kinds.update(reporter.kinds)
+    return kinds
+
+
+def compute_metrics(log: Any, scenario: Any) -> dict[str, float]:
+    """The flat metrics of one battle from its event log (or list of records) and scenario."""
+    records = getattr(log, "records", log)
+    out = dict(CORE.compute(records, scenario))
+    for reporter in metric_reporters(_system(scenario)):
+        values = reporter.compute(records, scenario)
+        missing = [k for k in reporter.kinds if k not in values]
+        if missing:
+            raise ValueError(f"metric reporter '{reporter.name}' did not report {missing}")
+        out.update((k, float(values[k])) for k in reporter.kinds)
+    return out

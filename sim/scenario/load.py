@@ -9,99 +9,117 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
-from typing import Any
+import os
+from dataclasses import dataclass
+from typing import Any, NoReturn
 
 from pydantic import ValidationError
 
 from sim.errors import InputError
-from sim.scenario.schema import Scenario
+from sim.scenario.schema import Scenario, model_for
 from sim.scenario.yamlfile import parse_yaml, place_of, read_yaml
+from sim.space.terrain import Terrain
+from sim.systems.knobs import BaseKnobs
+from sim.systems.registry import RuleSystem, all_systems, get_system, system_names
 
-def _pydantic_message(err: ValidationError) -> tuple[tuple, str]:
+DOCS = "docs/scenario.md"
+
+
+@dataclass
+class _Checks:
+    """What a rule system's load-time check sees (``sim.systems.registry.Checks``)."""
+
+    scenario: Scenario
+    terrain: Terrain
+    file: str
+    lines: dict[tuple[Any, ...], int]
+
+    def fail(self, message: str, *path: str | int) -> NoReturn:
+        raise InputError(message, file=self.file, place=place_of(path, self.lines))
+
+
+def _system_of(data: dict[str, Any], file: str, lines: dict[tuple[Any, ...], int]) -> RuleSystem:
+    name = data.get("ruleset", "snapfire")
+    try:
+        if isinstance(name, str):
+            return get_system(name)
+    except KeyError:
+        pass
+    raise InputError(f"unknown rule system {name!r} (expected one of {system_names()})",
+                     file=file, place=place_of(("ruleset",), lines))
+
+
+def _foreign(loc: tuple[Any, ...], system: RuleSystem) -> tuple[tuple[Any, ...], str] | None:
+    """The message for a key another rule system reads (set here, it would be ignored)."""
+    name = system.name
+    if len(loc) == 2 and loc[0] == "rules" and loc[1] != "base":
+        if any(s.knobs is not None and s.name == loc[1] for s in all_systems()):
+            reads = ["base", name] if system.knobs is not None else ["base"]
+            return ("rules",), (f"rules.{loc[1]} is set but ruleset '{name}' does not use it "
+                                f"(it reads {sorted(reads)})")
+    if len(loc) == 3 and loc[:2] == ("rules", "base"):
+        base = system.base_knobs or BaseKnobs
+        if any(s.base_knobs is not None and loc[2] in s.base_knobs.model_fields for s in all_systems()):
+            return ("rules",), (f"rules.base.{loc[2]} is set but ruleset '{name}' does not use it "
+                                f"(it reads only {sorted(base.model_fields)} of rules.base)")
+    if len(loc) in (4, 5) and loc[0] == "forces" and (len(loc) == 4 or loc[3] == "orders"):
+        key = loc[-1]
+        readers = sorted(s.name for s in all_systems()
+                         if (s.unit_keys if len(loc) == 4 else s.order_keys) is not None
+                         and key in (s.unit_keys if len(loc) == 4 else s.order_keys).model_fields)  # type: ignore[union-attr]
+        if readers:
+            return loc, f"'{key}' is set but ruleset '{name}' does not read it (only {readers} do)"
+    return None
+
+
+def _pydantic_message(err: ValidationError, system: RuleSystem) -> tuple[tuple[Any, ...], str]:
     first = err.errors()[0]
     loc = tuple(p for p in first["loc"] if not (isinstance(p, str) and p.startswith("function-")))
     kind = first["type"]
     if kind == "extra_forbidden":
-        return loc, "unknown key (check the spelling; allowed keys are listed in docs/scenario.md)"
+        return _foreign(loc, system) or (
+            loc, f"unknown key (check the spelling; allowed keys are listed in {DOCS})")
     if kind == "missing":
         return loc, "required key is missing"
     msg = first["msg"].removeprefix("Value error, ")
     return loc, f"{msg} (got {first.get('input')!r})" if kind != "value_error" else msg
 
 
-def scenario_from_dict(data: Any, file: str = "<scenario>", lines: dict | None = None) -> Scenario:
-    """Validate a parsed document and build (and check) its terrain."""
+def scenario_from_dict(data: Any, file: str = "<scenario>",
+                       lines: dict[tuple[Any, ...], int] | None = None) -> Scenario:
+    """Validate a parsed scenario document under its rule system, build its terrain and
+    run every load-time check; any problem is one ``InputError`` naming file and place."""
     lines = lines or {}
     if not isinstance(data, dict):
         raise InputError(f"expected a mapping of scenario keys at the top level, got {type(data).__name__}",
                          file=file, place="line 1")
+    system = _system_of(data, file, lines)
     try:
-        scenario = Scenario.model_validate(data)
+        scenario = model_for(system).model_validate(data)
     except ValidationError as err:
-        loc, msg = _pydantic_message(err)
+        loc, msg = _pydantic_message(err, system)
         raise InputError(msg, file=file, place=place_of(loc, lines)) from None
     scenario._raw = copy.deepcopy(data)
     scenario._file = file
     scenario._lines = lines
-    _check_unit_fields(scenario)
     _check_against_map(scenario)
-    _check_setup(scenario)
+    if system.check is not None:
+        system.check(_Checks(scenario, scenario.map, file, lines))
     return scenario
 
 
-# Unit keys that only some rulesets read: set under another ruleset they would be ignored,
-# so they are refused instead.
-_UNIT_KEYS_READ_BY = {
-    "sniper_team": {"h17", "fow"}, "hunt": {"h17", "fow"}, "platoon": {"fow"},
-    "level": {"too"}, "facing": {"too"}, "sniper": {"too"}, "medic": {"too"},
-    "prone": {"too"}, "alert": {"too"},
-}
-_ORDER_KEYS_READ_BY = {"charge": {"snapfire", "fow"}}
-
-
-def _check_unit_fields(scenario: Scenario) -> None:
-    for side in scenario.sides:
-        for i, u in enumerate(scenario.forces[side]):
-            for keys, model, path in ((_UNIT_KEYS_READ_BY, u, ()), (_ORDER_KEYS_READ_BY, u.orders, ("orders",))):
-                for key in sorted(model.model_fields_set & keys.keys()):
-                    if scenario.ruleset not in keys[key]:
-                        raise InputError(
-                            f"'{key}' is set but ruleset '{scenario.ruleset}' does not read it "
-                            f"(only {sorted(keys[key])} do)", file=scenario._file,
-                            place=place_of(("forces", side, i, *path, key), scenario._lines))
-
-
-def _check_setup(scenario: Scenario) -> None:
-    """Set a battle up without running it, so the rules' own set-up checks (one sniper
-    per side, hides on the map, ...) fail at load time and in ``sim validate``."""
-    from sim.engine.battle import Battle
-
-    battle = Battle(scenario, 0)
-    battle.ruleset.setup(battle)
-
-
-def load_scenario(path) -> Scenario:
+def load_scenario(path: str | os.PathLike[str]) -> Scenario:
+    """Read a scenario file (safe YAML) and check it as ``scenario_from_dict`` does."""
     data, lines = read_yaml(path)
     return scenario_from_dict(data, str(path), lines)
-
-
-def terrain_of(scenario: Scenario):
-    """The scenario's terrain, built once and kept with it (terrain is immutable)."""
-    terrain = getattr(scenario, "_terrain", None)
-    if terrain is None:
-        from sim.space import build_terrain
-
-        terrain = build_terrain(scenario.terrain, file=scenario._file)
-        scenario._terrain = terrain
-    return terrain
 
 
 def _check_against_map(scenario: Scenario) -> None:
     file = scenario._file
     lines = scenario._lines
-    terrain = terrain_of(scenario)
+    terrain = scenario.map
 
-    def need_node(node, path):
+    def need_node(node: str, path: tuple[Any, ...]) -> None:
         if not terrain.has_node(node):
             raise InputError(f"node '{node}' is not on the map (expected a node of the terrain)",
                              file=file, place=place_of(path, lines))
@@ -165,7 +183,7 @@ def apply_overrides(scenario: Scenario, overrides: dict[str, Any], source: str =
     for key, value in overrides.items():
         _set_path(doc, key, value, source)
     try:
-        return scenario_from_dict(doc, getattr(scenario, "_file", "<scenario>"), {})
+        return scenario_from_dict(doc, scenario.file, {})
     except InputError as err:
         keys = ", ".join(f"{k}={v!r}" for k, v in overrides.items())
         raise InputError(f"{err.detail} [{err.place or ''}] after {keys}".replace(" []", ""),

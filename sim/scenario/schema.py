@@ -1,24 +1,32 @@
-"""The scenario schema (pydantic v2). Unknown keys are errors everywhere.
+"""The scenario schema (pydantic v2), assembled from the registry. Unknown keys are errors.
 
-A scenario is: a terrain, the sides in turn order, each side's force, a ruleset and its
-knobs, a turn limit and the victory conditions. Terrain details are checked by the
-terrain builder (``sim.space``), which knows hexes and polygons.
+A scenario is: a terrain, the sides in turn order, each side's force, a rule system and
+its knobs, a turn limit and the victory conditions. The keys every scenario has are
+declared here; a rule system adds its own (``RuleSystem.unit_keys``, ``order_keys``,
+``knobs``, ``base_knobs``), and ``model_for(system)`` builds the whole model of a scenario
+under that system, so a key the system would not read is not in its model at all.
+Terrain details are checked by the terrain builder (``sim.space``).
 """
 from __future__ import annotations
 
-from typing import Any, Literal
+from functools import lru_cache
+from typing import Any, Iterator, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, create_model, field_validator, model_validator
 
-from sim.rules.knobs import RuleKnobs
+from sim.space import build_terrain
+from sim.space.terrain import Terrain
+from sim.systems.knobs import BaseKnobs, Knobs
+from sim.systems.registry import RuleSystem, generation
 
-Finite = dict(allow_inf_nan=False)
 MAX_UNITS = 2000
 MAX_TURNS = 200
+FINITE: dict[str, Any] = {"allow_inf_nan": False}
 
 
 class Strict(BaseModel):
-    # strict: no coercion, so `move: true` or `steps: "3"` is an error, not 1 or 3.
+    """No unknown keys and no coercion: `move: true` or `steps: "3"` is an error."""
+
     model_config = ConfigDict(extra="forbid", frozen=False, validate_assignment=True, strict=True)
 
 
@@ -26,35 +34,22 @@ class Orders(Strict):
     """What a unit does in its own turns.
 
     ``hold`` stays put; ``advance`` makes one move a turn along the least-cost path to
-    ``to``; ``march`` makes up to three moves a turn (SF.MARCH). ``charge`` lets it enter
-    enemy zones of control (SF.ZOC) and assault in the assault phase.
+    ``to``; ``march`` makes up to three moves a turn (SF.MARCH).
     """
 
     type: Literal["hold", "advance", "march"] = "hold"
     to: str | None = None
-    charge: bool = False
 
     @model_validator(mode="after")
-    def _needs_destination(self):
+    def _needs_destination(self) -> Orders:
         if self.type != "hold" and not self.to:
             raise ValueError(f"orders of type '{self.type}' need a destination node 'to'")
         return self
 
 
-class SniperSpec(Strict):
-    """A sniper team's lifecycle set-up (H17, FOW; see ``sim.agents.sniper``).
-
-    ``start``: ``off_board`` (H17: in play only once activated, H17.1), ``reserve`` (FOW:
-    in the Sniper Reserve, placed at the start of its owner's first turn) or ``deployed``
-    (on the board at ``at`` from the start). ``candidates``: the nodes where FOW.RESERVE
-    may place it (empty: only ``at``).
-    """
-
-    start: Literal["off_board", "reserve", "deployed"] = "off_board"
-    candidates: list[str] = Field(default_factory=list, max_length=500)
-
-
 class UnitSpec(Strict):
+    """A unit as the scenario gives it: the keys every rule system reads."""
+
     id: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.\-]+$")
     kind: Literal["infantry", "sniper", "vehicle", "team", "hq", "figure"] = "infantry"
     at: str
@@ -62,21 +57,9 @@ class UnitSpec(Strict):
     armour: int = Field(4, ge=1, le=7)
     morale: int = Field(4, ge=1, le=12)
     skill: int = Field(4, ge=1, le=7)
-    move: float = Field(10.0, gt=0, le=10_000, **Finite)
+    move: float = Field(10.0, gt=0, le=10_000, **FINITE)
     orders: Orders = Orders()
     flags: list[Literal["pinned", "no_snap_fire", "hidden"]] = []
-    # H17 / FOW (optional): a sniper's set-up, the unit's platoon (FOW.PIN pins a whole
-    # platoon; default: the unit alone) and whether it hunts revealed enemy snipers.
-    sniper_team: SniperSpec | None = None
-    platoon: str | None = Field(None, min_length=1, max_length=64)
-    hunt: bool = False
-    # TOO figures (ruleset "too"); optional, ignored by the other rulesets.
-    level: Literal["green", "recruit", "seasoned", "veteran", "elite"] | None = None
-    facing: float | None = Field(None, ge=-360, le=360, **Finite)  # degrees, 0 = +x, 90 = +y
-    sniper: bool = False
-    medic: bool = False
-    prone: bool = False
-    alert: Literal["A", "B"] | None = None   # TOO.ALERT option this figure asks for
 
 
 class Victory(Strict):
@@ -89,40 +72,33 @@ class Victory(Strict):
 
 
 class Scenario(Strict):
+    """A checked scenario (every rule system's scenario model is a subclass)."""
+
     name: str = Field(min_length=1, max_length=120)
     description: str = ""
-    ruleset: Literal["snapfire", "h17", "fow", "too"] = "snapfire"
+    ruleset: str = "snapfire"
     turns: int = Field(6, ge=1, le=MAX_TURNS)
     sides: list[str] = Field(min_length=2, max_length=2)
     terrain: dict[str, Any]
     forces: dict[str, list[UnitSpec]]
     victory: Victory
-    rules: RuleKnobs = RuleKnobs()
+    rules: Any = None
 
-    # Where it came from, kept for error messages, overrides and the terrain cache.
-    _raw: dict = PrivateAttr(default_factory=dict)
+    # Where it came from, kept for error messages and overrides, and its built terrain.
+    _raw: dict[str, Any] = PrivateAttr(default_factory=dict)
     _file: str = PrivateAttr(default="<scenario>")
-    _lines: dict = PrivateAttr(default_factory=dict)
-    _terrain: Any = PrivateAttr(default=None)
+    _lines: dict[tuple[Any, ...], int] = PrivateAttr(default_factory=dict)
+    _terrain: Terrain | None = PrivateAttr(default=None)
 
     @field_validator("sides")
     @classmethod
-    def _distinct_sides(cls, v):
+    def _distinct_sides(cls, v: list[str]) -> list[str]:
         if len(set(v)) != 2:
             raise ValueError("the two sides must have different names")
         return v
 
-    @field_validator("rules")
-    @classmethod
-    def _rules_used(cls, v, info):
-        # Checked here (not only in _consistent) so the error's place is the `rules` key.
-        ruleset = info.data.get("ruleset")
-        if ruleset is not None:
-            v.check_ruleset(ruleset)
-        return v
-
     @model_validator(mode="after")
-    def _consistent(self):
+    def _consistent(self) -> Scenario:
         if set(self.forces) != set(self.sides):
             raise ValueError(f"forces must have exactly the sides {self.sides}, got {sorted(self.forces)}")
         ids = [u.id for side in self.sides for u in self.forces[side]]
@@ -136,11 +112,54 @@ class Scenario(Strict):
                 raise ValueError(f"force '{side}' is empty (expected at least one unit)")
         if self.victory.attacker not in self.sides:
             raise ValueError(f"victory.attacker '{self.victory.attacker}' is not one of {self.sides}")
-        self.rules.check_ruleset(self.ruleset)
         return self
 
-    def units(self):
-        """(side, UnitSpec) in turn order, then file order."""
+    def units(self) -> Iterator[tuple[str, Any]]:
+        """(side, unit spec) in turn order, then file order."""
         for side in self.sides:
             for u in self.forces[side]:
                 yield side, u
+
+    @property
+    def file(self) -> str:
+        """The file (or ``<scenario>``) the scenario came from."""
+        return self._file
+
+    @property
+    def map(self) -> Terrain:
+        """The scenario's terrain, built once and kept with it (terrain is immutable)."""
+        if self._terrain is None:
+            self._terrain = build_terrain(self.terrain, file=self._file)
+        return self._terrain
+
+    @property
+    def raw(self) -> dict[str, Any]:
+        """The document as read (before defaults), which overrides are applied to."""
+        return self._raw
+
+
+def _subclass(name: str, bases: tuple[type[BaseModel], ...], **fields: Any) -> type[BaseModel]:
+    model: type[BaseModel] = create_model(name, __base__=bases, __module__=__name__, **fields)
+    return model
+
+
+@lru_cache(maxsize=64)
+def _model(system: RuleSystem, _generation: int) -> type[Scenario]:
+    name = system.name
+    orders: type[BaseModel] = (_subclass(f"Orders_{name}", (Orders, system.order_keys))
+                               if system.order_keys else Orders)
+    unit_bases = (UnitSpec, system.unit_keys) if system.unit_keys else (UnitSpec,)
+    unit = _subclass(f"Unit_{name}", unit_bases, orders=(orders, orders()))
+    base = system.base_knobs or BaseKnobs
+    sections: dict[str, Any] = {"base": (base, base())}
+    if system.knobs is not None:
+        sections[name] = (system.knobs, system.knobs())
+    rules = _subclass(f"Rules_{name}", (Knobs,), **sections)
+    model = _subclass(f"Scenario_{name}", (Scenario,), ruleset=(Literal[name], name),  # type: ignore[valid-type]
+                      forces=(dict[str, list[unit]], ...), rules=(rules, rules()))  # type: ignore[valid-type]
+    return model  # type: ignore[return-value]
+
+
+def model_for(system: RuleSystem) -> type[Scenario]:
+    """The scenario model of a rule system: base keys plus the system's own."""
+    return _model(system, generation())

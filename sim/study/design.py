@@ -183,13 +183,24 @@ def _dump(scenario: Any) -> Any:
 
 def load_study(path: str | os.PathLike) -> Study:
     """Read, validate and resolve a study file; every problem is an ``InputError``."""
-    from sim.scenario import load as scen  # the engine's loader; looked up at call time
-
     path = str(path)
     data, lines = read_yaml(path)
+    return study_from_dict(data, base_dir=os.path.dirname(os.path.abspath(path)), file=path,
+                           lines=lines)
+
+
+def study_from_dict(data: Any, scenario: Any = None, base_dir: str = ".",
+                    file: str = "<study>", lines: dict | None = None) -> Study:
+    """Validate and resolve a study given as a dict. Its ``scenario`` key names a file
+    relative to ``base_dir``, unless ``scenario`` is given (a loaded scenario or a path)."""
+    from sim.scenario import load as scen  # the engine's loader; looked up at call time
+
+    path, lines = file, lines or {}
     if not isinstance(data, dict):
         raise InputError("expected a mapping with keys study, scenario, seed, variants, ...",
                          file=path, place="line 1")
+    if scenario is not None and "scenario" not in data:
+        data = {**data, "scenario": str(getattr(scenario, "file", scenario))}
     try:
         spec = StudySpec.model_validate(data)
     except ValidationError as exc:
@@ -197,13 +208,16 @@ def load_study(path: str | os.PathLike) -> Study:
         raise InputError(_explain(err), file=path, place=place_of(err["loc"], lines)) from None
     _check_spec(spec, path, lines)
     metrics = list(spec.metrics) if spec.metrics else None
-    _check_metrics(spec, path, lines)
 
-    scenario_path = os.path.join(os.path.dirname(os.path.abspath(path)), spec.scenario)
-    if not os.path.isfile(scenario_path):
-        raise InputError(f"no scenario file {scenario_path} (expected a path relative to "
-                         "the study file)", file=path, place=place_of(("scenario",), lines))
-    base = scen.load_scenario(scenario_path)
+    if scenario is not None and not isinstance(scenario, (str, os.PathLike)):
+        base, scenario_path = scenario, scenario.file
+    else:
+        scenario_path = os.path.join(os.path.abspath(base_dir), str(scenario or spec.scenario))
+        if not os.path.isfile(scenario_path):
+            raise InputError(f"no scenario file {scenario_path} (expected a path relative to "
+                             "the study file)", file=path, place=place_of(("scenario",), lines))
+        base = scen.load_scenario(scenario_path)
+    _check_metrics(spec, base, path, lines)
     points = _points(spec, path, lines)
     cells: list[Cell] = []
     for variant, overrides in spec.variants.items():
@@ -235,18 +249,18 @@ def _explain(err: dict) -> str:
     return f"{msg} (got {err.get('input')!r})"
 
 
-def _check_metrics(spec: StudySpec, path: str, lines: dict) -> None:
-    try:
-        from sim.metrics import METRIC_KINDS
-    except ImportError:  # the engine has no metric registry yet: accept any name
-        return
+def _check_metrics(spec: StudySpec, scenario: Any, path: str, lines: dict) -> None:
+    from sim.metrics import metric_kinds
+
+    kinds = metric_kinds(scenario)
     lists = [("metrics", spec.metrics or [])]
     if spec.precision and spec.precision.metrics:
         lists.append(("precision.metrics", spec.precision.metrics))
     for where, names in lists:
         for i, m in enumerate(names):
-            if m not in METRIC_KINDS:
-                raise InputError(f"unknown metric '{m}' (expected one of {sorted(METRIC_KINDS)})",
+            if m not in kinds:
+                raise InputError(f"unknown metric '{m}' (expected one of {sorted(kinds)}, the "
+                                 f"metrics of ruleset '{scenario.ruleset}')",
                                  file=path, place=place_of(tuple(where.split(".")) + (i,), lines))
     if spec.precision and spec.precision.metrics and spec.metrics:
         extra = [m for m in spec.precision.metrics if m not in spec.metrics]

@@ -25,7 +25,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 from sim.errors import InputError
 
-DEFAULT_BATTLE = "sim.engine.battle:run_battle"
+DEFAULT_BATTLE = "sim.replication:run_battle"
 
 
 @dataclass(frozen=True)
@@ -51,18 +51,31 @@ class Outcome:
     traceback: str | None = None
 
 
+@dataclass(frozen=True)
+class ScenarioDoc:
+    """A scenario as shipped to a worker: the document it was read from (cheap to pickle;
+    the worker checks it once per scenario hash) and the rule systems registered from
+    Python in this process that the worker may not know (a notebook's, a test's)."""
+
+    raw: dict[str, Any]
+    file: str
+    systems: tuple[Any, ...] = ()
+
+
 def portable(scenario: Any) -> Any:
-    """A copy of ``scenario`` that pickles: its built terrain (which holds unpicklable
-    caches) is left behind; a worker rebuilds it once, on first use."""
-    if getattr(scenario, "_terrain", None) is None or not hasattr(scenario, "model_copy"):
+    """What a task carries of a scenario: a ``ScenarioDoc`` for a loaded one (its models
+    are built per process, so they are not pickled), anything else as it is."""
+    from sim.scenario.schema import Scenario
+    from sim.systems.registry import get_system, origin_of
+
+    if not isinstance(scenario, Scenario):
         return scenario
-    light = scenario.model_copy()
-    light._terrain = None
-    return light
+    local = (get_system(scenario.ruleset),) if origin_of(scenario.ruleset) == "Python" else ()
+    return ScenarioDoc(scenario.raw, scenario.file, local)
 
 
-# Per worker process: one scenario object per scenario hash, so its terrain (and the
-# terrain's sight-line caches) are built once per worker, not once per task.
+# Per worker process: one scenario object per scenario hash, so it is checked and its
+# terrain (and the terrain's sight-line caches) built once per worker, not once per task.
 _SCENARIOS: dict[str, Any] = {}
 
 
@@ -71,7 +84,16 @@ def _scenario(task: "Task") -> Any:
     if cached is None:
         if len(_SCENARIOS) >= 64:
             _SCENARIOS.clear()
-        cached = _SCENARIOS[task.scenario_hash] = task.scenario
+        doc = task.scenario
+        if isinstance(doc, ScenarioDoc):
+            from sim.scenario.load import scenario_from_dict
+            from sim.systems.registry import register_system, system_names
+
+            for system in doc.systems:
+                if system.name not in system_names():
+                    register_system(system)
+            doc = scenario_from_dict(doc.raw, doc.file)
+        cached = _SCENARIOS[task.scenario_hash] = doc
     return cached
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sim.errors import InputError
+from sim.metrics import metric_kinds
 from sim.study.design import Study, package_version
 from sim.study.executors import DEFAULT_BATTLE, SerialExecutor, Task, portable, task_size
 from sim.study.seeds import replication_seed
@@ -64,14 +65,6 @@ class StudyRun:
                 if self.records[k].metrics is not None and k[1] < self.replications}
 
 
-def metric_kinds() -> dict[str, str]:
-    try:
-        from sim.metrics import METRIC_KINDS
-    except ImportError:
-        return {}
-    return dict(METRIC_KINDS)
-
-
 def run_study(study: Study, *, executor=None, replications: int | None = None,
               precision: PrecisionTarget | None = None, crn: bool = True,
               store: ResultStore | None = None, resume: bool = False, progress=None,
@@ -85,7 +78,7 @@ def run_study(study: Study, *, executor=None, replications: int | None = None,
     """
     executor = executor or SerialExecutor()
     key = study.key(crn)
-    run = StudyRun(study, crn, key, 0, list(study.metrics or []), metric_kinds())
+    run = StudyRun(study, crn, key, 0, list(study.metrics or []), metric_kinds(study.scenario))
     if store is not None:
         rows, fails = store.counts(key)
         if (rows or fails) and not resume:

@@ -6,7 +6,7 @@ their start), the reaction radii around the reacting side, the paths walked, the
 points (each joined to its firer by a thin line: its length is the radius), and, if asked,
 the lines of sight between enemies.
 
-Where a unit stands between two records is ``sim.viz.animation.unit_tracks``.
+Where a unit stands between two records is ``sim.viz.tracks.unit_tracks``.
 
 Figures are ``matplotlib.figure.Figure`` objects, never pyplot ones: this works headless
 (saving goes through the Agg canvas) and leaves no global state behind; in Jupyter a
@@ -15,70 +15,17 @@ figure displays itself when it is a cell's last value.
 from __future__ import annotations
 
 import math
-from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from matplotlib.collections import LineCollection, PatchCollection
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle, Polygon, Rectangle, RegularPolygon
 
-SIDE_COLOURS = ("tab:blue", "tab:red", "tab:green", "tab:purple")
-NAMED = {"blue": "tab:blue", "red": "tab:red", "green": "tab:green", "german": "grey",
-         "germans": "grey", "russian": "tab:red", "soviet": "tab:red", "allies": "tab:blue",
-         "axis": "dimgrey"}
-HEX_RADIUS = 1 / math.sqrt(3)  # neighbouring hex centres are 1.0 apart (pointy-top)
-
-
-# -- inputs ------------------------------------------------------------------------------
-def records_of(log) -> list[dict[str, Any]]:
-    """The records of an ``EventLog``, a list of dicts or a JSON Lines file."""
-    if log is None:
-        return []
-    if isinstance(log, (str, Path)):
-        from sim.engine.log import EventLog
-
-        return EventLog.read_jsonl(log).records
-    recs = getattr(log, "records", log)
-    return list(recs)
-
-
-def scenario_of(scenario):
-    """A loaded scenario (from a path if given one), or None."""
-    if isinstance(scenario, (str, Path)):
-        from sim.scenario.load import load_scenario
-
-        return load_scenario(scenario)
-    return scenario
-
-
-def terrain_from(scenario):
-    from sim.space.terrain import Terrain
-
-    if isinstance(scenario, Terrain):
-        return scenario
-    from sim.scenario.load import terrain_of
-
-    return terrain_of(scenario)
-
-
-def side_colours(scenario, records=()) -> dict[str, str]:
-    sides = list(getattr(scenario, "sides", []) or [])
-    for r in records:
-        if r.get("side") and r["side"] not in sides:
-            sides.append(r["side"])
-    out = {}
-    for i, s in enumerate(sides):
-        out[s] = NAMED.get(str(s).lower(), SIDE_COLOURS[i % len(SIDE_COLOURS)])
-    return out
-
-
-def unit_info(scenario) -> dict[str, dict[str, Any]]:
-    """unit id -> {side, kind, start (x, y)} from the scenario's forces."""
-    if scenario is None or not hasattr(scenario, "units"):
-        return {}
-    terrain = terrain_from(scenario)
-    return {spec.id: {"side": side, "kind": spec.kind, "start": terrain.pos(spec.at)}
-            for side, spec in scenario.units()}
+from sim.events import ACTIVATE, DEPLOY, ELIMINATE, HALT, MOVE
+from sim.viz.common import (HEX_RADIUS, new_axes, reaction_radius, records_of, save, scenario_of,
+                            side_colours, terrain_from, unit_info)
+from sim.viz.states import unit_states
+from sim.viz.tracks import position_at, unit_tracks
 
 
 # -- drawing -----------------------------------------------------------------------------
@@ -135,30 +82,6 @@ def draw_terrain(ax, terrain, graph: bool = True) -> None:
     ax.set_aspect("equal")
 
 
-def reaction_radius(scenario) -> tuple[float | None, str]:
-    """(radius, label) of the scenario's reaction rule, if it has one (SF / ZOC)."""
-    rules = getattr(scenario, "rules", None)
-    if getattr(scenario, "ruleset", None) != "snapfire" or rules is None:
-        return None, ""
-    sf = rules.snapfire
-    if sf.reaction == "zoc":
-        return float(sf.zoc_radius), "SF.ZOC zone"
-    return float(sf.radius), "SF radius"
-
-
-def new_axes(ax, figsize=(8, 5.5)):
-    if ax is not None:
-        return ax.figure, ax
-    fig = Figure(figsize=figsize, layout="constrained")
-    return fig, fig.add_subplot()
-
-
-def save(fig, path, dpi: int = 100):
-    if path is not None:
-        fig.savefig(path, dpi=dpi)
-    return fig
-
-
 def plot_map(scenario, log=None, t: float | None = None, ax=None, path=None, *,
              los: bool = False, radii: bool = True, paths: bool = True, halts: bool = True,
              graph: bool = True, labels: bool = True, title: str | None = None):
@@ -168,9 +91,6 @@ def plot_map(scenario, log=None, t: float | None = None, ax=None, path=None, *,
     scatter labelled ``"halt"`` (one point per ``halt`` record up to ``t``), the units one
     scatter per side labelled with the side's name.
     """
-    from sim.viz.animation import position_at, unit_tracks
-    from sim.viz.timeline import unit_states
-
     scenario = scenario_of(scenario)
     recs = records_of(log)
     terrain = terrain_from(scenario)
@@ -180,8 +100,7 @@ def plot_map(scenario, log=None, t: float | None = None, ax=None, path=None, *,
     colours = side_colours(scenario, recs)
     side_of = {u: i["side"] for u, i in info.items()}
     for r in recs:
-        if r.get("unit") and r["unit"] not in side_of and r.get("event") in ("move", "deploy",
-                                                                             "activate"):
+        if r.get("unit") and r["unit"] not in side_of and r.get("event") in (MOVE, DEPLOY, ACTIVATE):
             side_of[r["unit"]] = r.get("side")
     upto = [r for r in recs if t is None or r["t"] <= t]
     tracks = unit_tracks(recs, scenario)
@@ -215,7 +134,7 @@ def plot_map(scenario, log=None, t: float | None = None, ax=None, path=None, *,
                                 label=rlabel if first else None))
             first = False
     if halts:
-        hs = [r for r in upto if r.get("event") == "halt" and r.get("pos") is not None]
+        hs = [r for r in upto if r.get("event") == HALT and r.get("pos") is not None]
         for r in hs:
             if r.get("firer_pos") is not None:
                 (x0, y0), (x1, y1) = r["pos"], r["firer_pos"]
@@ -241,7 +160,7 @@ def plot_map(scenario, log=None, t: float | None = None, ax=None, path=None, *,
                             zorder=7)
     dead = [where[u] for u in where if state.get(u) in ("eliminated", "killed")]
     if t is None:
-        dead = [r["pos"] for r in recs if r.get("event") == "eliminate" and r.get("pos")]
+        dead = [r["pos"] for r in recs if r.get("event") == ELIMINATE and r.get("pos")]
     if dead:
         ax.scatter([p[0] for p in dead], [p[1] for p in dead], marker="x", s=50, color="black",
                    zorder=5, label="eliminated")
@@ -268,7 +187,7 @@ def plot_map(scenario, log=None, t: float | None = None, ax=None, path=None, *,
 def halt_table(log) -> list[dict[str, Any]]:
     """The halt records as rows: who, when, where, by whom, how far, which rule."""
     keys = ("t", "turn", "unit", "rule", "firer", "dist", "radius", "inside", "pos", "firer_pos")
-    return [{k: r.get(k) for k in keys} for r in records_of(log) if r.get("event") == "halt"]
+    return [{k: r.get(k) for k in keys} for r in records_of(log) if r.get("event") == HALT]
 
 
-__all__: Iterable[str] = ("plot_map", "records_of", "draw_terrain", "halt_table")
+__all__ = ["draw_terrain", "halt_table", "plot_map"]

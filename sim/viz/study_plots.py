@@ -16,10 +16,7 @@ import math
 import os
 from collections import defaultdict
 
-import matplotlib
-
-matplotlib.use("Agg")  # harmless if already Agg; studies never open windows
-from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.figure import Figure  # never pyplot: saving uses Agg, no backend is changed
 
 
 def _panels(n: int, width: float = 5.0, height: float = 0.5):

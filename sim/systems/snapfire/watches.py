@@ -19,43 +19,62 @@ and that is its move for the phase.
 """
 from __future__ import annotations
 
+from collections.abc import Generator
+from typing import Any
+
 from sim.agents.movement import go_straight
 from sim.agents.referee import Trigger, Watch
-from sim.rules.base import apply_hit
-from sim.rules.registry import implements
+from sim.agents.unit import Unit
+from sim.catalogue import implements
+from sim.engine.context import BattleContext
+from sim.events import HALT, MOVE, STOP
 from sim.space.geometry import dist, lerp
+from sim.systems.snapfire.base_game import apply_hit
+from sim.systems.snapfire.events import SNAP_FIRE
+from sim.systems.snapfire.knobs import SnapFireKnobs
 
 
 @implements("SF.TRIGGER", "SF.NOASSAULT", "SF.ONCE", "SF.INSIDE")
 class SnapFireWatch(Watch):
+    """Snap fire: a mover coming within ``radius`` of an enemy is halted and fired at."""
+
     rule = "SF.TRIGGER"
 
-    def __init__(self, knobs):
+    def __init__(self, knobs: SnapFireKnobs):
         self.knobs = knobs
         self.radius = knobs.radius
+        # SF.ONCE: mover id -> the firers that fired at it this turn (its side's
+        # movement phase clears its entry).
+        self.fired_at: dict[str, set[str]] = {}
 
-    def active(self, battle, mover) -> bool:
+    def begin_phase(self, movers: list[Unit]) -> None:
+        """SF.ONCE resets for the movers of a new movement phase."""
+        for unit in movers:
+            self.fired_at.pop(unit.id, None)
+
+    def active(self, battle: BattleContext, mover: Unit) -> bool:
         # SF.NOASSAULT: only moves made in the movement phase are watched.
         return battle.clock.phase == "movement"
 
-    def reactors(self, battle, side):
+    def reactors(self, battle: BattleContext, side: str) -> list[Unit]:
         return [u for u in battle.enemies_of(side) if "no_snap_fire" not in u.flags]
 
-    def eligible(self, battle, reactor, mover) -> bool:
+    def eligible(self, battle: BattleContext, reactor: Unit, mover: Unit) -> bool:
         # SF.ONCE: once per turn at a given target.
-        return reactor.id not in mover.fired_at_by
+        fired = self.fired_at.get(mover.id)
+        return fired is None or reactor.id not in fired
 
     @implements("SF.HALT", "SF.ROLL", "SF.MARCH", "SF.AFTER")
-    def react(self, battle, mover, trigger: Trigger) -> str:
+    def react(self, battle: BattleContext, mover: Unit, trigger: Trigger) -> str:
         firer = trigger.reactor
-        mover.fired_at_by.add(firer.id)
-        battle.record("halt", rule="SF.HALT", unit=mover.id, pos=mover.pos, node=mover.node,
+        self.fired_at.setdefault(mover.id, set()).add(firer.id)
+        battle.record(HALT, rule="SF.HALT", unit=mover.id, pos=mover.pos, node=mover.node,
                       firer=firer.id, firer_pos=firer.pos, dist=dist(mover.pos, firer.pos),
                       radius=self.radius, inside=trigger.inside)
         (face,) = battle.dice.roll(firer.id, "SF.ROLL")
         need = mover.armour
         success = face >= need
-        battle.record("snap_fire", rule="SF.ROLL", unit=firer.id, target=mover.id, pos=firer.pos,
+        battle.record(SNAP_FIRE, rule="SF.ROLL", unit=firer.id, target=mover.id, pos=firer.pos,
                       dice=[face], mods=0, need=need, success=success)
         if success:
             apply_hit(battle, mover, by=firer)
@@ -69,26 +88,31 @@ class SnapFireWatch(Watch):
 
 @implements("SF.ZOC")
 class ZoneOfControlWatch(Watch):
+    """A zone of control: a non-charging mover stops on an enemy's zone edge."""
+
     rule = "SF.ZOC"
 
-    def __init__(self, knobs):
+    def __init__(self, knobs: SnapFireKnobs):
         self.knobs = knobs
         self.radius = knobs.zoc_radius
 
-    def active(self, battle, mover) -> bool:
+    def begin_phase(self, movers: list[Unit]) -> None:
+        """Nothing to reset: a zone holds every mover every time."""
+
+    def active(self, battle: BattleContext, mover: Unit) -> bool:
         return battle.clock.phase == "movement" and not mover.orders.charge
 
-    def reactors(self, battle, side):
+    def reactors(self, battle: BattleContext, side: str) -> list[Unit]:
         return battle.enemies_of(side)
 
-    def react(self, battle, mover, trigger: Trigger) -> str:
+    def react(self, battle: BattleContext, mover: Unit, trigger: Trigger) -> str:
         holder = trigger.reactor
-        battle.record("halt", rule="SF.ZOC", unit=mover.id, pos=mover.pos, node=mover.node,
+        battle.record(HALT, rule="SF.ZOC", unit=mover.id, pos=mover.pos, node=mover.node,
                       firer=holder.id, firer_pos=holder.pos, dist=dist(mover.pos, holder.pos),
                       radius=self.radius, inside=trigger.inside)
         return "halt_phase"
 
-    def leave_zone(self, battle, unit):
+    def leave_zone(self, battle: BattleContext, unit: Unit) -> Generator[Any, Any, bool]:
         """SF.ZOC: a non-charging unit starting inside a zone must leave it.
 
         A generator for the unit's movement process; returns True if it had to leave
@@ -112,19 +136,19 @@ class ZoneOfControlWatch(Watch):
         exit_point = (min(max(exit_point[0], x0), x1), min(max(exit_point[1], y0), y1))
         if dist(unit.pos, exit_point) > unit.move:
             exit_point = lerp(unit.pos, exit_point, unit.move / dist(unit.pos, exit_point))
-        battle.record("move", rule="SF.ZOC", unit=unit.id, pos=unit.pos, node=unit.node,
+        battle.record(MOVE, rule="SF.ZOC", unit=unit.id, pos=unit.pos, node=unit.node,
                       move=1, waypoints=[list(exit_point)], reason="leave_zone")
         speed = unit.move / battle.clock.phase_length
         duration = min(dist(unit.pos, exit_point) / speed, battle.clock.phase_length)
         if not (yield from go_straight(battle, unit, exit_point, duration)):
             return True  # struck down on the way out: its move is over
-        battle.record("stop", rule="SF.ZOC", unit=unit.id, pos=unit.pos, node=unit.node,
+        battle.record(STOP, rule="SF.ZOC", unit=unit.id, pos=unit.pos, node=unit.node,
                       reason="left_zone", dist=dist(unit.pos, holder.pos), radius=self.radius)
         return True
 
 
-def watches(knobs):
+def reaction_watch(knobs: SnapFireKnobs) -> SnapFireWatch | ZoneOfControlWatch:
     """The reaction the scenario chose (SF.ZOC's knob ``reaction``)."""
     if knobs.reaction == "zoc":
-        return [ZoneOfControlWatch(knobs)]
-    return [SnapFireWatch(knobs)]
+        return ZoneOfControlWatch(knobs)
+    return SnapFireWatch(knobs)

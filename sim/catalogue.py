@@ -1,13 +1,16 @@
-"""The rule registry: every catalogue ID, its title, and the code that applies it.
+"""The rule catalogue: every rule ID, its title, and the code that applies it.
 
-Code that applies a rule is marked with ``@implements("SF.HALT", ...)``; ``sim rules``
-lists each ID with the functions so marked (module and name), so the registry can never
-drift from the code.
+The bottom layer of ``sim``: it imports nothing of ``sim``. The built-in IDs are those of
+``rules/CATALOGUE.md`` (plus the ``BASE.*`` rules of the small base games); a plug-in
+rule system adds its own with ``define_rules`` before its code uses them. Code that
+applies a rule is marked with ``@implements("SF.HALT", ...)``; ``sim rules`` lists each ID
+with the functions so marked (module and name), so the list can never drift from the code.
 """
 from __future__ import annotations
 
-import importlib
-from typing import Callable
+from typing import Callable, TypeVar
+
+T = TypeVar("T")
 
 TITLES: dict[str, str] = {
     # H17 — hex wargame snipers
@@ -71,32 +74,41 @@ TITLES: dict[str, str] = {
 
 _IMPLEMENTED: dict[str, list[str]] = {}
 
-# Modules that hold rule code; imported by ``registry()`` so every decorator has run.
-RULE_MODULES = ["sim.rules.snapfire", "sim.rules.base"]
-RULE_MODULES += ["sim.rules.hex_base", "sim.rules.h17", "sim.rules.fow_base", "sim.rules.fow",
-                 "sim.agents.sniper", "sim.agents.reserve"]
-RULE_MODULES += ["sim.rules.too", "sim.rules.too_fire", "sim.rules.too_spotting"]  # TOO (seed 002)
+
+def define_rules(titles: dict[str, str]) -> dict[str, str]:
+    """Add rule IDs and their titles (a plug-in's own rules); returns ``titles``."""
+    for rule_id, title in titles.items():
+        if not isinstance(rule_id, str) or not rule_id or not isinstance(title, str):
+            raise ValueError(f"a rule needs a non-empty ID and a title, got {rule_id!r}: {title!r}")
+        known = TITLES.get(rule_id)
+        if known is not None and known != title:
+            raise ValueError(f"rule ID {rule_id} is already defined as {known!r}")
+        TITLES[rule_id] = title
+    return titles
 
 
-def implements(*ids: str) -> Callable:
+def implements(*ids: str) -> Callable[[T], T]:
     """Mark a function or class as the code that applies the given rule IDs."""
     for rule_id in ids:
         if rule_id not in TITLES:
-            raise KeyError(f"unknown rule ID {rule_id}")
+            raise KeyError(f"unknown rule ID {rule_id} (define it first with define_rules)")
 
-    def mark(obj):
-        where = f"{obj.__module__}.{obj.__qualname__}"
+    def mark(obj: T) -> T:
+        where = f"{getattr(obj, '__module__', '?')}.{getattr(obj, '__qualname__', repr(obj))}"
         for rule_id in ids:
-            _IMPLEMENTED.setdefault(rule_id, [])
-            if where not in _IMPLEMENTED[rule_id]:
-                _IMPLEMENTED[rule_id].append(where)
+            places = _IMPLEMENTED.setdefault(rule_id, [])
+            if where not in places:
+                places.append(where)
         return obj
 
     return mark
 
 
-def registry() -> list[tuple[str, str, list[str]]]:
-    """(ID, title, [where]) for every catalogue ID, in catalogue order."""
-    for name in RULE_MODULES:
-        importlib.import_module(name)
-    return [(rid, title, list(_IMPLEMENTED.get(rid, []))) for rid, title in TITLES.items()]
+def title(rule_id: str) -> str:
+    """The title of a rule ID (KeyError if it is not defined)."""
+    return TITLES[rule_id]
+
+
+def entries() -> list[tuple[str, str, list[str]]]:
+    """(ID, title, [where]) for every defined ID, in catalogue order, as marked so far."""
+    return [(rid, text, list(_IMPLEMENTED.get(rid, []))) for rid, text in TITLES.items()]

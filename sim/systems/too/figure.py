@@ -1,7 +1,7 @@
 """A figure: one soldier of the TOO rule system, with its morale, level, facing and wounds.
 
 The battle's ``Unit`` carries position and movement; a ``Figure`` wraps it with the TOO
-state (``battle.figures[unit.id]``):
+state (``TooState.figs[unit.id]``):
 
 * ``level`` and ``morale`` (BASE.T.RANGE maps one to the other, per scenario);
 * ``facing`` in degrees (0 = +x, 90 = +y), for TOO.FACING's arcs; a figure that moves
@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sim.agents.unit import OnUnit
-from sim.rules.too_tables import IMMOBILE_EFFECTS, NO_ACTION_EFFECTS
+from sim.systems.too.tables import IMMOBILE_EFFECTS, NO_ACTION_EFFECTS
 
 
 @dataclass

@@ -23,73 +23,82 @@ BASE.F.ASSAULT  In the Assault Step each unpinned team with ``charge`` orders wi
 """
 from __future__ import annotations
 
-from sim.rules.registry import implements
+from sim.agents.unit import Unit
+from sim.catalogue import implements
+from sim.engine.context import BattleContext
+from sim.events import ASSAULT as ASSAULT_EVENT
+from sim.events import HIT as HIT_EVENT
+from sim.events import MOVE, PIN as PIN_EVENT
+from sim.events import RALLY, SAVE as SAVE_EVENT
+from sim.events import STOP
 from sim.space.geometry import dist
+from sim.systems.fow.events import FIREPOWER
+from sim.systems.fow.knobs import FowKnobs
+from sim.systems.fow.state import state_of
 
 HIT, SAVE, FP, PIN, ASSAULT = "BASE.F.HIT", "BASE.F.SAVE", "BASE.F.FP", "BASE.F.PIN", "BASE.F.ASSAULT"
 CONTACT = 1.0
 
 
-def knobs(battle):
-    return battle.knobs.fow
+def knobs(battle: BattleContext) -> FowKnobs:
+    """The battle's ``rules.fow`` knobs."""
+    return battle.knobs.fow  # type: ignore[no-any-return]
 
 
-def platoon_of(unit) -> str:
-    return getattr(unit, "platoon", None) or unit.id
+def concealed(battle: BattleContext, unit: Unit) -> bool:
+    """Concealed: a sniper always (FOW.CAMO), another team in an area with cover >= 1."""
+    return unit.kind == "sniper" or battle.cover_at(unit) >= 1
 
 
-def cover_here(battle, unit) -> int:
-    return battle.cover_at(unit)
-
-
-def concealed(battle, unit) -> bool:
-    return unit.kind == "sniper" or cover_here(battle, unit) >= 1
-
-
-def gone_to_ground(battle, unit) -> bool:
+def gone_to_ground(battle: BattleContext, unit: Unit) -> bool:
+    """Gone to Ground: only snipers (FOW.CAMO); the other teams are moving in."""
     return unit.kind == "sniper"
 
 
-def bulletproof(battle, unit) -> bool:
-    return unit.kind == "sniper" or cover_here(battle, unit) >= 2
+def bulletproof(battle: BattleContext, unit: Unit) -> bool:
+    """In Bulletproof Cover: a sniper always (FOW.CAMO), another team with cover >= 2."""
+    return unit.kind == "sniper" or battle.cover_at(unit) >= 2
 
 
 @implements(HIT)
-def hit_need(battle, shooter, target, max_range: float) -> tuple[int, int]:
+def hit_need(battle: BattleContext, shooter: Unit, target: Unit, max_range: float) -> tuple[int, int]:
     """(need, mods) of a to-hit roll by the BASE.F.HIT table."""
     mods = (int(concealed(battle, target)) + int(gone_to_ground(battle, target))
             + int(dist(shooter.pos, target.pos) > max_range / 2))
     return min(6, target.skill + mods), mods
 
 
-def pin_platoon(battle, unit, rule: str, by=None) -> None:
+def pin_platoon(battle: BattleContext, unit: Unit, rule: str, by: Unit | None = None) -> None:
     """Pin the unit's platoon (one ``pin`` record per team newly pinned)."""
+    platoon_of = state_of(battle).platoon_of
     plat = platoon_of(unit)
     for team in battle.units_of(unit.side):
         if team.on_board and platoon_of(team) == plat and not team.pinned:
             team.flags.add("pinned")
-            battle.record("pin", rule=rule, unit=team.id, pos=team.pos, node=team.node,
+            battle.record(PIN_EVENT, rule=rule, unit=team.id, pos=team.pos, node=team.node,
                           platoon=plat, by=by.id if by is not None else None)
 
 
 @implements(SAVE, FP)
-def resolve_hit(battle, shooter, target, firepower: int) -> bool:
+def resolve_hit(battle: BattleContext, shooter: Unit, target: Unit, firepower: int) -> bool:
     """Save or firepower test for a hit team; True if it is destroyed."""
     if bulletproof(battle, target):
         (face,) = battle.dice.roll(shooter.id, FP)
         destroyed = face >= firepower
-        battle.record("firepower", rule=FP, unit=shooter.id, target=target.id, pos=shooter.pos,
+        battle.record(FIREPOWER, rule=FP, unit=shooter.id, target=target.id, pos=shooter.pos,
                       dice=[face], mods=0, need=firepower, success=destroyed)
         return destroyed
     (face,) = battle.dice.roll(target.id, SAVE)
     saved = face >= target.armour
-    battle.record("save", rule=SAVE, unit=target.id, target=target.id, pos=target.pos,
+    battle.record(SAVE_EVENT, rule=SAVE, unit=target.id, target=target.id, pos=target.pos,
                   dice=[face], mods=0, need=target.armour, success=saved)
     return not saved
 
 
 @implements(PIN)
-def rally(battle, side: str) -> None:
+def rally(battle: BattleContext, side: str) -> None:
+    """Each pinned platoon of ``side`` rolls d6 >= its first team's morale to rally."""
+    platoon_of = state_of(battle).platoon_of
     done = []
     for unit in battle.units_of(side):
         if not unit.on_board or not unit.pinned or platoon_of(unit) in done:
@@ -98,7 +107,7 @@ def rally(battle, side: str) -> None:
         done.append(plat)
         (face,) = battle.dice.roll(unit.id, PIN)
         success = face >= unit.morale
-        battle.record("rally", rule=PIN, unit=unit.id, platoon=plat, pos=unit.pos,
+        battle.record(RALLY, rule=PIN, unit=unit.id, platoon=plat, pos=unit.pos,
                       dice=[face], mods=0, need=unit.morale, success=success)
         if success:
             for team in battle.units_of(side):
@@ -107,24 +116,25 @@ def rally(battle, side: str) -> None:
 
 
 @implements(ASSAULT)
-def assault(battle, unit, target) -> None:
+def assault(battle: BattleContext, unit: Unit, target: Unit) -> None:
+    """The team moves into contact and destroys its target on d6 >= the target's skill."""
     d = dist(unit.pos, target.pos)
     if d > CONTACT:
         k = (d - CONTACT) / d
         contact = (unit.pos[0] + (target.pos[0] - unit.pos[0]) * k,
                    unit.pos[1] + (target.pos[1] - unit.pos[1]) * k)
-        battle.record("move", rule=ASSAULT, unit=unit.id, pos=unit.pos, node=unit.node,
+        battle.record(MOVE, rule=ASSAULT, unit=unit.id, pos=unit.pos, node=unit.node,
                       waypoints=[list(contact)], reason="assault")
         unit.pos = contact
         unit.node = battle.terrain.nearest_node(*contact)
-        battle.record("stop", rule=ASSAULT, unit=unit.id, pos=unit.pos, node=unit.node,
+        battle.record(STOP, rule=ASSAULT, unit=unit.id, pos=unit.pos, node=unit.node,
                       reason="contact")
     (face,) = battle.dice.roll(unit.id, ASSAULT)
     success = face >= target.skill
-    battle.record("assault", rule=ASSAULT, unit=unit.id, target=target.id, pos=unit.pos,
+    battle.record(ASSAULT_EVENT, rule=ASSAULT, unit=unit.id, target=target.id, pos=unit.pos,
                   dice=[face], mods=0, need=target.skill, success=success)
     if success:
-        battle.record("hit", rule=ASSAULT, unit=target.id, target=target.id, pos=target.pos,
+        battle.record(HIT_EVENT, rule=ASSAULT, unit=target.id, target=target.id, pos=target.pos,
                       node=target.node, by=unit.id, steps_lost=target.steps, steps_left=0)
         target.steps = 0
         battle.eliminate(target, rule=ASSAULT)

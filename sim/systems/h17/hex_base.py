@@ -22,35 +22,37 @@ BASE.H.PIN A unit that loses a step and survives is pinned (``pin``): it neither
 """
 from __future__ import annotations
 
-from sim.rules.registry import implements
+from typing import Any
+
+from sim.agents.unit import Unit
+from sim.catalogue import implements
+from sim.engine.context import BattleContext
+from sim.events import ATTACK, HIT, PIN as PIN_EVENT, RALLY
+from sim.systems.h17.knobs import H17Knobs
+from sim.systems.h17.state import state_of
 
 AP, CP, PIN = "BASE.H.AP", "BASE.H.CP", "BASE.H.PIN"
 
 
-def knobs(battle):
-    return battle.knobs.h17
+def knobs(battle: BattleContext) -> H17Knobs:
+    """The battle's ``rules.h17`` knobs."""
+    return battle.knobs.h17  # type: ignore[no-any-return]
 
 
-def hex_units(battle, side: str, node) -> list:
+def hex_units(battle: BattleContext, side: str, node: str) -> list[Unit]:
     """A side's on-board units (not snipers) in hex ``node``, in scenario order."""
     return [u for u in battle.units_of(side) if u.on_board and u.kind != "sniper" and u.node == node]
 
 
-def _cp_taken(battle) -> dict:
-    taken = getattr(battle, "_cp_taken", None)
-    if taken is None:
-        taken = battle._cp_taken = {}
-    return taken
-
-
 @implements(CP, PIN)
-def apply_cp(battle, targets: list, cp: int, by=None, cause: str | None = None) -> None:
+def apply_cp(battle: BattleContext, targets: list[Unit], cp: int, by: Unit | None = None,
+             cause: str | None = None) -> None:
     """Spread ``cp`` casualty points over ``targets`` (BASE.H.CP), pin the survivors that
     lost a step (BASE.H.PIN) and eliminate those at 0 steps."""
     if cp <= 0:
         return
     per_step = knobs(battle).cp_per_step
-    taken = _cp_taken(battle)
+    taken = state_of(battle).cp_taken
     alive = [u for u in targets if u.on_board]
     got = {u.id: 0 for u in alive}
     lost = {u.id: 0 for u in alive}
@@ -68,7 +70,7 @@ def apply_cp(battle, targets: list, cp: int, by=None, cause: str | None = None) 
     for unit in alive:
         if not got[unit.id]:
             continue
-        battle.record("hit", rule=CP, unit=unit.id, target=unit.id, pos=unit.pos, node=unit.node,
+        battle.record(HIT, rule=CP, unit=unit.id, target=unit.id, pos=unit.pos, node=unit.node,
                       by=by.id if by is not None else None, cause=cause, cp=got[unit.id],
                       steps_lost=lost[unit.id], steps_left=unit.steps)
     for unit in alive:
@@ -76,11 +78,11 @@ def apply_cp(battle, targets: list, cp: int, by=None, cause: str | None = None) 
             battle.eliminate(unit, rule=CP)
         elif lost[unit.id] and not unit.pinned:
             unit.flags.add("pinned")
-            battle.record("pin", rule=PIN, unit=unit.id, pos=unit.pos, node=unit.node,
+            battle.record(PIN_EVENT, rule=PIN, unit=unit.id, pos=unit.pos, node=unit.node,
                           cause=cause)
 
 
-def nearest_target(battle, unit):
+def nearest_target(battle: BattleContext, unit: Unit) -> Unit | None:
     """The nearest enemy (not a sniper) in LOS within AP range; ties by unit id."""
     t = battle.terrain
     best = None
@@ -97,7 +99,7 @@ def nearest_target(battle, unit):
 
 
 @implements(AP)
-def ap_attack(battle, attacker, target) -> dict:
+def ap_attack(battle: BattleContext, attacker: Unit, target: Unit) -> dict[str, Any]:
     """One 2d6 AP/AT attack, logged; returns its record (``natural12`` for H17.2a)."""
     t, k = battle.terrain, knobs(battle)
     faces = battle.dice.roll(attacker.id, AP, 2)
@@ -105,7 +107,7 @@ def ap_attack(battle, attacker, target) -> dict:
     mods = (attacker.steps - 1) + (1 if d <= 1 else 0) - (1 if d > k.ap_range / 2 else 0)
     need = k.ap_need + t.cover_modifier(target.node, attacker.node)
     success = sum(faces) + mods >= need
-    rec = battle.record("attack", rule=AP, unit=attacker.id, target=target.id, pos=attacker.pos,
+    rec = battle.record(ATTACK, rule=AP, unit=attacker.id, target=target.id, pos=attacker.pos,
                         node=attacker.node, target_node=target.node,
                         attack="AT" if target.kind == "vehicle" else "AP", dist=d,
                         dice=faces, mods=mods, need=need, success=success,
@@ -116,14 +118,14 @@ def ap_attack(battle, attacker, target) -> dict:
 
 
 @implements(PIN)
-def rally(battle, side: str) -> None:
+def rally(battle: BattleContext, side: str) -> None:
     """BASE.H.PIN: the side's pinned units try to rally, d6 >= morale."""
     for unit in battle.units_of(side):
         if not unit.on_board or not unit.pinned:
             continue
         (face,) = battle.dice.roll(unit.id, PIN)
         success = face >= unit.morale
-        battle.record("rally", rule=PIN, unit=unit.id, pos=unit.pos, node=unit.node,
+        battle.record(RALLY, rule=PIN, unit=unit.id, pos=unit.pos, node=unit.node,
                       dice=[face], mods=0, need=unit.morale, success=success)
         if success:
             unit.flags.discard("pinned")

@@ -3,15 +3,16 @@
 A player-turn has two phases: ``movement`` (the phasing side's figures move at once;
 enemies on alert may fire at them at any point of their path) and ``action`` (each
 figure takes its one action: fire, acquire, search or treat). The tables are in
-``sim.rules.too_tables``; the figures' state in ``sim.agents.figure``.
+``sim.systems.too.tables``; the figures' state in ``sim.systems.too.figure``.
 
-This module holds the ruleset class ``TooGame``: setup, the sequence of play and each
-figure's choice of action. The rules those choices apply live by concept in
+This module holds the game ``TooGame``: setup, the sequence of play and each figure's
+choice of action. The system's state is one typed object, ``TooState``
+(``sim.systems.too.state``); the rules the choices apply live by concept in
 
-* ``sim.rules.too_fire``: target choice, acquisition (TOO.ACQ, TOO.KEEP), the attack
-  (BASE.T.RANGE, TOO.SCOPE), TOO.DAMAGE and TOO.SAVE, and the opportunity-fire watch
-  (TOO.OPP, TOO.ALERT);
-* ``sim.rules.too_spotting``: stealth (TOO.STEALTH) and the spotting checks
+* ``sim.systems.too.fire``: target choice, acquisition (TOO.ACQ, TOO.KEEP), the attack
+  (BASE.T.RANGE, TOO.SCOPE), TOO.DAMAGE and TOO.SAVE;
+* ``sim.systems.too.watch``: the opportunity-fire watch (TOO.OPP, TOO.ALERT);
+* ``sim.systems.too.spotting``: stealth (TOO.STEALTH) and the spotting checks
   (TOO.CONCEAL, TOO.COUNTER, TOO.FACING, TOO.REHIDE).
 
 The sequence of play, and the readings we chose where the text is silent:
@@ -25,14 +26,14 @@ The sequence of play, and the readings we chose where the text is silent:
   its next own turn it is armed for the enemy turn after that.
 * Movement: figures with orders move (one move per turn); a medic first turns towards
   a bleeding friend. A hidden figure's move is checked for stealth (TOO.STEALTH, see
-  ``sim.rules.too_spotting``). Enemies on alert watch the movers (TOO.OPP, TOO.ALERT,
-  see ``sim.rules.too_fire``).
+  ``sim.systems.too.spotting``). Enemies on alert watch the movers (TOO.OPP, TOO.ALERT,
+  see ``sim.systems.too.fire``).
 * Action: treatment first (knob ``treatment``), then each figure in file order:
   a sniper fires at a target acquired in an earlier turn whose LOS it kept (TOO.KEEP;
   lost LOS is logged and the re-acquisition gets −1), else acquires a visible enemy
   (TOO.ACQ; enemy snipers first, then the nearest), else searches; other figures that
   did not move fire at the nearest visible enemy (no acquisition: that is the sniper's
-  burden), or search (see ``sim.rules.too_spotting``). Hidden non-snipers fire only on
+  burden), or search (see ``sim.systems.too.spotting``). Hidden non-snipers fire only on
   opportunity fire. Figures that moved do not search.
 
 Every roll is ``battle.dice.roll(figure, rule, ...)`` and one record with ``dice``,
@@ -40,31 +41,36 @@ Every roll is ``battle.dice.roll(figure, rule, ...)`` and one record with ``dice
 """
 from __future__ import annotations
 
+from collections.abc import Generator
+from typing import Any
+
 import simpy
-from shapely.geometry import Point
 
-from sim.agents.figure import Alert, Figure
 from sim.agents.movement import plan_move, walk
-from sim.rules.registry import implements
-from sim.rules.too_fire import OpportunityWatch, TooFire
-from sim.rules.too_spotting import TooSpotting
-from sim.rules.too_tables import COVER_CLASSES, alert_cap, bearing, cover_class, level_for_morale
+from sim.catalogue import implements
+from sim.engine.clock import Phase
+from sim.engine.context import BattleContext
+from sim.events import DEPLOY
 from sim.space.geometry import dist
+from sim.systems.too import fire, spotting
+from sim.systems.too.events import ALERT, ALERT_ARMED, ALERT_DENIED, KEEP, PICK_UP, TREAT
+from sim.systems.too.figure import Alert, Figure
+from sim.systems.too.state import TooState
+from sim.systems.too.tables import alert_cap, bearing, level_for_morale
+from sim.systems.too.watch import OpportunityWatch
 
 
-class TooGame(TooFire, TooSpotting):
+class TooGame:
     """TOO: movement (with opportunity fire) and action, figure by figure."""
 
-    phases = ("movement", "action")
+    def __init__(self) -> None:
+        self.state = TooState()
 
     # -- setup -----------------------------------------------------------------------
     @implements("BASE.T.RANGE")
-    def setup(self, battle) -> None:
-        self.k = k = battle.knobs.too
-        self.figs: dict[str, Figure] = {}
-        self.order: list[str] = []
-        self.declined: set[tuple[str, str, float]] = set()
-        battle.figures = self.figs
+    def setup(self, battle: BattleContext) -> None:
+        st = self.state
+        st.k = k = battle.knobs.too
         starts: dict[str, list] = {s: [] for s in battle.scenario.sides}
         for side, spec in battle.scenario.units():
             starts[side].append(battle.units[spec.id].pos)
@@ -87,58 +93,31 @@ class TooGame(TooFire, TooSpotting):
             fig = Figure(unit=unit, level=level, morale=morale, facing=facing, sniper=sniper,
                          medic=spec.medic, prone=spec.prone, hidden=hidden, stealthy=hidden,
                          alert_pref=spec.alert)
-            self.figs[unit.id] = fig
-            self.order.append(unit.id)
-            battle.record("deploy", rule="BASE.T.RANGE", unit=unit.id, pos=unit.pos, node=unit.node,
+            st.figs[unit.id] = fig
+            st.order.append(unit.id)
+            battle.record(DEPLOY, rule="BASE.T.RANGE", unit=unit.id, pos=unit.pos, node=unit.node,
                           level=level, morale=morale, facing=facing, sniper=sniper,
                           hidden=hidden, medic=spec.medic)
-        self.watch = OpportunityWatch(self)
-        battle.referee.add(self.watch)
-
-    # -- queries ---------------------------------------------------------------------
-    def side_figs(self, side: str) -> list[Figure]:
-        return [self.figs[i] for i in self.order if self.figs[i].side == side]
-
-    def enemy_figs(self, side: str) -> list[Figure]:
-        return [self.figs[i] for i in self.order if self.figs[i].side != side]
-
-    def cover_of(self, battle, fig: Figure) -> str:
-        """The TOO cover class where the figure stands: on a table, the highest cover of
-        the areas containing its exact position (boundary included); on a hex map, its
-        hex's cover."""
-        terrain = battle.terrain
-        if terrain.kind == "table":
-            p = Point(fig.unit.pos)
-            cover = max((a.type.cover for a in terrain.areas if a.polygon.covers(p)), default=0)
-        else:
-            cover = battle.cover_at(fig.unit)
-        return cover_class(cover, fig.prone, COVER_CLASSES)
-
-    def sees(self, battle, viewer: Figure, target: Figure, at=None) -> bool:
-        """Viewer has LOS to the target (at ``at``, default its position) within range."""
-        p = target.unit.pos if at is None else at
-        return (dist(viewer.unit.pos, p) <= self.k.search_range
-                and battle.terrain.los_xy(viewer.unit.pos, p))
-
-    def visible(self, battle, viewer: Figure, target: Figure) -> bool:
-        return target.alive and not target.hidden and self.sees(battle, viewer, target)
+        st.watch = OpportunityWatch(st)
+        battle.referee.add(st.watch)
 
     # -- phases ----------------------------------------------------------------------
-    def on_phase(self, battle, phase) -> None:
+    def on_phase(self, battle: BattleContext, phase: Phase) -> None:
         if phase.phase == "movement":
             self._bleed_out(battle, phase)
             if battle.done.triggered:
                 return
             battle.referee.begin_phase()
-            self.declined.clear()
+            self.state.declined.clear()
             self._declare_alerts(battle, phase)
             self._start_moves(battle, phase)
         elif phase.phase == "action":
             self._action_phase(battle, phase)
 
     @implements("TOO.DAMAGE")
-    def _bleed_out(self, battle, phase) -> None:
-        for fig in [self.figs[i] for i in self.order]:
+    def _bleed_out(self, battle: BattleContext, phase: Phase) -> None:
+        st = self.state
+        for fig in [st.figs[i] for i in st.order]:
             due = fig.dies_at()
             if fig.alive and due is not None and due <= phase.turn:
                 w = min(fig.bleeding(), key=lambda w: w.dies_at_turn)
@@ -148,11 +127,11 @@ class TooGame(TooFire, TooSpotting):
                     return
 
     @implements("TOO.ALERT")
-    def _declare_alerts(self, battle, phase) -> None:
-        turn = phase.turn
-        figs = [f for f in self.side_figs(phase.side) if f.alive]
-        cap = alert_cap(len(figs), self.k.alert_fraction, self.k.alert_rounding)
-        on = []
+    def _declare_alerts(self, battle: BattleContext, phase: Phase) -> None:
+        turn, k = phase.turn, self.state.k
+        figs = [f for f in self.state.side_figs(phase.side) if f.alive]
+        cap = alert_cap(len(figs), k.alert_fraction, k.alert_rounding)
+        on: list[Figure] = []
         for f in figs:
             a = f.alert
             if a is not None and a.option == "B" and a.armed_turn is None and a.declared == turn - 2:
@@ -163,13 +142,13 @@ class TooGame(TooFire, TooSpotting):
             if f.alert is not None or f.alert_pref is None or not f.can_act:
                 continue
             if len(on) >= cap:
-                battle.record("alert_denied", rule="TOO.ALERT", unit=f.id, option=f.alert_pref,
+                battle.record(ALERT_DENIED, rule="TOO.ALERT", unit=f.id, option=f.alert_pref,
                               cap=cap, on_alert=len(on), force=len(figs))
                 continue
             armed = turn + 1 if f.alert_pref == "A" else None
             f.alert = Alert(option=f.alert_pref, declared=turn, armed_turn=armed, arc=f.facing)
             on.append(f)
-            battle.record("alert", rule="TOO.ALERT", unit=f.id, pos=f.unit.pos, option=f.alert_pref,
+            battle.record(ALERT, rule="TOO.ALERT", unit=f.id, pos=f.unit.pos, option=f.alert_pref,
                           armed_turn=armed, arc=f.facing, cap=cap, on_alert=len(on), force=len(figs))
 
     def _stays(self, f: Figure, turn: int) -> bool:
@@ -178,8 +157,8 @@ class TooGame(TooFire, TooSpotting):
             return False
         return a.option == "A" or (a.option == "B" and a.declared == turn - 2)
 
-    def _start_moves(self, battle, phase) -> None:
-        for f in self.side_figs(phase.side):
+    def _start_moves(self, battle: BattleContext, phase: Phase) -> None:
+        for f in self.state.side_figs(phase.side):
             if not f.alive:
                 continue
             f.moving_full = False
@@ -188,12 +167,13 @@ class TooGame(TooFire, TooSpotting):
                 continue
             f.unit.process = battle.env.process(self._move(battle, f, phase))
 
-    def _medic_route(self, battle, f: Figure) -> None:
+    def _medic_route(self, battle: BattleContext, f: Figure) -> None:
         """A medic heads for the nearest bleeding friend; otherwise keeps its orders."""
-        if self.k.treatment != "medic" or not f.medic or not f.can_move:
+        st = self.state
+        if st.k.treatment != "medic" or not f.medic or not f.can_move:
             return
         unit, terrain = f.unit, battle.terrain
-        hurt = [(dist(unit.pos, g.unit.pos), self.order.index(g.id), g) for g in self.side_figs(f.side)
+        hurt = [(dist(unit.pos, g.unit.pos), st.order.index(g.id), g) for g in st.side_figs(f.side)
                 if g is not f and g.alive and g.bleeding()
                 and terrain.reachable(unit.node, terrain.nearest_node(*g.unit.pos))]  # map in pieces
         if hurt:
@@ -205,9 +185,10 @@ class TooGame(TooFire, TooSpotting):
             return
         unit.route = [] if goal == unit.node else list(terrain.path(unit.node, goal)[1:])
 
-    def _move(self, battle, f: Figure, phase):
+    def _move(self, battle: BattleContext, f: Figure, phase: Phase) -> Generator[Any, Any, None]:
         unit = f.unit
-        start_pos, start_cover = unit.pos, self.cover_of(battle, f) != "open"
+        st = self.state
+        start_pos, start_cover = unit.pos, st.cover_of(battle, f) != "open"
         legs = plan_move(battle, unit, unit.move)
         if not legs:
             unit.process = None
@@ -228,13 +209,13 @@ class TooGame(TooFire, TooSpotting):
         f.move_fraction = 1.0 if full else min(1.0, planned / unit.move)
         if dist(start_pos, unit.pos) > 1e-9:
             f.facing = bearing(start_pos, unit.pos)
-        end_cover = self.cover_of(battle, f) != "open"
-        self._stealth(battle, f, start_cover, end_cover, full)
+        end_cover = st.cover_of(battle, f) != "open"
+        spotting.stealth(battle, st, f, start_cover, end_cover, full)
 
     # -- the action phase ------------------------------------------------------------
-    def _action_phase(self, battle, phase) -> None:
+    def _action_phase(self, battle: BattleContext, phase: Phase) -> None:
         turn = phase.turn
-        for f in self.side_figs(phase.side):
+        for f in self.state.side_figs(phase.side):
             a = f.alert
             if not f.alive:
                 continue   # a dead figure arms nothing
@@ -243,10 +224,10 @@ class TooGame(TooFire, TooSpotting):
                     f.alert = None
                 else:
                     a.armed_turn, a.arc = turn + 1, f.facing
-                    battle.record("alert_armed", rule="TOO.ALERT", unit=f.id, option="B",
+                    battle.record(ALERT_ARMED, rule="TOO.ALERT", unit=f.id, option="B",
                                   armed_turn=turn + 1, arc=f.facing)
         self._treat(battle, phase.side, turn)
-        for f in self.side_figs(phase.side):
+        for f in self.state.side_figs(phase.side):
             if battle.done.triggered:
                 return
             if not f.alive or not f.can_act or f.acted_turn == turn:
@@ -254,7 +235,7 @@ class TooGame(TooFire, TooSpotting):
             f.acted_turn = turn
             if f.skip_action:
                 f.skip_action = False
-                battle.record("pick_up", rule="TOO.DAMAGE", unit=f.id, pos=f.unit.pos)
+                battle.record(PICK_UP, rule="TOO.DAMAGE", unit=f.id, pos=f.unit.pos)
                 continue
             if f.sniper:
                 self._sniper_action(battle, f, turn)
@@ -262,52 +243,55 @@ class TooGame(TooFire, TooSpotting):
                 self._trooper_action(battle, f, turn)
 
     @implements("TOO.DAMAGE")
-    def _treat(self, battle, side: str, turn: int) -> None:
-        mode = self.k.treatment
+    def _treat(self, battle: BattleContext, side: str, turn: int) -> None:
+        st = self.state
+        mode = st.k.treatment
         if mode == "none":
             return
-        for hurt in self.side_figs(side):
+        for hurt in st.side_figs(side):
             if not hurt.alive or not hurt.bleeding():
                 continue
-            helpers = [(dist(h.unit.pos, hurt.unit.pos), self.order.index(h.id), h)
-                       for h in self.side_figs(side)
+            helpers = [(dist(h.unit.pos, hurt.unit.pos), st.order.index(h.id), h)
+                       for h in st.side_figs(side)
                        if h is not hurt and h.alive and h.can_act and h.acted_turn != turn
                        and not h.bleeding() and (mode == "buddy" or h.medic)
-                       and dist(h.unit.pos, hurt.unit.pos) <= self.k.treat_range + 1e-9]
+                       and dist(h.unit.pos, hurt.unit.pos) <= st.k.treat_range + 1e-9]
             if not helpers:
                 continue
             h = min(helpers, key=lambda x: x[:2])[2]
             h.acted_turn = turn
             wounds = hurt.treat(h.id)
-            battle.record("treat", rule="TOO.DAMAGE", unit=h.id, target=hurt.id, pos=h.unit.pos,
+            battle.record(TREAT, rule="TOO.DAMAGE", unit=h.id, target=hurt.id, pos=h.unit.pos,
                           mode=mode, stopped=[w.dies_at_turn for w in wounds])
 
-    def _sniper_action(self, battle, f: Figure, turn: int) -> None:
-        target = self._kept_target(battle, f)
-        if target is not None and f.alert is not None and not self.moved_lately(target, turn):
+    def _sniper_action(self, battle: BattleContext, f: Figure, turn: int) -> None:
+        st = self.state
+        target = fire.kept_target(battle, st, f)
+        if target is not None and f.alert is not None and not fire.moved_lately(target, turn):
             # On alert, a sniper waits for movers: it trades a still target for a mover.
-            other = self._choose_target(battle, f)
-            if other is not None and other is not target and self.moved_lately(other, turn):
-                self._acquire(battle, f, other, turn)
+            other = fire.choose_target(battle, st, f)
+            if other is not None and other is not target and fire.moved_lately(other, turn):
+                fire.acquire(battle, st, f, other, turn)
                 return
         if target is not None and f.acquired_turn < turn and f.alert is None:
-            battle.record("keep", rule="TOO.KEEP", unit=f.id, target=target.id,
+            battle.record(KEEP, rule="TOO.KEEP", unit=f.id, target=target.id,
                           acquired_turn=f.acquired_turn)
-            self._attack(battle, f, target, opp=False)
+            fire.attack(battle, st, f, target, opp=False)
             return
         if target is None:
-            choice = self._choose_target(battle, f)
+            choice = fire.choose_target(battle, st, f)
             if choice is not None:
-                self._acquire(battle, f, choice, turn)
+                fire.acquire(battle, st, f, choice, turn)
                 return
-        self._search(battle, f)
+        spotting.search(battle, st, f)
 
-    def _trooper_action(self, battle, f: Figure, turn: int) -> None:
+    def _trooper_action(self, battle: BattleContext, f: Figure, turn: int) -> None:
+        st = self.state
         if f.moved_turn == turn:
             return
         if f.alert is None and not f.hidden:
-            choice = self._choose_target(battle, f)
+            choice = fire.choose_target(battle, st, f)
             if choice is not None:
-                self._attack(battle, f, choice, opp=False)
+                fire.attack(battle, st, f, choice, opp=False)
                 return
-        self._search(battle, f)
+        spotting.search(battle, st, f)

@@ -11,8 +11,14 @@ BASE.S.ASSAULT: in its assault phase each unit with ``charge`` orders that is wi
 """
 from __future__ import annotations
 
+from collections.abc import Generator
+from typing import Any
+
 from sim.agents.movement import go_straight
-from sim.rules.registry import implements
+from sim.agents.unit import Unit
+from sim.catalogue import implements
+from sim.engine.context import BattleContext
+from sim.events import ASSAULT, HIT, MOVE, SHOOT, STOP
 from sim.space.geometry import dist, lerp
 from sim.space.grid import SpatialGrid, near_any, within_extent
 
@@ -20,17 +26,20 @@ CONTACT = 1.0  # cm between two units in base contact
 
 
 @implements("BASE.S.HIT")
-def apply_hit(battle, target, by=None, rule: str = "BASE.S.HIT") -> None:
+def apply_hit(battle: BattleContext, target: Unit, by: Unit | None = None,
+              rule: str = "BASE.S.HIT") -> None:
+    """The target loses ``steps_per_hit`` steps; at 0 it is eliminated."""
     lost = min(target.steps, battle.knobs.base.steps_per_hit)
     target.steps -= lost
-    battle.record("hit", rule=rule, unit=target.id, target=target.id, pos=target.pos,
+    battle.record(HIT, rule=rule, unit=target.id, target=target.id, pos=target.pos,
                   node=target.node, by=by.id if by is not None else None,
                   steps_lost=lost, steps_left=target.steps)
     if target.steps <= 0:
         battle.eliminate(target, rule=rule)
 
 
-def _nearest_visible_enemy(battle, unit, max_range: float, index: SpatialGrid | None = None):
+def _nearest_visible_enemy(battle: BattleContext, unit: Unit, max_range: float,
+                           index: SpatialGrid | None = None) -> Unit | None:
     # Nearest by (distance, id) among those in range and sight: the same choice whatever
     # order the candidates come in.
     best = None
@@ -48,7 +57,8 @@ def _nearest_visible_enemy(battle, unit, max_range: float, index: SpatialGrid | 
 
 
 @implements("BASE.S.SHOOT")
-def shooting_phase(battle, side: str) -> None:
+def shooting_phase(battle: BattleContext, side: str) -> None:
+    """Each unit of the phasing side (not a sniper) shoots at the nearest visible enemy."""
     shoot_range = battle.knobs.base.shoot_range
     enemies = battle.enemies_of(side)
     shooters = [u for u in battle.units_of(side) if u.kind != "sniper" and u.on_board]
@@ -72,19 +82,19 @@ def shooting_phase(battle, side: str) -> None:
         (face,) = battle.dice.roll(unit.id, "BASE.S.SHOOT")
         mods = -battle.cover_at(target)
         success = face + mods >= target.armour
-        battle.record("shoot", rule="BASE.S.SHOOT", unit=unit.id, target=target.id, pos=unit.pos,
+        battle.record(SHOOT, rule="BASE.S.SHOOT", unit=unit.id, target=target.id, pos=unit.pos,
                       dice=[face], mods=mods, need=target.armour, success=success)
         if success:
             apply_hit(battle, target, by=unit)
 
 
 @implements("BASE.S.ASSAULT", "SF.NOASSAULT")
-def assault_phase(battle, side: str) -> None:
+def assault_phase(battle: BattleContext, side: str, chargers: list[Unit]) -> None:
     """Every charger picks its target now and charges at once, all at the same time.
 
     Charges are plain processes: the referee never watches them (SF.NOASSAULT).
     """
-    for unit in battle.chargers_of(side):
+    for unit in chargers:
         if not unit.on_board or unit.pinned:
             continue
         target = _nearest_visible_enemy(battle, unit, battle.knobs.base.charge_range)
@@ -92,24 +102,24 @@ def assault_phase(battle, side: str) -> None:
             battle.env.process(_charge(battle, unit, target))
 
 
-def _charge(battle, unit, target):
+def _charge(battle: BattleContext, unit: Unit, target: Unit) -> Generator[Any, Any, None]:
     d = dist(unit.pos, target.pos)
     if d > CONTACT:
         contact = lerp(unit.pos, target.pos, (d - CONTACT) / d)
-        battle.record("move", rule="BASE.S.ASSAULT", unit=unit.id, pos=unit.pos, node=unit.node,
+        battle.record(MOVE, rule="BASE.S.ASSAULT", unit=unit.id, pos=unit.pos, node=unit.node,
                       waypoints=[list(contact)], reason="charge")
         # A charge covers at most the unit's move, within half the phase.
         speed = 2 * max(unit.move, d) / battle.clock.phase_length
         if not (yield from go_straight(battle, unit, contact, (d - CONTACT) / speed)):
             return
-        battle.record("stop", rule="BASE.S.ASSAULT", unit=unit.id, pos=unit.pos, node=unit.node,
+        battle.record(STOP, rule="BASE.S.ASSAULT", unit=unit.id, pos=unit.pos, node=unit.node,
                       reason="contact")
     for striker, struck in ((unit, target), (target, unit)):
         if not striker.on_board or not struck.on_board:
             continue
         (face,) = battle.dice.roll(striker.id, "BASE.S.ASSAULT")
         success = face >= struck.armour
-        battle.record("assault", rule="BASE.S.ASSAULT", unit=striker.id, target=struck.id,
+        battle.record(ASSAULT, rule="BASE.S.ASSAULT", unit=striker.id, target=struck.id,
                       pos=striker.pos, dice=[face], mods=0, need=struck.armour, success=success)
         if success:
             apply_hit(battle, struck, by=striker)

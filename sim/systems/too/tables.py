@@ -1,6 +1,6 @@
 """TOO — the Theatre of Operation sniper amendment's tables, as pure functions.
 
-Everything here can be computed by hand; the simulator (``sim.rules.too``) and the
+Everything here can be computed by hand; the simulator (``sim.systems.too``) and the
 tests call the same functions, so a class can check the one against paper.
 
 Levels and morale (BASE.T.RANGE)

@@ -1,0 +1,55 @@
+"""The event names and record fields of the event log, declared once.
+
+Rules write these names, metrics count them and pictures draw them, so each is spelt
+in one place. The lifecycle names are the contract of DESIGN.md; a rule system's own
+events (``snap_fire``, ``acquire``, ...) are declared in its package's ``events`` module
+and listed in its ``RuleSystem.events``. Imports nothing of ``sim`` but the catalogue's
+layer: it is at the bottom.
+"""
+from __future__ import annotations
+
+#: Keys every record has, first and in this order.
+CONTRACT_KEYS = ("t", "turn", "side", "phase", "event", "rule")
+#: Keys every die-roll record has.
+ROLL_KEYS = ("dice", "mods", "need", "success")
+
+# -- the contract's lifecycle events ----------------------------------------------------
+MOVE = "move"              # a unit starts moving; ``pos`` is where, ``waypoints`` its plan
+HALT = "halt"              # a reaction stopped a mover (SF.HALT, SF.ZOC)
+ARRIVE = "arrive"          # a mover reached its destination
+ACTIVATE = "activate"      # a sniper is activated (H17.2a)
+DEPLOY = "deploy"          # a sniper (or a TOO figure, at set-up) is placed
+WITHDRAW = "withdraw"      # a sniper leaves the board (H17.3)
+TO_RESERVE = "to_reserve"  # a sniper goes back to its reserve (FOW)
+ELIMINATE = "eliminate"    # a unit is removed for good
+HIT = "hit"                # a unit takes damage
+PIN = "pin"                # a unit is pinned
+SPOT = "spot"              # a hidden unit is revealed
+
+LIFECYCLE_EVENTS = frozenset({MOVE, HALT, ARRIVE, ACTIVATE, DEPLOY, WITHDRAW, TO_RESERVE,
+                              ELIMINATE, HIT, PIN, SPOT})
+
+# -- events every battle may write ------------------------------------------------------
+STOP = "stop"              # a move ended short of its destination (``reason`` says why)
+END = "end"                # the last record: ``winner`` and ``reason``
+NO_DEPLOY = "no_deploy"    # a reserve found no allowed position for a sniper (FOW.RESERVE)
+
+# -- states of a unit the pictures draw, written by several rule systems -----------------
+REVEAL = "reveal"          # a hidden unit gives itself away (TOO.STEALTH)
+REHIDE = "rehide"          # a revealed unit is hidden again (TOO.STEALTH)
+WOUND = "wound"            # a unit is wounded (TOO.DAMAGE)
+
+# -- the base games' combat events, shared by several rule systems ----------------------
+SHOOT = "shoot"            # an ordinary shot (BASE.S.SHOOT, BASE.F.HIT)
+ASSAULT = "assault"        # a close-assault roll (BASE.S.ASSAULT, BASE.F.ASSAULT)
+ATTACK = "attack"          # an attack roll (BASE.H.AP, BASE.T.RANGE)
+SAVE = "save"              # a saving roll (BASE.F.SAVE, TOO.SAVE)
+RALLY = "rally"            # a pinned unit's rally roll (BASE.H.PIN, BASE.F.PIN)
+
+#: Events any battle may write, whatever its rule system.
+CORE_EVENTS = frozenset({MOVE, STOP, ARRIVE, ELIMINATE, END})
+
+__all__ = ["ACTIVATE", "ARRIVE", "ASSAULT", "ATTACK", "CONTRACT_KEYS", "CORE_EVENTS", "DEPLOY",
+           "ELIMINATE", "END", "NO_DEPLOY", "HALT", "HIT", "LIFECYCLE_EVENTS", "MOVE", "PIN", "RALLY",
+           "REHIDE", "REVEAL", "ROLL_KEYS", "SAVE", "SHOOT", "SPOT", "STOP", "TO_RESERVE", "WITHDRAW",
+           "WOUND"]

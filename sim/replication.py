@@ -1,0 +1,31 @@
+"""One replication: a battle of a scenario at a seed, and the metrics of its log.
+
+``run_battle(scenario, seed)`` is what ``sim run``, studies and ``sim.run`` call; the same
+scenario and seed always give the same log, byte for byte.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sim.engine.battle import Battle
+from sim.engine.log import EventLog
+from sim.metrics import compute_metrics
+from sim.scenario.schema import Scenario
+
+__all__ = ["BattleResult", "run_battle"]
+
+
+@dataclass
+class BattleResult:
+    """What one battle gave: its event log, its metrics, the winner and why."""
+
+    log: EventLog
+    metrics: dict[str, float]
+    winner: str | None
+    reason: str
+
+
+def run_battle(scenario: Scenario, seed: int) -> BattleResult:
+    """One replication: the same scenario and seed always give the same log."""
+    battle = Battle(scenario, seed).run()
+    return BattleResult(battle.log, compute_metrics(battle.log, scenario), battle.winner, battle.reason)

@@ -1,0 +1,105 @@
+"""FOW — sniper teams (seed 001, in Russian), on the small tabletop base game of ``fow_base`` (BASE.F).
+
+A player-turn is ``movement``, ``shooting``, ``assault`` (the seed's Movement Step,
+shooting, Assault Step). A sniper team (``kind: sniper``) is a ``SniperTeam`` process
+(``sim.agents.sniper``); its side's Sniper Reserve is a ``SniperReserve`` process around
+a ``simpy.Store`` (``sim.agents.reserve``). Every transition is an interrupt sent by
+another process:
+
+* FOW.RESERVE: at the start of its owner's turn the reserve places each sniper that has
+  waited ``reserve_delay`` of its owner's turns (1: "from the next turn") at one of the
+  scenario's ``sniper_team.candidates`` (default: its ``at``) that has no enemy team
+  within ``deploy_clearance`` cm (``deploy``). A sniper starts in the reserve unless its
+  ``sniper_team.start`` is ``deployed``.
+* FOW.RELOCATE: in its owner's Movement Step, if the policy says so, the owner rolls d6
+  (``success`` = d6 >= 4): the Movement-Step process sends it ``to_reserve``; otherwise
+  it stays. Not tried in the turn it was placed.
+* FOW.IMMOBILE: a deployed sniper never gets a movement process, so it has no ``move``
+  record. ``forced_move`` destroys it and removes it from the game (``killed``, no
+  escape roll: the seed says "removed from the game").
+* FOW.CAMO: always Concealed and Gone to Ground (also when it shoots: its shots never
+  reveal it) and in Bulletproof Cover (BASE.F.FP instead of a save). An enemy team in
+  LOS within ``spot_range`` cm (40: such a team is seen only that close) at the start of
+  the enemy's Shooting Step reveals it (``spot``); only then may it be shot at, and only
+  from within ``spot_range``.
+* FOW.FRIENDLY: no sniper shot while a friendly team is within 10 cm of it.
+* FOW.MARKSMAN: the sniper's to-hit (BASE.F.HIT need) re-rolls a failed die: ``dice`` =
+  [first] or [first, re-roll]; ``success`` = last die >= ``need``.
+* FOW.PIN: the platoon of a team the sniper hits is Pinned Down (before its save).
+* FOW.ESCAPE: a sniper Destroyed by shooting: the destroying player rolls d6 (the
+  shooter's stream), 4+ killed (``eliminate``), else ``to_reserve``.
+* FOW.CATCH: a sniper cannot be assaulted. In the Assault Step every unpinned team
+  (one that could move into contact) within 10 cm of an enemy sniper may try to catch
+  it: d6 4+ caught and removed, else it escapes to the reserve. The team then still
+  takes part in BASE.F.ASSAULT (the record says ``tried_catch``).
+
+Knobs (``rules.fow``), readings of what the seed leaves open:
+
+* ``relocate``: ``{when, cm}``: ``never``, ``when_spotted`` (default: it has been
+  revealed, "the hide was discovered") or ``enemy_within`` (an enemy team within
+  ``cm``: "the tactical situation changed").
+* ``redeploy``: ``best_cover`` (default: the candidate with the highest terrain cover,
+  then scenario order) or ``random`` (uniform, from the sniper's ``FOW.RESERVE`` stream).
+* ``reserve_delay`` (owner turns), ``deploy_clearance`` (cm), ``spot_range`` (cm) and
+  the BASE numbers ``shoot_range``, ``sniper_range``, ``assault_range``, ``firepower``,
+  ``sniper_firepower`` (see ``fow_base``).
+
+Teams with ``hunt: true`` move towards the nearest revealed enemy sniper.
+"""
+from __future__ import annotations
+
+from pydantic import Field
+
+from sim.events import ASSAULT, DEPLOY, HIT, NO_DEPLOY, PIN, RALLY, SAVE, SHOOT, SPOT, TO_RESERVE
+from sim.systems.fow.events import (ASSAULT_AFTER_CATCH, CATCH, ESCAPE, FIREPOWER, NO_SHOT,
+                                    RELOCATE, SNIPER_SHOT)
+from sim.systems.fow.game import FowGame
+from sim.systems.fow.knobs import FowKnobs
+from sim.systems.knobs import BaseKnobs, ChargeOrders
+from sim.systems.registry import Checks, RuleSystem
+from sim.systems.snipers import SNIPER_METRICS, SniperUnitKeys
+
+
+class FowUnitKeys(SniperUnitKeys):
+    """FOW's unit keys: a sniper's set-up, ``hunt``, and the unit's ``platoon`` (FOW.PIN
+    pins a whole platoon; default: the team alone)."""
+
+    platoon: str | None = Field(None, min_length=1, max_length=64)
+
+
+def check(c: Checks) -> None:
+    """Load-time set-up checks: a sniper's hides are on the map, and it starts in the
+    reserve or deployed, never off the board."""
+    for side in c.scenario.sides:
+        for i, spec in enumerate(c.scenario.forces[side]):
+            st = spec.sniper_team
+            if spec.kind != "sniper" or st is None:
+                continue
+            for j, node in enumerate(st.candidates):
+                if not c.terrain.has_node(node):
+                    c.fail(f"candidate '{node}' is not on the map (expected a node)",
+                           "forces", side, i, "sniper_team", "candidates", j)
+            if st.start == "off_board":
+                c.fail("a FOW sniper starts in the reserve or deployed, not off_board",
+                       "forces", side, i, "sniper_team", "start")
+
+
+SYSTEM = RuleSystem(
+    name="fow",
+    title="FOW sniper teams (seed in Russian), on a small tabletop base game",
+    phases=("movement", "shooting", "assault"),
+    game=FowGame,
+    knobs=FowKnobs,
+    base_knobs=BaseKnobs,
+    unit_keys=FowUnitKeys,
+    order_keys=ChargeOrders,
+    check=check,
+    metrics=(SNIPER_METRICS,),
+    events=frozenset({DEPLOY, SPOT, TO_RESERVE, HIT, PIN, RALLY, SAVE, SHOOT, ASSAULT, RELOCATE,
+                      ESCAPE, SNIPER_SHOT, NO_SHOT, FIREPOWER, CATCH, ASSAULT_AFTER_CATCH,
+                      NO_DEPLOY}),
+    rules=("FOW.RELOCATE", "FOW.IMMOBILE", "FOW.CAMO", "FOW.FRIENDLY", "FOW.MARKSMAN",
+           "FOW.PIN", "FOW.ESCAPE", "FOW.CATCH", "FOW.RESERVE", "BASE.F.HIT", "BASE.F.SAVE",
+           "BASE.F.FP", "BASE.F.PIN", "BASE.F.ASSAULT"),
+    source="seed 001",
+)

@@ -1,0 +1,116 @@
+"""The FOW game: the Movement Step (rally, relocation, moves), shooting, and the Assault
+Step (catching snipers, then assaults)."""
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import Any
+
+from sim.agents.movement import movement_process
+from sim.agents.reserve import SniperReserve
+from sim.agents.sniper import HIDDEN, RESERVE, SniperTeam
+from sim.engine.clock import Phase
+from sim.engine.context import BattleContext
+from sim.space.geometry import dist
+from sim.systems.fow import fow_base
+from sim.systems.fow.events import ASSAULT_AFTER_CATCH
+from sim.systems.fow.rules import (CATCH_RADIUS, catch, forced_move, placement, relocate,
+                                   route_for, sniper_shoots, spot_check, team_shoots,
+                                   wants_relocation)
+from sim.systems.fow.state import FowState
+
+
+def make_teams(battle: BattleContext) -> tuple[list[SniperTeam], dict[str, SniperReserve]]:
+    """Each side's Sniper Reserve, and one ``SniperTeam`` per sniper unit, in its reserve
+    unless its scenario entry says ``deployed`` (checked at load time)."""
+    reserves = {side: SniperReserve(battle, side, lambda team: placement(battle, team),
+                                    delay=fow_base.knobs(battle).reserve_delay)
+                for side in battle.scenario.sides}
+    teams = []
+    for side, spec in battle.scenario.units():
+        if spec.kind != "sniper":
+            continue
+        st = spec.sniper_team
+        start = st.start if st is not None else "reserve"
+        cands = list(st.candidates) if st is not None and st.candidates else [spec.at]
+        team = SniperTeam(battle, battle.units[spec.id], HIDDEN if start == "deployed" else RESERVE,
+                          "fow", candidates=cands, reserve=reserves[side])
+        if start != "deployed":
+            reserves[side].put(team)
+        teams.append(team)
+    return teams, reserves
+
+
+class FowGame:
+    """FOW: Movement Step (rally, relocation, moves), shooting, Assault Step (catching,
+    then assaults)."""
+
+    def __init__(self) -> None:
+        self.state = FowState()
+
+    def setup(self, battle: BattleContext) -> None:
+        st = self.state
+        specs = [spec for _, spec in battle.scenario.units()]
+        st.hunters = frozenset(spec.id for spec in specs if spec.hunt)
+        st.platoon = {spec.id: spec.platoon for spec in specs if spec.platoon}
+        st.teams, st.reserves = make_teams(battle)
+
+    def on_phase(self, battle: BattleContext, phase: Phase) -> None:
+        step = {"movement": self._movement, "shooting": self._shooting,
+                "assault": self._assault}[phase.phase]
+        battle.env.process(step(battle, phase))
+
+    def _movement(self, battle: BattleContext, phase: Phase) -> Generator[Any, Any, None]:
+        fow_base.rally(battle, phase.side)
+        for team in self.state.teams:
+            if team.side == phase.side and wants_relocation(battle, team):
+                yield from relocate(battle, team)
+        battle.referee.begin_phase()
+        for unit in battle.units_of(phase.side):
+            if not unit.on_board or unit.pinned:
+                continue
+            if unit.kind == "sniper":
+                team = self.state.team_of(unit)
+                if team is not None and unit.route:   # ordered to move: FOW.IMMOBILE
+                    unit.route = []
+                    yield from forced_move(battle, team, reason="ordered to move")
+                continue
+            unit.route = route_for(battle, unit)
+            if unit.route:
+                unit.process = battle.env.process(movement_process(battle, unit, phase))
+
+    def _shooting(self, battle: BattleContext, phase: Phase) -> Generator[Any, Any, None]:
+        yield from spot_check(battle, phase.side)
+        for unit in battle.units_of(phase.side):
+            if battle.done.triggered:
+                return
+            if not unit.on_board:
+                continue
+            team = self.state.team_of(unit)
+            if team is not None:
+                yield from sniper_shoots(battle, team)
+            else:
+                yield from team_shoots(battle, unit)
+
+    def _assault(self, battle: BattleContext, phase: Phase) -> Generator[Any, Any, None]:
+        tried = []
+        for unit in battle.units_of(phase.side):
+            if not unit.on_board or unit.pinned or unit.kind == "sniper":
+                continue
+            for team in self.state.teams:
+                if (team.side != unit.side and team.on_board
+                        and dist(unit.pos, team.unit.pos) <= CATCH_RADIUS):
+                    tried.append(unit.id)
+                    yield from catch(battle, unit, team)
+        for unit in battle.units_of(phase.side):
+            if battle.done.triggered:
+                return
+            if not unit.on_board or unit.pinned or unit.kind == "sniper" or not unit.orders.charge:
+                continue
+            near = [(dist(unit.pos, e.pos), e.id, e) for e in battle.enemies_of(unit.side)
+                    if e.kind != "sniper" and dist(unit.pos, e.pos) <= fow_base.knobs(battle).assault_range]
+            if near:
+                target = min(near)[2]
+                if unit.id in tried:
+                    battle.record(ASSAULT_AFTER_CATCH, rule="FOW.CATCH", unit=unit.id,
+                                  target=target.id)
+                fow_base.assault(battle, unit, target)

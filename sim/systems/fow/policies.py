@@ -1,0 +1,48 @@
+"""FOW's named policies (behaviours): when the owner tries to change a sniper's hide
+(``fow.relocate``, FOW.RELOCATE) and where the reserve places it again
+(``fow.redeploy``, FOW.RESERVE). A user adds more with ``sim.register_behaviour``."""
+from __future__ import annotations
+
+from typing import Any
+
+from sim.agents.sniper import REVEALED, SniperTeam
+from sim.engine.context import BattleContext
+from sim.space.geometry import dist
+from sim.systems.registry import Behaviour
+
+Hide = tuple[int, int, str]   # (terrain cover, candidate order, node)
+
+
+def _never(battle: BattleContext, team: SniperTeam, r: Any) -> bool:
+    return False
+
+
+def _when_spotted(battle: BattleContext, team: SniperTeam, r: Any) -> bool:
+    return team.state == REVEALED
+
+
+def _enemy_within(battle: BattleContext, team: SniperTeam, r: Any) -> bool:
+    return any(e.kind != "sniper" and dist(e.pos, team.unit.pos) <= r.cm
+               for e in battle.enemies_of(team.side))
+
+
+def _best_cover(battle: BattleContext, team: SniperTeam, ok: list[Hide]) -> Hide:
+    return min(ok, key=lambda c: (-c[0], c[1]))
+
+
+def _random(battle: BattleContext, team: SniperTeam, ok: list[Hide]) -> Hide:
+    j = int(battle.dice.uniform(team.id, "FOW.RESERVE") * len(ok))
+    return ok[min(j, len(ok) - 1)]
+
+
+BEHAVIOURS = [
+    Behaviour("fow.relocate", "never", _never, "the sniper keeps its hide"),
+    Behaviour("fow.relocate", "when_spotted", _when_spotted,
+              "it has been revealed: 'the hide was discovered' (default)"),
+    Behaviour("fow.relocate", "enemy_within", _enemy_within,
+              "an enemy team within `cm`: 'the tactical situation changed'"),
+    Behaviour("fow.redeploy", "best_cover", _best_cover,
+              "the candidate with the highest terrain cover, then scenario order (default)"),
+    Behaviour("fow.redeploy", "random", _random,
+              "uniform over the allowed candidates, from the sniper's FOW.RESERVE stream"),
+]

@@ -1,0 +1,222 @@
+"""FOW's rules that act: the reserve's placement, relocation, the sniper's shot, escape,
+spotting, catching and hunting; the module docstring of ``sim.systems.fow`` gives every
+reading."""
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import Any
+
+from sim.agents.sniper import HIDDEN, REVEALED, SniperTeam
+from sim.agents.unit import Unit
+from sim.catalogue import implements
+from sim.engine.context import BattleContext
+from sim.events import HIT, SHOOT
+from sim.space.geometry import dist
+from sim.systems.fow import fow_base
+from sim.systems.fow.events import CATCH, ESCAPE, NO_SHOT, RELOCATE, SNIPER_SHOT
+from sim.systems.fow.fow_base import knobs
+from sim.systems.fow.state import state_of
+from sim.systems.registry import behaviour
+
+FRIENDLY_RADIUS = 10.0   # cm, FOW.FRIENDLY (4")
+CATCH_RADIUS = 10.0      # cm, FOW.CATCH (4")
+NEED_4 = 4               # FOW.RELOCATE / ESCAPE / CATCH
+
+
+@implements("FOW.RESERVE")
+def placement(battle: BattleContext, team: SniperTeam) -> tuple[str, dict[str, Any]] | None:
+    """(node, fields) where the reserve places ``team``, or None: the candidates with no
+    enemy team within ``deploy_clearance``, as (cover, order, node), picked by the
+    ``redeploy`` behaviour."""
+    t, k = battle.terrain, knobs(battle)
+    enemies = [e for e in battle.enemies_of(team.side) if e.kind != "sniper"]
+    ok = [(t.cover(n), i, n) for i, n in enumerate(team.candidates)
+          if all(dist(t.pos(n), e.pos) > k.deploy_clearance for e in enemies)]
+    if not ok:
+        return None
+    cover, _, node = behaviour("fow.redeploy", k.redeploy).choose(battle, team, ok)
+    return node, {"cover": cover, "policy": k.redeploy, "choices": len(ok)}
+
+
+# -- the rules ------------------------------------------------------------------------------
+@implements("FOW.RELOCATE")
+def wants_relocation(battle: BattleContext, team: SniperTeam) -> bool:
+    """Whether the ``relocate`` policy (a behaviour) tries to change the hide now; never
+    in the turn the sniper was placed."""
+    r = knobs(battle).relocate
+    if not team.on_board or team.deployed_turn == battle.clock.turn:
+        return False
+    return bool(behaviour("fow.relocate", r.when).choose(battle, team, r))
+
+
+@implements("FOW.RELOCATE")
+def relocate(battle: BattleContext, team: SniperTeam) -> Generator[Any, Any, None]:
+    """A generator: the owner's d6, 4+ → the Movement-Step process sends it to the reserve."""
+    (face,) = battle.dice.roll(team.id, "FOW.RELOCATE")
+    success = face >= NEED_4
+    battle.record(RELOCATE, rule="FOW.RELOCATE", unit=team.id, pos=team.unit.pos,
+                  node=team.unit.node, dice=[face], mods=0, need=NEED_4, success=success)
+    if success:
+        yield team.request("to_reserve", rule="FOW.RELOCATE")
+
+
+@implements("FOW.IMMOBILE")
+def forced_move(battle: BattleContext, team: SniperTeam,
+                reason: str = "forced to move") -> Generator[Any, Any, None]:
+    """A generator: a deployed sniper forced to move is Destroyed and removed from the game."""
+    if team.on_board:
+        yield team.request("kill", rule="FOW.IMMOBILE", reason=reason)
+
+
+@implements("FOW.ESCAPE")
+def destroyed(battle: BattleContext, team: SniperTeam, by: Unit) -> Generator[Any, Any, None]:
+    """A generator: the destroying player's d6: 4+ killed, else it slips to the reserve."""
+    (face,) = battle.dice.roll(by.id, "FOW.ESCAPE")
+    killed = face >= NEED_4
+    battle.record(ESCAPE, rule="FOW.ESCAPE", unit=by.id, target=team.id, pos=team.unit.pos,
+                  node=team.unit.node, dice=[face], mods=0, need=NEED_4, success=killed)
+    yield team.request("kill" if killed else "to_reserve", rule="FOW.ESCAPE", by=by.id)
+
+
+@implements("FOW.CAMO")
+def visible_to(battle: BattleContext, shooter: Unit, target: Unit) -> bool:
+    """A sniper is seen only when revealed and within ``spot_range``; LOS for everyone."""
+    if target.kind == "sniper":
+        team = state_of(battle).team_of(target)
+        if team is None or team.state != REVEALED:
+            return False
+        if dist(shooter.pos, target.pos) > knobs(battle).spot_range:
+            return False
+    return battle.terrain.los_xy(shooter.pos, target.pos)
+
+
+@implements("FOW.CAMO")
+def spot_check(battle: BattleContext, side: str) -> Generator[Any, Any, None]:
+    """A generator: ``side``'s teams reveal hidden enemy snipers within ``spot_range``."""
+    rng = knobs(battle).spot_range
+    for team in state_of(battle).teams:
+        if team.side == side or team.state != HIDDEN:
+            continue
+        seers = [u for u in battle.units_of(side) if u.on_board and u.kind != "sniper"
+                 and dist(u.pos, team.unit.pos) <= rng and battle.terrain.los_xy(u.pos, team.unit.pos)]
+        if seers:
+            yield team.request("spot", rule="FOW.CAMO", by=seers[0].id,
+                               dist=dist(seers[0].pos, team.unit.pos))
+
+
+@implements("FOW.FRIENDLY")
+def friend_too_close(battle: BattleContext, team: SniperTeam) -> Unit | None:
+    """The nearest friendly team within 10 cm of the sniper, or None."""
+    near = [(dist(u.pos, team.unit.pos), u.id, u) for u in battle.units_of(team.side)
+            if u is not team.unit and u.on_board and dist(u.pos, team.unit.pos) <= FRIENDLY_RADIUS]
+    return min(near)[2] if near else None
+
+
+@implements("FOW.MARKSMAN", "BASE.F.HIT")
+def marksman_roll(battle: BattleContext, sniper: Unit, need: int, mods: int = 0,
+                  target: Unit | None = None) -> dict[str, Any]:
+    """A sniper's to-hit: a failed first die is re-rolled; success = last die >= need."""
+    (first,) = battle.dice.roll(sniper.id, "FOW.MARKSMAN")
+    faces = [first]
+    if first < need:
+        faces += battle.dice.roll(sniper.id, "FOW.MARKSMAN")
+    success = faces[-1] >= need
+    return battle.record(SNIPER_SHOT, rule="FOW.MARKSMAN", unit=sniper.id,
+                         target=target.id if target is not None else None, pos=sniper.pos,
+                         node=sniper.node, dice=faces, mods=mods, need=need, success=success,
+                         rerolled=len(faces) == 2)
+
+
+@implements("FOW.PIN")
+def sniper_shoots(battle: BattleContext, team: SniperTeam) -> Generator[Any, Any, None]:
+    """A generator: one shot by a deployed sniper in its Shooting Step."""
+    sniper = team.unit
+    friend = friend_too_close(battle, team)
+    if friend is not None:
+        battle.record(NO_SHOT, rule="FOW.FRIENDLY", unit=team.id, pos=sniper.pos,
+                      friend=friend.id, dist=dist(friend.pos, sniper.pos))
+        return
+    rng = knobs(battle).sniper_range
+    cands = [(dist(sniper.pos, e.pos), e.id, e) for e in battle.enemies_of(team.side)
+             if e.kind != "sniper" and dist(sniper.pos, e.pos) <= rng
+             and battle.terrain.los_xy(sniper.pos, e.pos)]
+    if not cands:
+        return
+    target = min(cands)[2]
+    need, mods = fow_base.hit_need(battle, sniper, target, rng)
+    rec = marksman_roll(battle, sniper, need, mods, target)
+    team.attacks += 1
+    team.attacks_since_deploy += 1
+    if not rec["success"]:
+        return
+    battle.record(HIT, rule="FOW.MARKSMAN", unit=target.id, target=target.id, pos=target.pos,
+                  node=target.node, by=sniper.id, steps_lost=0, steps_left=target.steps)
+    fow_base.pin_platoon(battle, target, "FOW.PIN", by=sniper)
+    if fow_base.resolve_hit(battle, sniper, target, knobs(battle).sniper_firepower):
+        _destroy_team(battle, target)
+    yield battle.env.timeout(0)
+
+
+def _destroy_team(battle: BattleContext, target: Unit, rule: str = "BASE.F.FP") -> None:
+    target.steps = 0
+    battle.eliminate(target, rule=rule)
+
+
+def team_shoots(battle: BattleContext, unit: Unit) -> Generator[Any, Any, None]:
+    """A generator: one BASE.F.HIT shot by an ordinary team at the nearest visible enemy."""
+    rng = knobs(battle).shoot_range
+    cands = [(dist(unit.pos, e.pos), e.id, e) for e in battle.enemies_of(unit.side)
+             if dist(unit.pos, e.pos) <= rng and visible_to(battle, unit, e)]
+    if not cands:
+        return
+    target = min(cands)[2]
+    need, mods = fow_base.hit_need(battle, unit, target, rng)
+    (face,) = battle.dice.roll(unit.id, "BASE.F.HIT")
+    success = face >= need
+    battle.record(SHOOT, rule="BASE.F.HIT", unit=unit.id, target=target.id, pos=unit.pos,
+                  dice=[face], mods=mods, need=need, success=success)
+    if not success:
+        return
+    battle.record(HIT, rule="BASE.F.HIT", unit=target.id, target=target.id, pos=target.pos,
+                  node=target.node, by=unit.id, steps_lost=0, steps_left=target.steps)
+    if not fow_base.resolve_hit(battle, unit, target, knobs(battle).firepower):
+        return
+    team = state_of(battle).team_of(target)
+    if team is not None:
+        yield from destroyed(battle, team, unit)
+    else:
+        _destroy_team(battle, target)
+
+
+@implements("FOW.CATCH")
+def catch(battle: BattleContext, unit: Unit, team: SniperTeam) -> Generator[Any, Any, None]:
+    """A generator: d6 4+ caught and removed; otherwise it escapes to the reserve."""
+    (face,) = battle.dice.roll(unit.id, "FOW.CATCH")
+    caught = face >= NEED_4
+    battle.record(CATCH, rule="FOW.CATCH", unit=unit.id, target=team.id, pos=unit.pos,
+                  dist=dist(unit.pos, team.unit.pos), dice=[face], mods=0, need=NEED_4,
+                  success=caught)
+    yield team.request("kill" if caught else "to_reserve", rule="FOW.CATCH", by=unit.id)
+
+
+def route_for(battle: BattleContext, unit: Unit) -> list[str]:
+    """The route for this Movement Step: hunters head for the nearest revealed enemy
+    sniper, the others for their orders' destination. A team that stands between nodes
+    (a move or an assault ended there) sets off from the node nearest to it."""
+    t = battle.terrain
+    if dist(unit.pos, t.pos(unit.node)) > 1e-9:
+        unit.node = t.nearest_node(*unit.pos)
+    # Only prey it can reach (the map may be in several pieces).
+    st = state_of(battle)
+    prey = [(dist(unit.pos, tm.unit.pos), tm.id, tm) for tm in st.teams
+            if unit.id in st.hunters and tm.side != unit.side and tm.state == REVEALED and tm.unit.alive
+            and t.reachable(unit.node, tm.unit.node)]
+    if prey:
+        goal = min(prey)[2].unit.node
+    elif unit.orders.type != "hold" and unit.orders.to is not None:
+        goal = unit.orders.to
+    else:
+        return []
+    if goal == unit.node or not t.reachable(unit.node, goal):
+        return []
+    return list(t.path(unit.node, goal)[1:])

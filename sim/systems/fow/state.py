@@ -1,0 +1,29 @@
+"""What the FOW system keeps during a battle, in one typed object."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import cast
+
+from sim.agents.reserve import SniperReserve
+from sim.agents.unit import Unit
+from sim.engine.context import BattleContext
+from sim.systems.snipers import SniperTeams
+
+
+@dataclass
+class FowState(SniperTeams):
+    """The sniper teams (scenario order), each side's Sniper Reserve, every team's
+    platoon (FOW.PIN pins a whole platoon) and the units with ``hunt: true``."""
+
+    reserves: dict[str, SniperReserve] = field(default_factory=dict)
+    platoon: dict[str, str] = field(default_factory=dict)
+    hunters: frozenset[str] = frozenset()
+
+    def platoon_of(self, unit: Unit) -> str:
+        """The unit's platoon (default: the team alone)."""
+        return self.platoon.get(unit.id) or unit.id
+
+
+def state_of(battle: BattleContext) -> FowState:
+    """The battle's FOW state."""
+    return cast(FowState, battle.state)

@@ -1,0 +1,97 @@
+"""H17 — hex wargame snipers (seed 000), on the small hex base game of ``hex_base`` (BASE.H).
+
+A player-turn is ``movement``, ``fire``, ``after_action`` (the catalogue's table). Each
+side has at most one sniper (``kind: sniper``, H17.1), off the board until activated.
+Its lifecycle is a ``SniperTeam`` process (``sim.agents.sniper``); every transition is
+an interrupt sent by another process:
+
+* H17.2a activation: in the fire phase an opposing *infantry* unit's BASE.H.AP attack
+  rolls 6, 6. The fire-phase process interrupts the sniper (``activate``; the record's
+  ``dice`` are the attack's two dice, no new roll; for a uniform audit it also says
+  ``mods`` 0, ``need`` 12, ``success`` true: the faces' natural sum is 12) and waits
+  until it has acted.
+* H17.2b placement: a hex within 6 hexes of the activating unit, in its LOS, whose cover
+  modifier against it (cover + hindrance, ``terrain.cover_modifier``) is > 0, not
+  impassable and holding no enemy unit. None: no activation (a ``no_activation`` record).
+* H17.2c: the sniper at once attacks the units in the activating unit's hex (H17.5).
+* H17.4 opportunity fire: a referee watch (radius 6) on infantry moving in the sniper
+  owner's opponent's movement phase. The sniper fires, at most once per turn (the Fire
+  marker, ``fired_turn``), at the first moment a mover *in a hex centre* — as it sets off
+  on a hex-to-hex step, its first one included — stands in a hex within 6 hexes and in
+  LOS. A unit stands in the hex whose centre it last reached; circle entries between
+  centres are declined with ``continue``. A mover pinned or eliminated by the attack
+  stops (``halt_phase`` / ``dead``); otherwise it keeps moving (``continue``).
+* H17.5 attack: d6 > need = the target hex's cover modifier seen from the sniper's hex
+  → ``cp`` = d6 − cover casualty points on the units of the target hex (BASE.H.CP).
+  The first attack reveals the sniper (``spot``).
+* H17.6a: after every sniper attack a process of the targeted side makes the
+  elimination check, if any targeted unit in the target hex is still unpinned after the
+  attack's damage: d6 > need = the sniper hex's cover modifier seen from the target
+  hex → it interrupts the sniper with ``eliminate``. The check is made by the first
+  such unit in scenario order (its dice stream).
+* H17.6b: a referee watch of radius 0.5 (the hexside) on enemy movers: crossing into the
+  sniper's hex eliminates it (interrupt), and the mover goes on.
+* H17.6c: ``eliminated`` is terminal in the state machine; ``available`` is false.
+* H17.3 withdrawal, in the After-Action Phase, by the owner's policy.
+* H17.1s: no spotting for mortars, artillery or air (``can_spot_for``): none exist here.
+
+Knobs (``rules.h17``, ``sim.systems.h17.knobs``), the readings of what the seed leaves open:
+
+* ``placement``: ``best_cover`` (default; highest cover modifier, then nearest, then
+  map order), ``nearest`` (nearest, then highest cover, then map order) or ``random``
+  (uniform over the qualifying hexes, a draw from the sniper's ``H17.2b`` stream).
+* ``withdraw``: a small model ``{when, hexes, attacks}``: ``never`` (default),
+  ``enemy_within`` (an enemy unit within ``hexes`` of the sniper) or ``after_attacks``
+  (the sniper has made ``attacks`` attacks since it was placed).
+* ``withdraw_phase``: ``any`` (default: the seed's "during any After-Action Phase",
+  the opponent's included) or ``own`` (only its owner's After-Action Phase).
+* BASE numbers: ``ap_range``, ``ap_need``, ``cp_per_step`` (see ``hex_base``).
+
+Units with ``hunt: true`` move towards the hex of a revealed enemy sniper (shortest
+path) instead of their orders' destination while one is on the board.
+"""
+from __future__ import annotations
+
+from sim.events import ACTIVATE, ATTACK, DEPLOY, HIT, PIN, RALLY, SPOT, WITHDRAW
+from sim.systems.h17.events import (ELIMINATION_CHECK, NO_ACTIVATION, NO_ELIMINATION_CHECK,
+                                    OPPORTUNITY_FIRE, SNIPER_ATTACK)
+from sim.systems.h17.game import H17Game
+from sim.systems.h17.knobs import H17Knobs
+from sim.systems.knobs import BaseKnobs
+from sim.systems.registry import Checks, RuleSystem
+from sim.systems.snipers import SNIPER_METRICS, SniperUnitKeys
+
+
+def check(c: Checks) -> None:
+    """Load-time set-up checks: at most one sniper per side (H17.1), starting off the
+    board or deployed, never in a reserve."""
+    for side in c.scenario.sides:
+        seen = None
+        for i, spec in enumerate(c.scenario.forces[side]):
+            if spec.kind != "sniper":
+                continue
+            if seen is not None:
+                c.fail(f"side '{side}' has two snipers ('{seen}', '{spec.id}'); H17.1 allows "
+                       "at most one per player per game", "forces", side, i)
+            seen = spec.id
+            if spec.sniper_team is not None and spec.sniper_team.start == "reserve":
+                c.fail("an H17 sniper starts off_board (or deployed), not in a reserve",
+                       "forces", side, i, "sniper_team", "start")
+
+
+SYSTEM = RuleSystem(
+    name="h17",
+    title="H17 hex wargame snipers, on a small hex base game",
+    phases=("movement", "fire", "after_action"),
+    game=H17Game,
+    knobs=H17Knobs,
+    base_knobs=BaseKnobs,
+    unit_keys=SniperUnitKeys,
+    check=check,
+    metrics=(SNIPER_METRICS,),
+    events=frozenset({ACTIVATE, DEPLOY, SPOT, WITHDRAW, HIT, PIN, RALLY, ATTACK, SNIPER_ATTACK,
+                      OPPORTUNITY_FIRE, ELIMINATION_CHECK, NO_ELIMINATION_CHECK, NO_ACTIVATION}),
+    rules=("H17.1", "H17.1s", "H17.2a", "H17.2b", "H17.2c", "H17.3", "H17.4", "H17.5",
+           "H17.6a", "H17.6b", "H17.6c", "BASE.H.AP", "BASE.H.CP", "BASE.H.PIN"),
+    source="seed 000",
+)

@@ -1,0 +1,79 @@
+"""The H17 game: movement (opportunity fire, entering the sniper's hex), fire (AP attacks
+and their natural 12s), after-action (rally, withdrawal)."""
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import Any
+
+from sim.agents.movement import movement_process
+from sim.agents.sniper import HIDDEN, OFF_BOARD, SniperTeam
+from sim.catalogue import implements
+from sim.engine.clock import Phase
+from sim.engine.context import BattleContext
+from sim.systems.h17 import hex_base
+from sim.systems.h17.rules import knobs, natural_twelve, route_for, wants_withdrawal
+from sim.systems.h17.state import H17State
+from sim.systems.h17.watches import HexEntryWatch, OpportunityFireWatch
+
+
+@implements("H17.1")
+def make_teams(battle: BattleContext) -> list[SniperTeam]:
+    """One ``SniperTeam`` per sniper unit (at most one per side, H17.1, checked at load
+    time), off the board unless its scenario entry says ``deployed``."""
+    teams = []
+    for _, spec in battle.scenario.units():
+        if spec.kind != "sniper":
+            continue
+        start = spec.sniper_team.start if spec.sniper_team is not None else OFF_BOARD
+        state = HIDDEN if start == "deployed" else OFF_BOARD
+        teams.append(SniperTeam(battle, battle.units[spec.id], state, "h17"))
+    return teams
+
+
+class H17Game:
+    """H17: movement, fire, after-action."""
+
+    def __init__(self) -> None:
+        self.state = H17State()
+
+    def setup(self, battle: BattleContext) -> None:
+        self.state.hunters = frozenset(spec.id for _, spec in battle.scenario.units() if spec.hunt)
+        self.state.teams = make_teams(battle)
+        battle.referee.add(OpportunityFireWatch())
+        battle.referee.add(HexEntryWatch())
+
+    def on_phase(self, battle: BattleContext, phase: Phase) -> None:
+        if phase.phase == "movement":
+            battle.referee.begin_phase()
+            for unit in battle.units_of(phase.side):
+                if not unit.on_board or unit.kind == "sniper" or unit.pinned:
+                    continue
+                unit.route = route_for(battle, unit)
+                if unit.route:
+                    unit.process = battle.env.process(movement_process(battle, unit, phase))
+        elif phase.phase == "fire":
+            battle.env.process(self._fire(battle, phase))
+        elif phase.phase == "after_action":
+            battle.env.process(self._after_action(battle, phase))
+
+    def _fire(self, battle: BattleContext, phase: Phase) -> Generator[Any, Any, None]:
+        for unit in battle.units_of(phase.side):
+            if battle.done.triggered:
+                return
+            if not unit.on_board or unit.kind == "sniper" or unit.pinned:
+                continue
+            target = hex_base.nearest_target(battle, unit)
+            if target is None:
+                continue
+            attack = hex_base.ap_attack(battle, unit, target)
+            yield from natural_twelve(battle, unit, attack)
+            yield battle.env.timeout(0)   # let elimination checks finish first
+
+    def _after_action(self, battle: BattleContext, phase: Phase) -> Generator[Any, Any, None]:
+        hex_base.rally(battle, phase.side)
+        k = knobs(battle)
+        for team in self.state.teams:
+            if k.withdraw_phase == "own" and team.side != phase.side:
+                continue
+            if wants_withdrawal(battle, team):
+                yield team.request("withdraw", rule="H17.3", policy=k.withdraw.when)

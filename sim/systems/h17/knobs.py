@@ -1,0 +1,29 @@
+"""``rules.h17``: the readings of what seed 000 leaves open, and the hex base game's numbers."""
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from sim.systems.knobs import Knobs, choice
+
+
+class H17Withdraw(Knobs):
+    """H17.3 withdrawal policy (a behaviour of kind ``h17.withdraw``): ``never``;
+    ``enemy_within`` (an enemy unit within ``hexes`` of the sniper's hex);
+    ``after_attacks`` (the sniper has made ``attacks`` attacks since it was placed)."""
+
+    when: choice("h17.withdraw") = "never"  # type: ignore[valid-type]
+    hexes: int = Field(2, ge=0, le=100)
+    attacks: int = Field(2, ge=1, le=1000)
+
+
+class H17Knobs(Knobs):
+    """H17.* and the small hex base game around it (BASE.H.*); see ``sim.systems.h17``."""
+
+    placement: choice("h17.placement") = "best_cover"  # type: ignore[valid-type]
+    withdraw: H17Withdraw = H17Withdraw()
+    withdraw_phase: Literal["any", "own"] = "any"
+    ap_range: int = Field(6, ge=1, le=100)
+    ap_need: int = Field(8, ge=2, le=30)
+    cp_per_step: int = Field(1, ge=1, le=20)

@@ -1,0 +1,166 @@
+"""H17's rules that act: activation (H17.2), the sniper's attack (H17.5), the elimination
+check (H17.6a), withdrawal (H17.3) and hunting; the module docstring of
+``sim.systems.h17`` gives every reading."""
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import Any
+
+from sim.agents.sniper import HIDDEN, REVEALED, SniperTeam
+from sim.agents.unit import Unit
+from sim.catalogue import implements
+from sim.engine.context import BattleContext
+from sim.systems.h17 import hex_base
+from sim.systems.h17.events import ELIMINATION_CHECK, NO_ACTIVATION, NO_ELIMINATION_CHECK, SNIPER_ATTACK
+from sim.systems.h17.knobs import H17Knobs
+from sim.systems.h17.state import state_of
+from sim.systems.registry import behaviour
+
+RANGE = 6   # hexes: placement (H17.2b) and opportunity fire (H17.4)
+
+
+def knobs(battle: BattleContext) -> H17Knobs:
+    """The battle's ``rules.h17`` knobs."""
+    return battle.knobs.h17  # type: ignore[no-any-return]
+
+
+@implements("H17.1s")
+def can_spot_for(team: SniperTeam, support: str) -> bool:
+    """H17.1s: a sniper never spots for mortars, off-board artillery or air strikes."""
+    return False
+
+
+# -- H17.2: activation ----------------------------------------------------------------------
+@implements("H17.2b")
+def placement(battle: BattleContext, team: SniperTeam,
+              activator: Unit) -> tuple[str, dict[str, Any]] | None:
+    """(node, fields) of the hex the sniper is placed in, or None (no activation).
+
+    The qualifying hexes are listed in map order as (node, cover, distance, index); the
+    ``placement`` behaviour picks one."""
+    t = battle.terrain
+    here = activator.node
+    enemies = {u.node for u in battle.enemies_of(team.side) if u.kind != "sniper"}
+    found = []
+    for i, node in enumerate(t.within(here, RANGE)):
+        if node in enemies or not t.graph.nodes[node]["passable"] or not t.los(node, here):
+            continue
+        cover = t.cover_modifier(node, here)
+        if cover <= 0:
+            continue
+        found.append((node, cover, int(t.distance(node, here)), i))
+    if not found:
+        return None
+    policy = knobs(battle).placement
+    node, cover, d, _ = behaviour("h17.placement", policy).choose(battle, team, found)
+    return node, {"cover": cover, "dist": d, "policy": policy, "choices": len(found)}
+
+
+@implements("H17.2a", "H17.2c", "H17.6c")
+def natural_twelve(battle: BattleContext, attacker: Unit,
+                   attack: dict[str, Any]) -> Generator[Any, Any, None]:
+    """A generator for the fire-phase process: an infantry natural 12 activates the
+    opposing sniper (if it is available: never after elimination, H17.6c), which then
+    attacks the activating unit's hex at once (H17.2c)."""
+    if attacker.kind != "infantry" or not attack.get("natural12"):
+        return
+    for team in state_of(battle).teams:
+        if team.side == attacker.side or not team.available:
+            continue
+        spot = placement(battle, team, attacker)
+        if spot is None:
+            battle.record(NO_ACTIVATION, rule="H17.2b", unit=team.id, by=attacker.id,
+                          node=attacker.node, reason="no hex in LOS within 6 with cover")
+            continue
+        node, fields = spot
+        target_node = attacker.node
+
+        def attack_now(team: SniperTeam = team, target_node: str = target_node) -> None:
+            sniper_attack(battle, team, target_node, trigger="H17.2c")
+
+        yield team.request("activate", rule="H17.2a", node=node, then=attack_now,
+                           dice=list(attack["dice"]), mods=0, need=12, success=True,
+                           by=[attacker.id], attack_t=attack["t"],
+                           placement=fields)
+
+
+# -- H17.5 / H17.6a: the attack and the elimination check ----------------------------------
+@implements("H17.5")
+def sniper_attack(battle: BattleContext, team: SniperTeam, target_node: str,
+                  trigger: str) -> dict[str, Any]:
+    """d6 > the target hex's cover modifier → (d6 − cover) CP on the units there."""
+    t = battle.terrain
+    sniper = team.unit
+    enemy_sides = [s for s in battle.scenario.sides if s != team.side]
+    targets = [u for s in enemy_sides for u in hex_base.hex_units(battle, s, target_node)]
+    cover = t.cover_modifier(target_node, sniper.node)
+    (face,) = battle.dice.roll(sniper.id, "H17.5")
+    success = face > cover
+    cp = face - cover if success else 0
+    rec = battle.record(SNIPER_ATTACK, rule="H17.5", unit=sniper.id,
+                        target=targets[0].id if targets else None,
+                        targets=[u.id for u in targets], pos=sniper.pos, node=sniper.node,
+                        target_node=target_node, trigger=trigger,
+                        dice=[face], mods=0, need=cover, success=success, cp=cp)
+    team.attacks += 1
+    team.attacks_since_deploy += 1
+    if team.state == HIDDEN:
+        team.request("spot", rule=trigger, by=[u.id for u in targets])
+    hex_base.apply_cp(battle, targets, cp, by=sniper, cause="H17.5")
+    battle.env.process(elimination_check(battle, team, target_node, targets))
+    return rec
+
+
+@implements("H17.6a")
+def elimination_check(battle: BattleContext, team: SniperTeam, target_node: str,
+                      targets: list[Unit]) -> Generator[Any, Any, None]:
+    """The targeted units' process: if one of them in the target hex is unpinned, d6 >
+    the sniper hex's cover modifier eliminates the sniper (an interrupt)."""
+    if not team.on_board or team.doomed:
+        return
+    able = [u for u in targets if u.on_board and not u.pinned and u.node == target_node]
+    if not able:
+        battle.record(NO_ELIMINATION_CHECK, rule="H17.6a", unit=team.id,
+                      targets=[u.id for u in targets], reason="no unpinned targeted unit")
+        return
+    checker = able[0]
+    need = battle.terrain.cover_modifier(team.unit.node, target_node)
+    (face,) = battle.dice.roll(checker.id, "H17.6a")
+    success = face > need
+    battle.record(ELIMINATION_CHECK, rule="H17.6a", unit=checker.id, target=team.id,
+                  pos=checker.pos, node=checker.node, sniper_node=team.unit.node,
+                  dice=[face], mods=0, need=need, success=success)
+    if success:
+        team.doomed = True
+        yield team.request("eliminate", rule="H17.6a", by=checker.id)
+
+
+# -- H17.3: withdrawal ---------------------------------------------------------------------
+@implements("H17.3")
+def wants_withdrawal(battle: BattleContext, team: SniperTeam) -> bool:
+    """Whether the owner's ``withdraw`` policy (a behaviour) withdraws the sniper now."""
+    w = knobs(battle).withdraw
+    if not team.on_board or team.doomed:
+        return False
+    return bool(behaviour("h17.withdraw", w.when).choose(battle, team, w))
+
+
+# -- hunting -------------------------------------------------------------------------------
+def route_for(battle: BattleContext, unit: Unit) -> list[str]:
+    """Hunters head for a revealed enemy sniper's hex; others keep their orders' route."""
+    st = state_of(battle)
+    if unit.id not in st.hunters:
+        return unit.route
+    t = battle.terrain
+    prey = [(t.distance(unit.node, tm.unit.node), tm.id, tm) for tm in st.teams
+            if tm.side != unit.side and tm.state == REVEALED and tm.unit.alive
+            and t.reachable(unit.node, tm.unit.node)]   # the map may be in several pieces
+    if prey:
+        goal = min(prey)[2].unit.node
+    elif unit.orders.to is not None:
+        goal = unit.orders.to
+    else:
+        return []
+    if goal == unit.node:
+        return []
+    return list(t.path(unit.node, goal)[1:])

@@ -1,0 +1,22 @@
+"""What the H17 system keeps during a battle, in one typed object."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import cast
+
+from sim.engine.context import BattleContext
+from sim.systems.snipers import SniperTeams
+
+
+@dataclass
+class H17State(SniperTeams):
+    """The sniper teams (scenario order), casualty points carried towards a step loss
+    (BASE.H.CP), and the units with ``hunt: true``."""
+
+    cp_taken: dict[str, int] = field(default_factory=dict)
+    hunters: frozenset[str] = frozenset()
+
+
+def state_of(battle: BattleContext) -> H17State:
+    """The battle's H17 state."""
+    return cast(H17State, battle.state)

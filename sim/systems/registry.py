@@ -1,0 +1,386 @@
+"""The registry: rule systems, metric reporters and behaviours, each declared once.
+
+A rule system is one ``RuleSystem`` value: its name and phases, its game (phase handlers
+and referee watches), its knob model, its unit keys, its load-time checks, its metric
+reporters, its event names and the catalogue IDs it implements. The scenario schema, the
+knob sections, the unit-key checks, ``sim rules``, the metrics and the pictures are all
+derived from it. The package's own systems and a user's go through the same door:
+``register_system``, called for a built-in, for an installed distribution's entry point
+(group ``sim.systems``; likewise ``sim.metrics`` and ``sim.behaviours``) or from a
+notebook. A plug-in that cannot be imported or is malformed is a ``PluginError``: an
+input error, one line, exit 2 on the command line.
+"""
+from __future__ import annotations
+
+import importlib
+import importlib.metadata
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Literal, Mapping, NoReturn, Protocol, Sequence
+
+from pydantic import BaseModel
+
+from sim import catalogue
+from sim.errors import InputError
+from sim.events import CORE_EVENTS
+
+if TYPE_CHECKING:
+    from sim.engine.clock import Phase
+    from sim.engine.context import BattleContext
+    from sim.space.terrain import Terrain
+
+MetricKind = Literal["binary", "count", "real"]
+Record = Mapping[str, Any]
+GROUPS = {"system": "sim.systems", "metric": "sim.metrics", "behaviour": "sim.behaviours"}
+NAME = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
+
+# The package's own plug-ins, loaded through the same door as an entry point's.
+BUILTIN_SYSTEMS = {
+    "snapfire": "sim.systems.snapfire:SYSTEM",
+    "h17": "sim.systems.h17:SYSTEM",
+    "fow": "sim.systems.fow:SYSTEM",
+    "too": "sim.systems.too:SYSTEM",
+}
+BUILTIN_BEHAVIOURS = ("sim.systems.h17.policies:BEHAVIOURS", "sim.systems.fow.policies:BEHAVIOURS")
+
+
+class PluginError(InputError):
+    """A rule system, metric reporter or behaviour that cannot be loaded or is malformed."""
+
+
+class Game(Protocol):
+    """A rule system's play for one battle: it owns the system's typed ``state``."""
+
+    state: object
+
+    def setup(self, battle: BattleContext) -> None:
+        """Before the first phase: place units, arm referee watches, start processes."""
+
+    def on_phase(self, battle: BattleContext, phase: Phase) -> None:
+        """At the start of every phase of every player-turn."""
+
+
+class Checks(Protocol):
+    """What a rule system's load-time check sees: the scenario, its terrain, ``fail``."""
+
+    scenario: Any
+    terrain: Terrain
+
+    def fail(self, message: str, *path: str | int) -> NoReturn:
+        """Raise the input error ``message`` at key ``path`` (file and line added)."""
+
+
+@dataclass(frozen=True, eq=False)
+class MetricReporter:
+    """Numbers computed from a battle's records: ``kinds`` names each metric and says
+    whether it is ``binary`` (a yes/no), a ``count`` or ``real``; ``compute(records,
+    scenario)`` returns every one of them. ``systems`` limits a globally registered
+    reporter to those rule systems (None: every battle)."""
+
+    name: str
+    kinds: Mapping[str, MetricKind]
+    compute: Callable[[Sequence[Record], Any], Mapping[str, float]]
+    systems: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class Behaviour:
+    """A named choice a knob can select (a placement, a withdrawal policy, ...):
+    ``kind`` is the knob it serves (``h17.placement``), ``choose`` the code."""
+
+    kind: str
+    name: str
+    choose: Callable[..., Any]
+    doc: str = ""
+
+
+@dataclass(frozen=True, eq=False)
+class RuleSystem:
+    """One rule system, declared once: everything the rest of ``sim`` needs of it.
+
+    ``knobs`` is the model of the scenario's ``rules.<name>`` section, ``base_knobs``
+    of ``rules.base``; ``unit_keys`` and ``order_keys`` are models of the extra keys a
+    unit (and its ``orders``) may have under this system; ``check`` runs at load time
+    (``sim validate`` too); ``reaction_radius(knobs)`` gives the pictures the radius to
+    draw around the reacting side, with its label, or None.
+    """
+
+    name: str
+    title: str
+    phases: tuple[str, ...]
+    game: Callable[[], Game]
+    knobs: type[BaseModel] | None = None
+    base_knobs: type[BaseModel] | None = None
+    unit_keys: type[BaseModel] | None = None
+    order_keys: type[BaseModel] | None = None
+    check: Callable[[Checks], None] | None = None
+    metrics: tuple[MetricReporter, ...] = ()
+    events: frozenset[str] = frozenset()
+    rules: tuple[str, ...] = ()
+    source: str = ""
+    reaction_radius: Callable[[Any], tuple[float, str] | None] | None = None
+    doc: str = field(default="", repr=False)
+
+
+@dataclass
+class _Entry:
+    value: Any
+    origin: str          # "built-in", "entry point X = mod:attr (dist V)", "Python"
+
+
+class _Registry:
+    def __init__(self) -> None:
+        self.systems: dict[str, _Entry] = {}
+        self.metrics: dict[str, _Entry] = {}
+        self.behaviours: dict[tuple[str, str], _Entry] = {}
+        self.pending: dict[str, tuple[str, str]] | None = None   # system name -> (target, origin)
+        self.loaded_others = False
+        self.generation = 0   # bumped at every change: caches of derived schemas key on it
+
+
+_REG = _Registry()
+
+
+# -- loading ------------------------------------------------------------------------------
+def _load(target: str, origin: str, expected: str) -> Any:
+    module, _, attr = target.partition(":")
+    try:
+        obj: Any = importlib.import_module(module)
+        for part in attr.split(".") if attr else ():
+            obj = getattr(obj, part)
+    except Exception as exc:  # noqa: BLE001 - any failure of a plug-in is the user's input
+        text = " ".join(f"{type(exc).__name__}: {exc}".split())
+        raise PluginError(f"cannot load {target} ({text}); expected an importable {expected}",
+                          file=origin) from None
+    return obj
+
+
+def _entry_points(kind: str) -> list[tuple[str, str, str]]:
+    """(name, target, origin) of the installed distributions' entry points of a kind."""
+    out = []
+    for ep in importlib.metadata.entry_points(group=GROUPS[kind]):
+        dist = getattr(ep, "dist", None)
+        who = f"{dist.name} {dist.version}" if dist is not None else "an installed distribution"
+        out.append((ep.name, ep.value, f"entry point {GROUPS[kind]}: {ep.name} = {ep.value} ({who})"))
+    return sorted(out)
+
+
+def _pending() -> dict[str, tuple[str, str]]:
+    if _REG.pending is None:
+        found = {name: (target, "built-in") for name, target in BUILTIN_SYSTEMS.items()}
+        for name, target, origin in _entry_points("system"):
+            if name in found:
+                raise PluginError(f"names rule system '{name}', which {found[name][1]} already "
+                                  "provides (expected a new name)", file=origin)
+            found[name] = (target, origin)
+        _REG.pending = {n: v for n, v in found.items() if n not in _REG.systems}
+    return _REG.pending
+
+
+def _load_system(name: str) -> None:
+    target, origin = _pending().pop(name)
+    value = _load(target, origin, "sim.RuleSystem")
+    if not isinstance(value, RuleSystem):
+        raise PluginError(f"{target} is a {type(value).__name__}; expected a sim.RuleSystem",
+                          file=origin)
+    if value.name != name:
+        raise PluginError(f"{target} declares rule system '{value.name}' under the name "
+                          f"'{name}' (expected the same name)", file=origin)
+    _add_system(value, origin)
+
+
+def _load_others() -> None:
+    """Metric reporters and behaviours: the package's own, then the entry points'."""
+    if _REG.loaded_others:
+        return
+    _REG.loaded_others = True
+    for target in BUILTIN_BEHAVIOURS:
+        for b in _load(target, "built-in", "list of sim.Behaviour"):
+            _add_behaviour(b, "built-in")
+    for _, target, origin in _entry_points("behaviour"):
+        value = _load(target, origin, "sim.Behaviour")
+        for b in value if isinstance(value, (list, tuple)) else [value]:
+            if not isinstance(b, Behaviour):
+                raise PluginError(f"{target} is a {type(b).__name__}; expected a sim.Behaviour",
+                                  file=origin)
+            _add_behaviour(b, origin)
+    for _, target, origin in _entry_points("metric"):
+        value = _load(target, origin, "sim.MetricReporter")
+        if not isinstance(value, MetricReporter):
+            raise PluginError(f"{target} is a {type(value).__name__}; expected a sim.MetricReporter",
+                              file=origin)
+        _add_metric(value, origin)
+
+
+# -- checks of a declaration ----------------------------------------------------------------
+def _malformed(origin: str, what: str, message: str) -> NoReturn:
+    raise PluginError(f"{what}: {message}", file=origin)
+
+
+def _check_reporter(r: MetricReporter, origin: str) -> None:
+    what = f"metric reporter '{getattr(r, 'name', r)}'"
+    if not isinstance(r, MetricReporter):
+        _malformed(origin, what, f"is a {type(r).__name__}; expected a sim.MetricReporter")
+    if not r.kinds or not callable(r.compute):
+        _malformed(origin, what, "needs at least one metric in 'kinds' and a callable 'compute'")
+    for metric, kind in r.kinds.items():
+        if not isinstance(metric, str) or not re.match(r"^[a-z][a-z0-9_]*$", metric):
+            _malformed(origin, what, f"metric name {metric!r} is not lower_snake_case")
+        if kind not in ("binary", "count", "real"):
+            _malformed(origin, what, f"metric '{metric}' has kind {kind!r}; expected binary, count or real")
+
+
+def _check_system(s: RuleSystem, origin: str) -> None:
+    what = f"rule system '{s.name}'"
+    if not isinstance(s.name, str) or not NAME.match(s.name):
+        _malformed(origin, f"rule system {s.name!r}", "its name must be lower_snake_case, 1-32 characters")
+    if not s.phases or not all(isinstance(p, str) and NAME.match(p) for p in s.phases) \
+            or len(set(s.phases)) != len(s.phases) or "setup" in s.phases:
+        _malformed(origin, what, f"phases {s.phases!r}: expected distinct lower_snake_case names "
+                                 "(not 'setup')")
+    if not callable(s.game):
+        _malformed(origin, what, "'game' must be a callable that makes a Game")
+    for label, model in (("knobs", s.knobs), ("base_knobs", s.base_knobs),
+                         ("unit_keys", s.unit_keys), ("order_keys", s.order_keys)):
+        if model is not None and not (isinstance(model, type) and issubclass(model, BaseModel)):
+            _malformed(origin, what, f"'{label}' must be a pydantic model class (sim.Knobs)")
+    if s.check is not None and not callable(s.check):
+        _malformed(origin, what, "'check' must be callable")
+    for r in s.metrics:
+        _check_reporter(r, origin)
+    if not all(isinstance(e, str) and e for e in s.events):
+        _malformed(origin, what, "'events' must be event names (strings)")
+    unknown = [rid for rid in s.rules if rid not in catalogue.TITLES]
+    if unknown:
+        _malformed(origin, what, f"rule IDs {unknown} are not defined (sim.define_rules first)")
+
+
+# -- registration ---------------------------------------------------------------------------
+def _add_system(s: RuleSystem, origin: str) -> None:
+    _check_system(s, origin)
+    _REG.systems[s.name] = _Entry(s, origin)
+    _REG.generation += 1
+
+
+def _add_metric(r: MetricReporter, origin: str) -> None:
+    _check_reporter(r, origin)
+    mine = set(r.kinds)
+    for other in list(_REG.metrics.values()):
+        if other.value.name == r.name:
+            continue
+        clash = mine & set(other.value.kinds)
+        if clash:
+            _malformed(origin, f"metric reporter '{r.name}'",
+                       f"metrics {sorted(clash)} are already reported by '{other.value.name}'")
+    _REG.metrics[r.name] = _Entry(r, origin)
+    _REG.generation += 1
+
+
+def _add_behaviour(b: Behaviour, origin: str) -> None:
+    if not isinstance(b, Behaviour) or not callable(b.choose) or not NAME.match(b.name or ""):
+        _malformed(origin, f"behaviour {getattr(b, 'name', b)!r}",
+                   "expected a sim.Behaviour with a lower_snake_case name and a callable 'choose'")
+    _REG.behaviours[(b.kind, b.name)] = _Entry(b, origin)
+    _REG.generation += 1
+
+
+def register_system(system: RuleSystem, *, replace: bool = False) -> RuleSystem:
+    """Register a rule system (from a notebook or a script); returns it.
+
+    A name already taken by a built-in or an installed plug-in is refused unless
+    ``replace``; one registered from Python before is replaced (re-running a cell).
+    """
+    origin = "Python"
+    name = getattr(system, "name", None)
+    if not isinstance(system, RuleSystem):
+        _malformed(origin, f"rule system {name!r}", f"is a {type(system).__name__}; expected a sim.RuleSystem")
+    pending = _pending()
+    taken = _REG.systems.get(system.name)
+    if not replace and (system.name in pending or (taken is not None and taken.origin != origin)):
+        where = pending[system.name][1] if system.name in pending else taken.origin  # type: ignore[union-attr]
+        _malformed(origin, f"rule system '{system.name}'",
+                   f"the name is taken ({where}); pass replace=True to replace it")
+    pending.pop(system.name, None)
+    _add_system(system, origin)
+    return system
+
+
+def register_metric(reporter: MetricReporter) -> MetricReporter:
+    """Register a metric reporter for every battle (or those of ``reporter.systems``)."""
+    _load_others()
+    _add_metric(reporter, "Python")
+    return reporter
+
+
+def register_behaviour(behaviour: Behaviour) -> Behaviour:
+    """Register a named behaviour that a knob of kind ``behaviour.kind`` can select."""
+    _load_others()
+    _add_behaviour(behaviour, "Python")
+    return behaviour
+
+
+# -- queries --------------------------------------------------------------------------------
+def system_names() -> list[str]:
+    """Every rule system's name (built-in, installed or registered), without loading any."""
+    return sorted(set(_REG.systems) | set(_pending()))
+
+
+def get_system(name: str) -> RuleSystem:
+    """The rule system called ``name`` (loading its plug-in on first use); KeyError if none."""
+    if name not in _REG.systems:
+        if name not in _pending():
+            raise KeyError(name)
+        _load_system(name)
+    value: RuleSystem = _REG.systems[name].value
+    return value
+
+
+def all_systems() -> list[RuleSystem]:
+    """Every rule system, each loaded, in name order."""
+    return [get_system(n) for n in system_names()]
+
+
+def origin_of(name: str) -> str:
+    """Where a loaded rule system came from: built-in, an entry point, or Python."""
+    get_system(name)
+    return _REG.systems[name].origin
+
+
+def metric_reporters(system: RuleSystem) -> list[MetricReporter]:
+    """The reporters of a battle under ``system``: its own, then the registered ones."""
+    _load_others()
+    extra = [e.value for e in _REG.metrics.values()
+             if e.value.systems is None or system.name in e.value.systems]
+    return [*system.metrics, *extra]
+
+
+def behaviours(kind: str) -> dict[str, Behaviour]:
+    """The behaviours of a kind, by name (in registration order)."""
+    _load_others()
+    return {name: e.value for (k, name), e in _REG.behaviours.items() if k == kind}
+
+
+def behaviour(kind: str, name: str) -> Behaviour:
+    """One behaviour; KeyError if no behaviour of that kind has that name."""
+    _load_others()
+    return _REG.behaviours[(kind, name)].value  # type: ignore[no-any-return]
+
+
+def generation() -> int:
+    """A number that changes whenever anything is registered."""
+    return _REG.generation
+
+
+def events_of(system: RuleSystem) -> frozenset[str]:
+    """Every event a battle under ``system`` may write: the core ones and its own."""
+    return CORE_EVENTS | system.events
+
+
+def unregister(name: str) -> None:
+    """Remove a rule system registered from Python (tests and notebooks clean up)."""
+    entry = _REG.systems.get(name)
+    if entry is None or entry.origin != "Python":
+        raise KeyError(f"no rule system '{name}' registered from Python")
+    del _REG.systems[name]
+    _REG.pending = None   # found afresh: a built-in or plug-in of that name comes back
+    _REG.generation += 1

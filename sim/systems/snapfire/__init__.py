@@ -1,0 +1,43 @@
+"""SF — snap fire (seed 004), its zone-of-control variant, and the small base game BASE.S.
+
+Snap fire: in the Movement phase only (SF.TRIGGER, SF.NOASSAULT), an enemy unit that
+comes within ``radius`` of one of yours is halted at the exact point it first came
+within it (SF.HALT) and you roll d6 >= its Armour for a hit (SF.ROLL); see
+``sim.systems.snapfire.watches`` for every reading. The base game (``base_game``) gives
+the shooting and assault phases around it.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from sim.events import ASSAULT, HALT, HIT, SHOOT
+from sim.systems.knobs import ChargeOrders
+from sim.systems.registry import RuleSystem
+from sim.systems.snapfire.events import SNAP_FIRE
+from sim.systems.snapfire.game import SnapFireGame
+from sim.systems.snapfire.knobs import SnapBaseKnobs, SnapFireKnobs
+from sim.systems.snapfire.metrics import SNAP_FIRE_METRICS
+
+
+def _radius(rules: Any) -> tuple[float, str]:
+    sf = rules.snapfire
+    if sf.reaction == "zoc":
+        return float(sf.zoc_radius), "SF.ZOC zone"
+    return float(sf.radius), "SF radius"
+
+
+SYSTEM = RuleSystem(
+    name="snapfire",
+    title="Snap fire (SF), with the zone-of-control variant, on a small tabletop base game",
+    phases=("movement", "shooting", "assault"),
+    game=SnapFireGame,
+    knobs=SnapFireKnobs,
+    base_knobs=SnapBaseKnobs,
+    order_keys=ChargeOrders,
+    metrics=(SNAP_FIRE_METRICS,),
+    events=frozenset({HALT, SNAP_FIRE, SHOOT, ASSAULT, HIT}),
+    rules=("SF.TRIGGER", "SF.HALT", "SF.ROLL", "SF.ONCE", "SF.AFTER", "SF.INSIDE",
+           "SF.NOASSAULT", "SF.MARCH", "SF.ZOC", "BASE.S.HIT", "BASE.S.SHOOT", "BASE.S.ASSAULT"),
+    source="seed 004",
+    reaction_radius=_radius,
+)

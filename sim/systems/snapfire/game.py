@@ -1,0 +1,74 @@
+"""The snap-fire game: movement (with snap fire or a zone of control), shooting, assault.
+
+Only units with orders to move are ever fired at, or move; the phase's movers each get a
+movement process. Under SF.ZOC a non-charging unit that starts inside an enemy's zone
+leaves it first, and that is its move.
+"""
+from __future__ import annotations
+
+from collections.abc import Generator
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+from sim.agents.movement import movement_process
+from sim.agents.unit import Unit
+from sim.engine.clock import Phase
+from sim.engine.context import BattleContext
+from sim.systems.snapfire import base_game
+from sim.systems.snapfire.watches import SnapFireWatch, ZoneOfControlWatch, reaction_watch
+
+
+@dataclass
+class SnapState:
+    """What the snap-fire system keeps during a battle."""
+
+    watch: SnapFireWatch | ZoneOfControlWatch | None = None
+    chargers: dict[str, list[Unit]] = field(default_factory=dict)   # side -> charge orders
+
+
+def state_of(battle: BattleContext) -> SnapState:
+    """The battle's snap-fire state."""
+    return cast(SnapState, battle.state)
+
+
+class SnapFireGame:
+    """SF: movement (with snap fire or a zone of control), shooting, assault."""
+
+    def __init__(self) -> None:
+        self.state = SnapState()
+
+    def setup(self, battle: BattleContext) -> None:
+        st = self.state
+        st.watch = reaction_watch(battle.knobs.snapfire)
+        battle.referee.add(st.watch)
+        st.chargers = {side: [u for u in battle.units_of(side) if u.orders.charge]
+                       for side in battle.scenario.sides}
+
+    def on_phase(self, battle: BattleContext, phase: Phase) -> None:
+        if phase.phase == "movement":
+            movers = battle.movers_of(phase.side)
+            watch = self.state.watch
+            assert watch is not None
+            watch.begin_phase(movers)
+            battle.referee.begin_phase()
+            env = battle.env
+            leaves = isinstance(watch, ZoneOfControlWatch)
+            for unit in movers:
+                if unit.route and unit.on_board and not unit.pinned:
+                    # Without a zone to leave, the move is the process itself: one
+                    # generator less to pass every segment's event through.
+                    unit.process = env.process(self._move(battle, unit, phase) if leaves
+                                               else movement_process(battle, unit, phase))
+        elif phase.phase == "shooting":
+            base_game.shooting_phase(battle, phase.side)
+        elif phase.phase == "assault":
+            base_game.assault_phase(battle, phase.side, self.state.chargers[phase.side])
+
+    def _move(self, battle: BattleContext, unit: Unit, phase: Phase) -> Generator[Any, Any, None]:
+        watch = self.state.watch
+        assert isinstance(watch, ZoneOfControlWatch)
+        left = yield from watch.leave_zone(battle, unit)
+        if left:
+            unit.process = None
+            return
+        yield from movement_process(battle, unit, phase)

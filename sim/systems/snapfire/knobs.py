@@ -1,0 +1,25 @@
+"""``rules.snapfire`` and the snap-fire base game's ``rules.base`` knobs."""
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from sim.systems.knobs import FINITE, BaseKnobs, Knobs
+
+
+class SnapFireKnobs(Knobs):
+    """SF.*: the reaction radius and the two variants the seed leaves open."""
+
+    radius: float = Field(10.0, gt=0, le=1000, **FINITE)
+    reaction: Literal["snap_fire", "zoc"] = "snap_fire"
+    zoc_radius: float = Field(5.0, gt=0, le=1000, **FINITE)
+    march_halt: Literal["rest_of_phase", "this_move"] = "rest_of_phase"
+
+
+class SnapBaseKnobs(BaseKnobs):
+    """``rules.base`` of the snap-fire base game (BASE.S.*): ranges and the hit's effect."""
+
+    shoot_range: float = Field(40.0, ge=0, le=10_000, **FINITE)
+    charge_range: float = Field(15.0, ge=0, le=10_000, **FINITE)
+    steps_per_hit: int = Field(1, ge=1, le=100)

@@ -1,0 +1,26 @@
+"""The snap-fire system's metrics: halts, rolls and hits, zone-of-control halts."""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from sim.events import HALT
+from sim.systems.registry import MetricReporter, Record
+
+
+def _snap_fire(records: Sequence[Record], scenario: Any) -> dict[str, float]:
+    m = {"sf_halts": 0.0, "sf_rolls": 0.0, "sf_hits": 0.0, "zoc_halts": 0.0}
+    for r in records:
+        rule = r["rule"]
+        if rule == "SF.HALT":
+            m["sf_halts"] += 1
+        elif rule == "SF.ROLL":
+            m["sf_rolls"] += 1
+            m["sf_hits"] += bool(r["success"])
+        elif rule == "SF.ZOC" and r["event"] == HALT:
+            m["zoc_halts"] += 1
+    return m
+
+
+SNAP_FIRE_METRICS = MetricReporter(
+    "snapfire", {"sf_halts": "count", "sf_rolls": "count", "sf_hits": "count", "zoc_halts": "count"},
+    _snap_fire)

@@ -1,0 +1,90 @@
+"""What the two sniper-team systems (H17, FOW) share: the ``sniper_team`` unit key, the
+``hunt`` key, and the metrics of a sniper's lifecycle (``sim.agents.sniper``)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal, Sequence
+
+from pydantic import Field
+
+from sim.agents.sniper import SniperTeam
+from sim.agents.unit import Unit
+
+from sim.events import ACTIVATE, DEPLOY, ELIMINATE, PIN, TO_RESERVE, WITHDRAW
+from sim.systems.knobs import Knobs
+from sim.systems.registry import MetricReporter, Record
+
+
+@dataclass
+class SniperTeams:
+    """The part of a sniper system's state that holds its teams, in scenario order."""
+
+    teams: list[SniperTeam] = field(default_factory=list)
+
+    def team_of(self, unit: Unit) -> SniperTeam | None:
+        """The sniper team standing for ``unit``, if it is one."""
+        for team in self.teams:
+            if team.unit is unit:
+                return team
+        return None
+
+
+class SniperSpec(Knobs):
+    """A sniper team's lifecycle set-up (H17, FOW; see ``sim.agents.sniper``).
+
+    ``start``: ``off_board`` (H17: in play only once activated, H17.1), ``reserve`` (FOW:
+    in the Sniper Reserve, placed at the start of its owner's first turn) or ``deployed``
+    (on the board at ``at`` from the start). ``candidates``: the nodes where FOW.RESERVE
+    may place it (empty: only ``at``).
+    """
+
+    start: Literal["off_board", "reserve", "deployed"] = "off_board"
+    candidates: list[str] = Field(default_factory=list, max_length=500)
+
+
+class SniperUnitKeys(Knobs):
+    """Unit keys of the sniper systems: a sniper's ``sniper_team`` set-up, and ``hunt``
+    (the unit heads for a revealed enemy sniper instead of its orders' destination)."""
+
+    sniper_team: SniperSpec | None = None
+    hunt: bool = False
+
+
+#: The rolls that are a sniper's attack (H17.5, FOW.MARKSMAN).
+SNIPER_ATTACK_RULES = ("H17.5", "FOW.MARKSMAN")
+
+
+def _lifecycle(records: Sequence[Record], scenario: Any) -> dict[str, float]:
+    m = {k: 0.0 for k in SNIPER_METRICS_KINDS}
+    for r in records:
+        ev = r["event"]
+        if r["rule"] in SNIPER_ATTACK_RULES and "dice" in r:
+            m["sniper_attacks"] += 1
+            m["sniper_hits"] += bool(r["success"])
+        if ev == ACTIVATE:
+            m["activations"] += 1
+        elif ev == DEPLOY and r.get("is_return"):
+            m["sniper_returns"] += 1
+        elif ev == WITHDRAW:
+            m["sniper_withdrawals"] += 1
+        elif ev == TO_RESERVE:
+            m["sniper_to_reserve"] += 1
+        elif ev == PIN:
+            m["pins"] += 1
+        elif ev == ELIMINATE and r.get("state") in ("eliminated", "killed"):
+            m["sniper_eliminated"] = 1.0
+    return m
+
+
+SNIPER_METRICS_KINDS: dict[str, Any] = {
+    "activations": "count",
+    "sniper_attacks": "count",
+    "sniper_hits": "count",
+    "sniper_returns": "count",
+    "sniper_withdrawals": "count",
+    "sniper_to_reserve": "count",
+    "sniper_eliminated": "binary",
+    "pins": "count",
+}
+
+SNIPER_METRICS = MetricReporter("sniper", SNIPER_METRICS_KINDS, _lifecycle)

@@ -1,0 +1,53 @@
+"""TOO — the Theatre of Operation sniper amendment (seed 002), figure by figure.
+
+A player-turn has two phases: ``movement`` (the phasing side's figures move at once;
+enemies on alert may fire at them at any point of their path) and ``action`` (each
+figure takes its one action: fire, acquire, search or treat). ``game`` gives the
+sequence of play and every reading; ``tables`` the tables as pure functions; ``fire``,
+``spotting`` and ``watch`` the rules by concept; ``state`` the system's typed state.
+"""
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from sim.events import ATTACK, DEPLOY, HIT, REHIDE, REVEAL, SAVE, SPOT, WOUND
+from sim.systems.knobs import FINITE, BaseKnobs, Knobs
+from sim.systems.registry import RuleSystem
+from sim.systems.too import events as ev
+from sim.systems.too.game import TooGame
+from sim.systems.too.knobs import TooKnobs
+from sim.systems.too.metrics import TOO_METRICS
+
+
+class TooUnitKeys(Knobs):
+    """A TOO figure's keys: ``level`` (or a morale score), ``facing`` in degrees (0 = +x,
+    90 = +y; default: towards the enemy's centre), ``sniper``, ``medic``, ``prone`` and the
+    ``alert`` option (TOO.ALERT) it asks for."""
+
+    level: Literal["green", "recruit", "seasoned", "veteran", "elite"] | None = None
+    facing: float | None = Field(None, ge=-360, le=360, **FINITE)
+    sniper: bool = False
+    medic: bool = False
+    prone: bool = False
+    alert: Literal["A", "B"] | None = None
+
+
+SYSTEM = RuleSystem(
+    name="too",
+    title="Theatre of Operation snipers (TOO), figure by figure",
+    phases=("movement", "action"),
+    game=TooGame,
+    knobs=TooKnobs,
+    base_knobs=BaseKnobs,
+    unit_keys=TooUnitKeys,
+    metrics=(TOO_METRICS,),
+    events=frozenset({DEPLOY, SPOT, HIT, SAVE, ATTACK, ev.ALERT, ev.ALERT_DENIED, ev.ALERT_ARMED,
+                      ev.OPP_FIRE, ev.PICK_UP, ev.TREAT, ev.KEEP, ev.LOSE_TARGET, ev.ACQUIRE,
+                      ev.SCOPE, WOUND, ev.STEALTH, REVEAL, REHIDE, ev.SPOT_CHECK}),
+    rules=("TOO.ACQ", "TOO.KEEP", "TOO.OPP", "TOO.SCOPE", "TOO.STEALTH", "TOO.CONCEAL",
+           "TOO.COUNTER", "TOO.FACING", "TOO.DAMAGE", "TOO.SAVE", "TOO.ALERT", "TOO.REHIDE",
+           "BASE.T.RANGE"),
+    source="seed 002",
+)

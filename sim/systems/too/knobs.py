@@ -1,0 +1,90 @@
+"""``rules.too``: the TOO tables' numbers and the readings of what seed 002 leaves open."""
+from __future__ import annotations
+
+import math
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, Strict, field_validator
+
+from sim.systems.knobs import FINITE, Knobs
+
+
+class TooKnobs(Knobs):
+    """TOO.* (seed 002) and its base game BASE.T.RANGE; tables documented in
+    ``sim.systems.too.tables``.
+
+    ``stealth_reading`` (TOO.STEALTH, the text is ambiguous): ``literal`` (default; +2
+    whenever a checked move starts or ends in cover), ``exposure`` (+2 only when exactly
+    one end is in cover, full moves in cover checked at +0, moves wholly in the open
+    reveal) or ``cover_bonus`` (the +2 favours the sniper: −2 on the die).
+    ``morale_by_level``: BASE.T.RANGE's level → morale score table.
+    ``treatment``: who stops a bleed-out timer: ``medic`` (a figure marked medic within
+    ``treat_range``, default), ``buddy`` (any able friend within ``treat_range``) or
+    ``none``. ``bleed_clock``: ``player_turns`` (default) or ``own_turns``.
+    """
+
+    morale_by_level: dict[Literal["green", "recruit", "seasoned", "veteran", "elite"],
+                          int] = Field(default_factory=lambda: {
+                              "green": 2, "recruit": 3, "seasoned": 4, "veteran": 5, "elite": 6})
+    # Strict(False) on the tuple only: a YAML list [name, up_to, base] is one.
+    range_bands: list[Annotated[tuple[str, float | None, int], Strict(False)]] = Field(
+        max_length=20, default_factory=lambda: [
+        ("point_blank", 5.0, 2), ("close", 20.0, 4), ("medium", 40.0, 6), ("long", 80.0, 8),
+        ("extreme", None, 10)])
+    acq_cover_mods: dict[Literal["open", "soft", "medium", "hard", "enclosed"], int] = Field(
+        default_factory=lambda: {"open": -1, "soft": 0, "medium": 0, "hard": 1, "enclosed": 2})
+    save_need: dict[Literal["open", "soft", "medium", "hard", "enclosed"], int] = Field(
+        default_factory=lambda: {"open": 6, "soft": 5, "medium": 4, "hard": 3, "enclosed": 2})
+    stealth_reading: Literal["literal", "exposure", "cover_bonus"] = "literal"
+    facing_half_angle: float = Field(45.0, gt=0, le=180, **FINITE)
+    facing_bonus_scope: Literal["recheck", "all_searches"] = "recheck"
+    fire_arc_half: float = Field(45.0, gt=0, le=180, **FINITE)
+    treatment: Literal["medic", "buddy", "none"] = "medic"
+    treat_range: float = Field(6.0, ge=0, le=10_000, **FINITE)
+    bleed_clock: Literal["player_turns", "own_turns"] = "player_turns"
+    alert_fraction: float = Field(0.5, ge=0, le=1, **FINITE)
+    alert_rounding: Literal["floor", "ceil"] = "floor"
+    opp_range: float = Field(60.0, gt=0, le=10_000, **FINITE)
+    search_range: float = Field(200.0, gt=0, le=100_000, **FINITE)
+    snipers_start_hidden: bool = True
+
+    @field_validator("morale_by_level")
+    @classmethod
+    def _all_levels(cls, v):
+        missing = [lv for lv in ("green", "recruit", "seasoned", "veteran", "elite") if lv not in v]
+        if missing:
+            raise ValueError(f"morale_by_level needs every level, missing {missing}")
+        if any(not 1 <= int(x) <= 12 for x in v.values()):
+            raise ValueError("morale scores must be 1..12")
+        return v
+
+    @field_validator("acq_cover_mods")
+    @classmethod
+    def _small_mods(cls, v):
+        if any(not -12 <= int(x) <= 12 for x in v.values()):
+            raise ValueError("acquisition modifiers must be -12..12")
+        return v
+
+    @field_validator("acq_cover_mods", "save_need")
+    @classmethod
+    def _all_classes(cls, v, info):
+        missing = [c for c in ("open", "soft", "medium", "hard", "enclosed") if c not in v]
+        if missing:
+            raise ValueError(f"{info.field_name} needs every cover class, missing {missing}")
+        if info.field_name == "save_need" and any(not 2 <= int(x) <= 7 for x in v.values()):
+            raise ValueError("save target numbers must be 2..7 (the seed's '1: None': no class saves on 1)")
+        return v
+
+    @field_validator("range_bands")
+    @classmethod
+    def _bands(cls, v):
+        if not v or v[-1][1] is not None:
+            raise ValueError("range_bands must end with an unlimited band [name, null, base]")
+        if any(b[1] is not None and not (math.isfinite(b[1]) and b[1] > 0) for b in v):
+            raise ValueError("range band limits must be finite numbers > 0")
+        if any(not 1 <= b[2] <= 11 for b in v):
+            raise ValueError("range band base numbers must be 1..11 (a d10 roll >= base hits)")
+        uppers = [b[1] for b in v[:-1]]
+        if any(u is None for u in uppers) or uppers != sorted(uppers):
+            raise ValueError("range band limits must increase, only the last is null")
+        return v

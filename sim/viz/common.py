@@ -1,0 +1,87 @@
+"""What every picture shares: its inputs (an event log in any form, a scenario or a file),
+the sides' colours, the units' start, the reaction radius a rule system declares, and
+figures that work headless (no pyplot state)."""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+from matplotlib.figure import Figure
+
+from sim.engine.log import EventLog
+from sim.scenario.load import load_scenario
+from sim.space.terrain import Terrain
+from sim.systems.registry import get_system
+
+SIDE_COLOURS = ("tab:blue", "tab:red", "tab:green", "tab:purple")
+NAMED = {"blue": "tab:blue", "red": "tab:red", "green": "tab:green", "german": "grey",
+         "germans": "grey", "russian": "tab:red", "soviet": "tab:red", "allies": "tab:blue",
+         "axis": "dimgrey"}
+HEX_RADIUS = 1 / math.sqrt(3)  # neighbouring hex centres are 1.0 apart (pointy-top)
+
+
+# -- inputs ------------------------------------------------------------------------------
+def records_of(log) -> list[dict[str, Any]]:
+    """The records of an ``EventLog``, a list of dicts or a JSON Lines file."""
+    if log is None:
+        return []
+    if isinstance(log, (str, Path)):
+        return EventLog.read_jsonl(log).records
+    recs = getattr(log, "records", log)
+    return list(recs)
+
+
+def scenario_of(scenario):
+    """A loaded scenario (from a path if given one), or None."""
+    if isinstance(scenario, (str, Path)):
+        return load_scenario(scenario)
+    return scenario
+
+
+def terrain_from(scenario):
+    if isinstance(scenario, Terrain):
+        return scenario
+    return scenario.map
+
+
+def side_colours(scenario, records=()) -> dict[str, str]:
+    sides = list(getattr(scenario, "sides", []) or [])
+    for r in records:
+        if r.get("side") and r["side"] not in sides:
+            sides.append(r["side"])
+    out = {}
+    for i, s in enumerate(sides):
+        out[s] = NAMED.get(str(s).lower(), SIDE_COLOURS[i % len(SIDE_COLOURS)])
+    return out
+
+
+def unit_info(scenario) -> dict[str, dict[str, Any]]:
+    """unit id -> {side, kind, start (x, y)} from the scenario's forces."""
+    if scenario is None or not hasattr(scenario, "units"):
+        return {}
+    terrain = terrain_from(scenario)
+    return {spec.id: {"side": side, "kind": spec.kind, "start": terrain.pos(spec.at)}
+            for side, spec in scenario.units()}
+
+
+def reaction_radius(scenario) -> tuple[float | None, str]:
+    """(radius, label) of the scenario's reaction rule, if its rule system declares one."""
+    if scenario is None:
+        return None, ""
+    declared = get_system(scenario.ruleset).reaction_radius
+    found = declared(scenario.rules) if declared is not None else None
+    return found if found is not None else (None, "")
+
+
+def new_axes(ax, figsize=(8, 5.5)):
+    if ax is not None:
+        return ax.figure, ax
+    fig = Figure(figsize=figsize, layout="constrained")
+    return fig, fig.add_subplot()
+
+
+def save(fig, path, dpi: int = 100):
+    if path is not None:
+        fig.savefig(path, dpi=dpi)
+    return fig
