@@ -10,9 +10,8 @@ Load a scenario, run a battle, read its event log; run a what-if study; draw it 
     sim.viz.plot_map(scenario, result.log)
 
 Extend it without forking: a rule system is one ``RuleSystem`` (``register_system``),
-a metric one ``MetricReporter`` (``register_metric``), a named policy one ``Behaviour``
-(``register_behaviour``); an installed distribution offers them through the entry-point
-groups ``sim.systems``, ``sim.metrics`` and ``sim.behaviours``. Rules see the battle
+a metric one ``MetricReporter`` (``register_metric``); an installed distribution offers
+them through the entry-point groups ``sim.systems`` and ``sim.metrics``. Rules see the battle
 through ``BattleContext``; exact reactions to movers are referee ``Watch``-es.
 What is not stable yet lives in ``sim.experimental``.
 """
@@ -42,9 +41,8 @@ from sim.replication import BattleResult, run_battle
 from sim.scenario.load import apply_overrides, load_scenario, scenario_from_dict
 from sim.scenario.schema import Scenario
 from sim.systems.knobs import BaseKnobs, Knobs
-from sim.systems.registry import (Behaviour, Checks, Game, MetricReporter, PluginError,
-                                  RuleSystem, register_behaviour, register_metric,
-                                  register_system, system_names)
+from sim.systems.registry import (Checks, Game, MetricReporter, PluginError, RuleSystem,
+                                  register_metric, register_system, system_names)
 from sim.systems.registry import get_system as rule_system
 
 if TYPE_CHECKING:
@@ -53,11 +51,11 @@ if TYPE_CHECKING:
     from sim.study.runner import StudyRun
 
 __all__ = [
-    "Battle", "BattleContext", "BattleResult", "BaseKnobs", "Behaviour", "Checks", "EventLog",
+    "Battle", "BattleContext", "BattleResult", "BaseKnobs", "Checks", "EventLog",
     "Game", "InputError", "Knobs", "MetricReporter", "Phase", "PluginError", "RuleSystem",
     "Scenario", "Trigger", "Unit", "Watch", "__version__", "apply_overrides", "compute_metrics",
     "define_rules", "end_states", "events", "go_straight", "implements", "load_scenario",
-    "load_study", "metric_kinds", "movement_process", "register_behaviour", "register_metric",
+    "load_study", "metric_kinds", "movement_process", "register_metric",
     "register_system", "rule_system", "run", "run_study", "scenario_from_dict", "study_from_dict",
     "system_names", "viz", "win_probability",
 ]

@@ -163,25 +163,38 @@ def test_h17_3_withdrawal_policy_in_after_action(when):
     sc = apply_overrides(village(), {"rules.h17.withdraw.when": when,
                                      "rules.h17.withdraw.attacks": 1,
                                      "rules.h17.withdraw.hexes": 3})
-    total = 0
+    total = checked = 0
     for seed in range(1, 25):
         log = run_battle(sc, seed).log
         for r in log.where(event="withdraw"):
             total += 1
             assert r["rule"] == "H17.3" and r["phase"] == "after_action" and r["policy"] == when
-        if when == "after_attacks":
-            # every deployment with an attack and an After-Action Phase after it is withdrawn
-            deployed = None
-            for r in log.records:
-                if r.get("unit") == "sniper" and r["event"] == "deploy":
-                    deployed = r
-                if (deployed and r["phase"] == "after_action" and r["event"] == "rally"
-                        and r["t"] > deployed["t"]):
-                    break
+        if when != "after_attacks":
+            continue
+        # After one attack (attacks: 1) the sniper is withdrawn in the first After-Action
+        # Phase that follows ("any" After-Action Phase), unless it is eliminated first;
+        # a battle that ends before that phase decides nothing.
+        recs = log.records
+        for i, r in enumerate(recs):
+            if r.get("unit") != "sniper" or r["event"] != "sniper_attack":
+                continue
+            after = recs[i + 1:]
+            aa = next((a for a in after if a["phase"] == "after_action"), None)
+            if aa is None:
+                continue
+            fate = next(a for a in after if a.get("unit") == "sniper"
+                        and a["event"] in ("withdraw", "eliminate"))
+            if fate["event"] == "withdraw":
+                assert (fate["turn"], fate["phase"]) == (aa["turn"], "after_action")
+            else:
+                assert fate["t"] <= aa["t"] and recs.index(fate) < recs.index(aa)
+            checked += 1
     if when == "never":
         assert total == 0
     else:
         assert total > 0
+    if when == "after_attacks":
+        assert checked > 0
 
 
 def test_h17_3_withdrawn_sniper_needs_a_new_natural_twelve():

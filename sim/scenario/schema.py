@@ -9,6 +9,7 @@ Terrain details are checked by the terrain builder (``sim.space``).
 """
 from __future__ import annotations
 
+import importlib
 from functools import lru_cache
 from typing import Any, Iterator, Literal
 
@@ -136,6 +137,17 @@ class Scenario(Strict):
     def raw(self) -> dict[str, Any]:
         """The document as read (before defaults), which overrides are applied to."""
         return self._raw
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # The model class is built per process from the rule system, so a scenario
+        # travels as its document and is checked again where it lands.
+        return _from_document, (self._raw, self._file, self._lines)
+
+
+def _from_document(raw: dict[str, Any], file: str, lines: dict[tuple[Any, ...], int]) -> Scenario:
+    loader = importlib.import_module("sim.scenario.load")   # the loader builds on this module
+    scenario: Scenario = loader.scenario_from_dict(raw, file, lines)
+    return scenario
 
 
 def _subclass(name: str, bases: tuple[type[BaseModel], ...], **fields: Any) -> type[BaseModel]:

@@ -376,11 +376,29 @@ def events_of(system: RuleSystem) -> frozenset[str]:
     return CORE_EVENTS | system.events
 
 
-def unregister(name: str) -> None:
+def unregister_system(name: str) -> None:
     """Remove a rule system registered from Python (tests and notebooks clean up)."""
     entry = _REG.systems.get(name)
     if entry is None or entry.origin != "Python":
         raise KeyError(f"no rule system '{name}' registered from Python")
     del _REG.systems[name]
     _REG.pending = None   # found afresh: a built-in or plug-in of that name comes back
+    _REG.generation += 1
+
+
+def unregister_metric(name: str) -> None:
+    """Remove a metric reporter registered from Python."""
+    entry = _REG.metrics.get(name)
+    if entry is None or entry.origin != "Python":
+        raise KeyError(f"no metric reporter '{name}' registered from Python")
+    del _REG.metrics[name]
+    _REG.generation += 1
+
+
+def unregister_behaviour(kind: str, name: str) -> None:
+    """Remove a behaviour registered from Python."""
+    entry = _REG.behaviours.get((kind, name))
+    if entry is None or entry.origin != "Python":
+        raise KeyError(f"no behaviour '{name}' of kind '{kind}' registered from Python")
+    del _REG.behaviours[(kind, name)]
     _REG.generation += 1
