@@ -67,10 +67,42 @@ for _tag in ("set", "omap", "pairs", "binary"):
     _Loader.add_constructor(f"tag:yaml.org,2002:{_tag}", _no_tag)
 _Loader.add_constructor(None, _no_tag)   # any unknown tag, e.g. !!python/object
 _Loader.add_constructor("tag:yaml.org,2002:timestamp", yaml.SafeLoader.construct_yaml_str)
-# YAML 1.2 floats: `1e3` and `2E-1` are numbers (YAML 1.1 wants a dot, `1.0e3`).
-_Loader.add_implicit_resolver("tag:yaml.org,2002:float",
-                              re.compile(r"^[-+]?(?:[0-9][0-9_]*(?:\.[0-9_]*)?|\.[0-9_]+)[eE][-+]?[0-9]+$"),
-                              list("-+0123456789."))
+
+# Plain scalars are read by the YAML 1.2 core schema, not PyYAML's YAML 1.1 rules: `010`
+# is ten (not octal 8), `1:30`, `1_000`, `0b11`, `yes` and `on` stay text; `0o17` and
+# `0x1F` are octal and hexadecimal; `1e3` is a number.
+_Loader.yaml_implicit_resolvers = {}
+for _tag, _pattern, _first in (
+        ("null", r"^(?:~|null|Null|NULL|)$", ["~", "n", "N", ""]),
+        ("bool", r"^(?:true|True|TRUE|false|False|FALSE)$", list("tTfF")),
+        ("int", r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$", list("-+0123456789")),
+        ("float", r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+                  r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$", list("-+0123456789.")),
+        ("merge", r"^(?:<<)$", ["<"])):
+    _Loader.add_implicit_resolver(f"tag:yaml.org,2002:{_tag}", re.compile(_pattern), _first)
+
+MAX_DIGITS = 4300  # Python's own limit on converting decimal text to int
+_TOO_BIG = 10 ** MAX_DIGITS
+
+
+def _core_int(loader, node) -> int:
+    text = loader.construct_scalar(node)
+    sign, digits = (-1, text[1:]) if text[:1] == "-" else (1, text.lstrip("+"))
+    base = {"0o": 8, "0x": 16}.get(digits[:2], 10)
+    body = (digits if base == 10 else digits[2:]).lstrip("0") or "0"
+    # Refused before int() would raise on it, and before str() of it would fail later.
+    if len(body) > MAX_DIGITS or (base != 10 and int(body, base) >= _TOO_BIG):
+        raise _Refused(f"a whole number of more than {MAX_DIGITS} digits (expected a "
+                       "number within the limits in the README)", node.start_mark.line)
+    return sign * int(body, base)
+
+
+def _core_bool(loader, node) -> bool:
+    return loader.construct_scalar(node).lower() == "true"
+
+
+_Loader.add_constructor("tag:yaml.org,2002:int", _core_int)
+_Loader.add_constructor("tag:yaml.org,2002:bool", _core_bool)
 
 
 def _measure(node: yaml.Node, depth: int, memo: dict) -> tuple[int, int]:
