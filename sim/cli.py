@@ -31,9 +31,12 @@ def cmd_run(args) -> int:
     from sim.engine.battle import run_battle
     from sim.scenario.load import apply_overrides, load_scenario, parse_assignments
 
+    from sim.outputs import check_file
+
     scenario = load_scenario(args.scenario)
     overrides = parse_assignments(args.set)
     scenario = apply_overrides(scenario, overrides)
+    check_file("--log", args.log, {"the scenario": args.scenario})
     result = run_battle(scenario, args.seed)
     if args.log:
         try:
