@@ -190,7 +190,7 @@ def _check_outputs(study: "Study", args) -> None:
     check_file("--db", args.db, inputs)
     inputs["the results database"] = args.db
     check_file("--csv", args.csv, inputs)
-    check_plot_dir("--plot", args.plot, inputs)
+    check_plot_dir(getattr(args, "plot_option", "--plot"), args.plot, inputs)
 
 
 def reproduce_command(study: "Study", record) -> str:
@@ -252,7 +252,7 @@ def run_demo_command(args: argparse.Namespace) -> int:
         replications=DEMO_REPLICATIONS_FAST if args.fast else None, workers=args.workers,
         executor="processes" if args.workers > 1 else "serial", address=None, db=None,
         resume=False, json=False, crn=True, precision=None, plot=args.out, csv=None,
-        quiet=args.quiet, task_size=None)
+        quiet=args.quiet, task_size=None, plot_option="--out")
     print(f"sim demo: {study.spec.description or study.name}\n", flush=True)
     code, run = execute(study, opts)
     if run is None:

@@ -239,7 +239,8 @@ class DaskExecutor:
         # Its housekeeping timers (an event-loop tick every 20 ms, system and memory
         # monitors) run on the cores the battles use: slowed, an idle cluster takes
         # about 1 % of a core instead of 5 %. The preload makes each worker process
-        # ignore Ctrl-C and exit with this one.
+        # ignore Ctrl-C and exit with this one. Its logs are silenced below CRITICAL:
+        # what stops a study is said in one line by the command (a KilledWorker too).
         with dask.config.set({"distributed.worker.profile.enabled": False,
                               "distributed.admin.tick.interval": "500ms",
                               "distributed.admin.tick.limit": "30s",
@@ -250,7 +251,7 @@ class DaskExecutor:
             self.cluster = LocalCluster(
                 n_workers=self.workers, threads_per_worker=1, processes=self.processes,
                 host="127.0.0.1", dashboard_address="127.0.0.1:0",
-                silence_logs=logging.ERROR)
+                silence_logs=logging.CRITICAL)
         self.client = Client(self.cluster)
         if self.processes:
             # Move the worker's own long-lived objects (distributed, tornado, ...) out

@@ -102,6 +102,11 @@ class ResultStore:
         if os.path.exists(self.path) and not os.path.isfile(self.path):
             raise InputError("is not a regular file (expected a results database to create "
                              "or resume)", file=self.path)
+        if not os.access(parent, os.W_OK) or (os.path.exists(self.path)
+                                              and not os.access(self.path, os.W_OK)):
+            raise InputError("is read-only, or in a read-only directory (expected a results "
+                             "database that can be written: SQLite also writes beside it)",
+                             file=self.path, place="--db")
         self.conn = None
         with self._guard("open it as a results database"):
             self.conn = sqlite3.connect(self.path, timeout=30)
