@@ -433,7 +433,7 @@ def test_every_key_of_every_shipped_scenario(tmp_path, capsys, name, kind, path)
     (["run", "{OPEN}", "--seed"], ["expected one argument"]),
     (["run", "{OPEN}", "--seed", "1e3"], ["--seed '1e3' is not an integer"]),
     (["run", "{OPEN}", "--seed", "-5"], ["out of range"]),
-    (["run", "{OPEN}", "--log", "{TMP}"], ["cannot write the log"]),
+    (["run", "{OPEN}", "--log", "{TMP}"], ["--log", "is a directory"]),
     (["run", "{OPEN}", "--set", "turns=true"], ["--set", "key turns", "valid integer"]),
     (["run", "{OPEN}", "--set", "turns=1000000000"], ["--set", "key turns", "less than or equal"]),
     (["run", "{OPEN}", "--set", "turns=1e9"], ["--set", "key turns", "valid integer"]),

@@ -31,9 +31,12 @@ class NoPath(Exception):
 class Paths:
     """Least-``cost`` routes over ``graph``, one cached tree per destination."""
 
-    def __init__(self, graph: nx.Graph, weight: str = "cost"):
+    def __init__(self, graph: nx.Graph, weight: str = "cost", edges=None):
+        """``edges``, if given, is (first, second, cost) arrays of node indices (build
+        order) in ``graph.edges`` order, as a builder that made them in bulk has them."""
         self._graph = graph
         self._weight = weight
+        self._edges = edges
         #: destination -> (next hop towards it, cost to reach it), per node that can.
         self.trees: dict[Node, tuple[dict[Node, Node], dict[Node, float]]] = {}
         self._matrix = None
@@ -43,9 +46,12 @@ class Paths:
         if self._matrix is None:
             nodes = list(self._graph.nodes)
             index = {n: i for i, n in enumerate(nodes)}
-            rows, cols, vals = [], [], []
-            for a, b, w in self._graph.edges(data=self._weight):
-                rows.append(index[a]); cols.append(index[b]); vals.append(float(w))
+            if self._edges is not None:
+                rows, cols, vals = self._edges
+            else:
+                rows, cols, vals = [], [], []
+                for a, b, w in self._graph.edges(data=self._weight):
+                    rows.append(index[a]); cols.append(index[b]); vals.append(float(w))
             if any(v < 0.0 for v in vals):
                 self._matrix = (nodes, index, None)
             else:
