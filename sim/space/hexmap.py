@@ -22,7 +22,7 @@ import numpy as np
 from sim.space import checks
 from sim.space.checks import Where
 from sim.space.features import BUILTIN, TYPE_KEYS, TerrainType, parse_type
-from sim.space.hexgrid import DIRECTIONS, axial_to_xy, node_id, offset_to_axial
+from sim.space.hexgrid import DIRECTIONS, ROOT3_2, node_id
 from sim.space.terrain import Terrain, graph_of
 
 HEX_KEYS = ("kind", "name", "types", "rows", "width", "height", "default", "special")
@@ -129,15 +129,20 @@ def hex_terrain(cells: list[Cell], types: Mapping[str, TerrainType]) -> Terrain:
     a, b = np.broadcast_to(first, other.shape)[keep], other[keep]
     pair_cost = (cost[a] + cost[b]) / 2.0
 
-    names = [node_id(int(x), int(y)) for x, y in zip(q.tolist(), r.tolist())]
+    qs, rs = q.tolist(), r.tolist()
+    names = [node_id(x, y) for x, y in zip(qs, rs)]
+    # axial_to_xy for every hex at once (the same float operations, so the same values)
+    xs, ys = (q + r / 2.0).tolist(), (r * ROOT3_2).tolist()
     nodes = []
-    for name, qq, rr, (cc, rw, letter), t in zip(names, q.tolist(), r.tolist(), cells, kinds):
+    for name, qq, rr, x, y, (cc, rw, letter), t in zip(names, qs, rs, xs, ys, cells, kinds):
         nodes.append((name, {
-            "pos": axial_to_xy(qq, rr), "hex": (qq, rr), "offset": (cc, rw), "letter": letter,
+            "pos": (x, y), "hex": (qq, rr), "offset": (cc, rw), "letter": letter,
             "terrain": t.name, "cover": t.cover, "hindrance": t.hindrance,
             "blocks_sight": t.blocks_sight, "cost": t.cost, "passable": t.passable}))
-    g = graph_of(nodes, ((names[i], names[j], {"length": 1.0, "cost": c})
-                         for i, j, c in zip(a.tolist(), b.tolist(), pair_cost.tolist())))
+    # Edges of one cost share one attribute dict: the terrain never changes once built.
+    shared: dict[float, dict] = {}
+    attrs = [shared.setdefault(c, {"length": 1.0, "cost": c}) for c in pair_cost.tolist()]
+    g = graph_of(nodes, zip([names[i] for i in a.tolist()], [names[j] for j in b.tolist()], attrs))
     return Terrain(g, "hex", edges=(a, b, pair_cost))
 
 
