@@ -28,12 +28,14 @@ def _seed(text: str) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    from sim.outputs import check_file
     from sim.replication import run_battle
-    from sim.scenario.load import apply_overrides, load_scenario, parse_assignment
+    from sim.scenario.load import apply_overrides, load_scenario, parse_assignments
 
     scenario = load_scenario(args.scenario)
-    overrides = dict(parse_assignment(a) for a in args.set or [])
+    overrides = parse_assignments(args.set)
     scenario = apply_overrides(scenario, overrides)
+    check_file("--log", args.log, {"the scenario": args.scenario})
     result = run_battle(scenario, args.seed)
     if args.log:
         try:

@@ -108,6 +108,19 @@ def lane(length: float = 100.0, y: float = 50.0, firer_at=(50.0, 58.0), step: fl
     return table(wp, [("A", "B")]), wp
 
 
+def err_line(capsys, argv) -> str:
+    """Run the CLI in-process: exit 2 and exactly one line on stderr, no traceback."""
+    from sim.cli import main
+
+    rc = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    assert rc == 2, (argv, rc, out, err)
+    lines = err.strip("\n").split("\n")
+    assert len(lines) == 1 and lines[0].startswith("sim: error: "), err
+    assert "Traceback" not in err
+    return lines[0]
+
+
 @pytest.fixture
 def sim_env():
     """Environment for `python -m sim` subprocesses: the repo on the path."""

@@ -16,3 +16,12 @@ def test_engine_benchmark_runs_and_prints_every_figure():
                    "(b) halt error exact / stepped", "(c) 500 enemies / 50 enemies",
                    "(d) planning / simulation", "missed halts 0", "context, detection alone"):
         assert figure in out.stdout
+
+
+def test_map_benchmark_runs_and_prints_every_figure():
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "maps.py"), "--quick", "--rounds", "1"],
+                         capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    for figure in ("(a) load a 50,000-hex map", "(b) load a 50,000-node table",
+                   "(c) load a table of 1,000 blocking areas", "load average"):
+        assert figure in out.stdout

@@ -139,15 +139,20 @@ def _check_against_map(scenario: Scenario) -> None:
                         file=file, place=place_of(("forces", side, i, "orders", "to"), lines))
 
 
+def _index(part: str) -> int | None:
+    """A list index in a key path: ASCII digits only (`int` would also take '²' or '٣')."""
+    return int(part) if part.isascii() and part.isdigit() and len(part) <= 18 else None
+
+
 def _set_path(doc: dict, dotted: str, value: Any, source: str) -> None:
     parts = dotted.split(".")
     if not dotted or any(p == "" for p in parts):
         raise InputError(f"'{dotted}' is not a key path (expected e.g. rules.snapfire.radius)", file=source)
     node = doc
     for i, part in enumerate(parts[:-1]):
-        key: Any = int(part) if isinstance(node, list) and part.isdigit() else part
+        key: Any = _index(part) if isinstance(node, list) else part
         if isinstance(node, list):
-            if not isinstance(key, int) or key >= len(node):
+            if key is None or key >= len(node):
                 raise InputError(f"no list item '{part}' (the list has {len(node)} items)",
                                  file=source, place=dotted)
             node = node[key]
@@ -157,9 +162,11 @@ def _set_path(doc: dict, dotted: str, value: Any, source: str) -> None:
             raise InputError(f"'{'.'.join(parts[:i + 1])}' is a value, not a section", file=source, place=dotted)
     last = parts[-1]
     if isinstance(node, list):
-        if not last.isdigit() or int(last) >= len(node):
-            raise InputError(f"no list item '{last}'", file=source, place=dotted)
-        node[int(last)] = value
+        index = _index(last)
+        if index is None or index >= len(node):
+            raise InputError(f"no list item '{last}' (the list has {len(node)} items)",
+                             file=source, place=dotted)
+        node[index] = value
     elif isinstance(node, dict):
         node[last] = value
     else:
@@ -173,6 +180,22 @@ def parse_assignment(text: str, source: str = "--set") -> tuple[str, Any]:
     key, raw = text.split("=", 1)
     value, _ = parse_yaml(raw, source) if raw.strip() else ("", {})
     return key.strip(), value
+
+
+def parse_assignments(texts, source: str = "--set") -> dict[str, Any]:
+    """Every ``KEY=VALUE`` of a command line, in order; a key given twice, or a key inside
+    another one given too (``rules.snapfire`` and ``rules.snapfire.radius``), is an error:
+    one of the two would be silently lost."""
+    out: dict[str, Any] = {}
+    for text in texts or []:
+        key, value = parse_assignment(text, source)
+        for other in out:
+            if key == other or key.startswith(other + ".") or other.startswith(key + "."):
+                what = "twice" if key == other else f"and also {other}"
+                raise InputError(f"sets {key} {what} (expected each key once)",
+                                 file=source, place=key)
+        out[key] = value
+    return out
 
 
 def apply_overrides(scenario: Scenario, overrides: dict[str, Any], source: str = "--set") -> Scenario:

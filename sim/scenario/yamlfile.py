@@ -39,10 +39,30 @@ def _no_tag(loader, node):
         node.start_mark)
 
 
-class _Loader(yaml.SafeLoader):
-    """SafeLoader that also counts nodes while composing (so a huge document stops early),
-    refuses duplicate keys and the tags that build non-plain values (sets, pairs, bytes);
-    timestamps stay strings."""
+try:  # libyaml's parser, in C: about 20 times faster than PyYAML's on a large file
+    from yaml.cyaml import CParser as _CParser
+except ImportError:  # PyYAML built without libyaml
+    _CParser = None
+
+if _CParser is not None:
+    class _Base(yaml.composer.Composer, _CParser, yaml.constructor.SafeConstructor,
+                yaml.resolver.Resolver):
+        """libyaml parses; PyYAML's Python composer builds the nodes (so the guards of
+        ``_Loader`` see each one) and its safe constructor builds the values."""
+
+        def __init__(self, text: str):
+            _CParser.__init__(self, text)
+            yaml.composer.Composer.__init__(self)
+            yaml.constructor.SafeConstructor.__init__(self)
+            yaml.resolver.Resolver.__init__(self)
+else:
+    _Base = yaml.SafeLoader
+
+
+class _Loader(_Base):
+    """A safe loader that also counts nodes while composing (so a huge document stops
+    early), refuses duplicate keys and the tags that build non-plain values (sets, pairs,
+    bytes); timestamps stay strings."""
 
     def compose_document(self):
         self._count = self._depth = 0
@@ -67,10 +87,42 @@ for _tag in ("set", "omap", "pairs", "binary"):
     _Loader.add_constructor(f"tag:yaml.org,2002:{_tag}", _no_tag)
 _Loader.add_constructor(None, _no_tag)   # any unknown tag, e.g. !!python/object
 _Loader.add_constructor("tag:yaml.org,2002:timestamp", yaml.SafeLoader.construct_yaml_str)
-# YAML 1.2 floats: `1e3` and `2E-1` are numbers (YAML 1.1 wants a dot, `1.0e3`).
-_Loader.add_implicit_resolver("tag:yaml.org,2002:float",
-                              re.compile(r"^[-+]?(?:[0-9][0-9_]*(?:\.[0-9_]*)?|\.[0-9_]+)[eE][-+]?[0-9]+$"),
-                              list("-+0123456789."))
+
+# Plain scalars are read by the YAML 1.2 core schema, not PyYAML's YAML 1.1 rules: `010`
+# is ten (not octal 8), `1:30`, `1_000`, `0b11`, `yes` and `on` stay text; `0o17` and
+# `0x1F` are octal and hexadecimal; `1e3` is a number.
+_Loader.yaml_implicit_resolvers = {}
+for _tag, _pattern, _first in (
+        ("null", r"^(?:~|null|Null|NULL|)$", ["~", "n", "N", ""]),
+        ("bool", r"^(?:true|True|TRUE|false|False|FALSE)$", list("tTfF")),
+        ("int", r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$", list("-+0123456789")),
+        ("float", r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+                  r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$", list("-+0123456789.")),
+        ("merge", r"^(?:<<)$", ["<"])):
+    _Loader.add_implicit_resolver(f"tag:yaml.org,2002:{_tag}", re.compile(_pattern), _first)
+
+MAX_DIGITS = 4300  # Python's own limit on converting decimal text to int
+_TOO_BIG = 10 ** MAX_DIGITS
+
+
+def _core_int(loader, node) -> int:
+    text = loader.construct_scalar(node)
+    sign, digits = (-1, text[1:]) if text[:1] == "-" else (1, text.lstrip("+"))
+    base = {"0o": 8, "0x": 16}.get(digits[:2], 10)
+    body = (digits if base == 10 else digits[2:]).lstrip("0") or "0"
+    # Refused before int() would raise on it, and before str() of it would fail later.
+    if len(body) > MAX_DIGITS or (base != 10 and int(body, base) >= _TOO_BIG):
+        raise _Refused(f"a whole number of more than {MAX_DIGITS} digits (expected a "
+                       "number within the limits in the README)", node.start_mark.line)
+    return sign * int(body, base)
+
+
+def _core_bool(loader, node) -> bool:
+    return loader.construct_scalar(node).lower() == "true"
+
+
+_Loader.add_constructor("tag:yaml.org,2002:int", _core_int)
+_Loader.add_constructor("tag:yaml.org,2002:bool", _core_bool)
 
 
 def _measure(node: yaml.Node, depth: int, memo: dict) -> tuple[int, int]:
@@ -181,6 +233,9 @@ def parse_yaml(text: str, name: str = "<string>") -> tuple[Any, dict[tuple, int]
         mark = exc.problem_mark or exc.context_mark
         place = f"line {mark.line + 1}" if mark else None
         problem = exc.problem or exc.context or "malformed YAML"
+        if "maximum nesting depth" in problem:  # libyaml's own limit (1000) met first
+            raise InputError(f"refused YAML: nested more than {MAX_DEPTH} levels deep",
+                             file=name, place=place) from None
         raise InputError(f"malformed YAML: {problem}", file=name, place=place) from None
     except yaml.reader.ReaderError as exc:
         raise InputError(f"malformed YAML: character #x{exc.character:04x} at offset {exc.position} "

@@ -27,7 +27,7 @@ DIRECTIONS: tuple[Hex, ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1
 #: exactly along hexsides or through corners rounds one way with +EPS, the other with -EPS.
 EPS = (1e-6, 2e-6, -3e-6)
 
-_ROOT3_2 = math.sqrt(3.0) / 2.0
+ROOT3_2 = math.sqrt(3.0) / 2.0  # a hex row's height
 
 
 def offset_to_axial(col: int, row: int) -> Hex:
@@ -42,7 +42,7 @@ def axial_to_offset(q: int, r: int) -> tuple[int, int]:
 
 def axial_to_xy(q: float, r: float) -> tuple[float, float]:
     """Centre of hex (q, r); neighbouring centres are 1.0 apart and y grows with r."""
-    return q + r / 2.0, r * _ROOT3_2
+    return q + r / 2.0, r * ROOT3_2
 
 
 def hex_distance(a: Hex, b: Hex) -> int:

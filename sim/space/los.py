@@ -78,6 +78,12 @@ class TableSight:
         idx = self._tree.query(shapely.points(p), predicate="intersects")
         return sorted(int(i) for i in idx)
 
+    def containing_all(self, points) -> tuple[np.ndarray, np.ndarray]:
+        """``containing`` for many points (shapely points) at once: the pairs (point
+        index, area index) of every area containing a point, boundary included."""
+        at, hit = self._tree.query(points, predicate="intersects")
+        return at, hit
+
     def between(self, p: Point, q: Point) -> tuple[bool, int]:
         """(sight, hindrance) between points p and q, by the tabletop rule above."""
         if p == q or not self.areas:

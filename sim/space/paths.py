@@ -31,9 +31,12 @@ class NoPath(Exception):
 class Paths:
     """Least-``cost`` routes over ``graph``, one cached tree per destination."""
 
-    def __init__(self, graph: nx.Graph, weight: str = "cost"):
+    def __init__(self, graph: nx.Graph, weight: str = "cost", edges=None):
+        """``edges``, if given, is (first, second, cost) arrays of node indices (build
+        order) in ``graph.edges`` order, as a builder that made them in bulk has them."""
         self._graph = graph
         self._weight = weight
+        self._edges = edges
         #: destination -> (next hop towards it, cost to reach it), per node that can.
         self.trees: dict[Node, tuple[dict[Node, Node], dict[Node, float]]] = {}
         self._matrix = None
@@ -43,10 +46,20 @@ class Paths:
         if self._matrix is None:
             nodes = list(self._graph.nodes)
             index = {n: i for i, n in enumerate(nodes)}
-            rows, cols, vals = [], [], []
-            for a, b, w in self._graph.edges(data=self._weight):
-                rows.append(index[a]); cols.append(index[b]); vals.append(float(w))
-            if any(v < 0.0 for v in vals):
+            if self._edges is not None:
+                rows, cols, vals = self._edges
+            else:
+                # graph.edges(data=weight), read from the adjacency dicts without a view
+                rows, cols, vals = [], [], []
+                done: set = set()
+                weight = self._weight
+                for a, nbrs in self._graph._adj.items():
+                    i = index[a]
+                    for b, d in nbrs.items():
+                        if b not in done:
+                            rows.append(i); cols.append(index[b]); vals.append(float(d[weight]))
+                    done.add(a)
+            if (np.asarray(vals, dtype=float) < 0.0).any():
                 self._matrix = (nodes, index, None)
             else:
                 m = csr_matrix((vals, (rows, cols)), shape=(len(nodes), len(nodes)))
@@ -58,11 +71,10 @@ class Paths:
         if m is None:
             return None
         cost, pred = dijkstra(m, directed=False, indices=index[dest], return_predecessors=True)
-        nxt, dist = {}, {}
-        for i in np.flatnonzero(np.isfinite(cost)).tolist():
-            dist[nodes[i]] = float(cost[i])
-            if pred[i] >= 0:
-                nxt[nodes[i]] = nodes[pred[i]]
+        reached = np.flatnonzero(np.isfinite(cost))
+        dist = dict(zip([nodes[i] for i in reached.tolist()], cost[reached].tolist()))
+        hop = reached[pred[reached] >= 0]
+        nxt = dict(zip([nodes[i] for i in hop.tolist()], [nodes[j] for j in pred[hop].tolist()]))
         return nxt, dist
 
     def _known(self, node: Node) -> None:

@@ -27,18 +27,17 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-import networkx as nx
 import numpy as np
 import shapely
 from scipy.spatial import cKDTree
-from shapely.geometry import LineString, Point, Polygon
+from shapely.geometry import Polygon
 from shapely.strtree import STRtree
 
 from sim.space import checks
 from sim.space.checks import Where
 from sim.space.features import BUILTIN_BY_NAME, OPEN, TYPE_KEYS, Area, TerrainType, parse_type
 from sim.space.los import TableSight
-from sim.space.terrain import Terrain
+from sim.space.terrain import Terrain, graph_of
 
 TABLE_KEYS = ("kind", "name", "width", "height", "waypoints", "edges", "grid", "areas")
 AREA_KEYS = ("name", "terrain", "polygon") + tuple(k for k in TYPE_KEYS if k != "name")
@@ -139,14 +138,28 @@ def _edges(value: Any, names: Mapping, where: Where) -> list[tuple[str, str]]:
     return out
 
 
-def _ground(pos: tuple[float, float], areas: list[Area], sight: TableSight) -> Area | None:
-    # A point on an impassable area's boundary stands beside it, not in it.
-    holders = [i for i in sight.containing(pos)
-               if areas[i].type.passable or areas[i].polygon.contains(Point(pos))]
-    if not holders:
-        return None
-    # Highest cover wins; max() keeps the first listed on a tie.
-    return max((areas[i] for i in holders), key=lambda a: a.type.cover)
+def _grounds(places: np.ndarray, areas: list[Area], sight: TableSight) -> list[Area | None]:
+    """The area each place (an (n, 2) array) stands in, or None (open ground): of the
+    areas containing it, boundary included, the one with the highest cover, the first
+    listed on a tie. A point on an impassable area's boundary stands beside it, not in it.
+    One vectorised query for all places, not one per place."""
+    out: list[Area | None] = [None] * len(places)
+    if not areas or not len(places):
+        return out
+    points = shapely.points(places)
+    at, hit = sight.containing_all(points)
+    walls = np.array([not areas[i].type.passable for i in hit.tolist()], dtype=bool)
+    if walls.any():
+        polygons = np.array([areas[i].polygon for i in hit[walls].tolist()], dtype=object)
+        inside = shapely.contains(polygons, points[at[walls]])
+        keep = np.ones(len(hit), dtype=bool)
+        keep[np.flatnonzero(walls)[~inside]] = False
+        at, hit = at[keep], hit[keep]
+    for i, k in sorted(zip(at.tolist(), hit.tolist())):
+        best = out[i]
+        if best is None or areas[k].type.cover > best.type.cover:
+            out[i] = areas[k]
+    return out
 
 
 def _grid_links(grid: dict, waypoints: dict) -> list[tuple[str, str]]:
@@ -168,10 +181,21 @@ def _grid_links(grid: dict, waypoints: dict) -> list[tuple[str, str]]:
     return links
 
 
-def _crosses_impassable(tree: STRtree | None, geoms: list, line: LineString) -> bool:
-    if tree is None:
-        return False
-    return any(not geoms[i].touches(line) for i in tree.query(line, predicate="intersects"))
+def _open_links(links: list[tuple[str, str]], pos: Mapping, walls: list) -> list[bool]:
+    """For each link, whether it stays out of every impassable area's interior (running
+    along a boundary is fine; a link between two places on one spot always is)."""
+    ok = [True] * len(links)
+    if not walls or not links:
+        return ok
+    moving = [i for i, (u, v) in enumerate(links) if pos[u] != pos[v]]
+    coords = np.array([(pos[links[i][0]], pos[links[i][1]]) for i in moving], dtype=float)
+    lines = shapely.linestrings(coords.reshape(-1, 2, 2)) if moving else np.array([])
+    geoms = np.array(walls, dtype=object)
+    line, wall = STRtree(geoms).query(lines, predicate="intersects")
+    through = ~shapely.touches(geoms[wall], lines[line])
+    for i in line[through].tolist():
+        ok[moving[i]] = False
+    return ok
 
 
 def build_table(spec: Mapping, where: Where) -> Terrain:
@@ -198,21 +222,23 @@ def build_table(spec: Mapping, where: Where) -> Terrain:
         explicit = []
 
     sight = TableSight(areas)
-    g = nx.Graph()
-    for name, p in {**waypoints, **grid}.items():
-        area = _ground(p, areas, sight)
+    places = {**waypoints, **grid}
+    grounds = _grounds(np.array(list(places.values()), dtype=float).reshape(-1, 2), areas, sight)
+    nodes = []
+    for (name, p), area in zip(places.items(), grounds):
         t: TerrainType = area.type if area else OPEN
-        g.add_node(name, pos=p, terrain=t.name, cover=t.cover, hindrance=t.hindrance,
-                   blocks_sight=t.blocks_sight, cost=t.cost, passable=t.passable,
-                   area=area.name if area else None)
-
+        nodes.append((name, {"pos": p, "terrain": t.name, "cover": t.cover,
+                             "hindrance": t.hindrance, "blocks_sight": t.blocks_sight,
+                             "cost": t.cost, "passable": t.passable,
+                             "area": area.name if area else None}))
+    attrs = dict(nodes)
+    links = explicit + _grid_links(grid, waypoints)
     walls = [a.polygon for a in areas if not a.type.passable]
-    wall_tree = STRtree(walls) if walls else None
-    nodes = g.nodes
-    for u, v in explicit + _grid_links(grid, waypoints):
-        pu, pv = nodes[u]["pos"], nodes[v]["pos"]
-        if pu != pv and _crosses_impassable(wall_tree, walls, LineString([pu, pv])):
-            continue
-        length = math.dist(pu, pv)
-        g.add_edge(u, v, length=length, cost=length * (nodes[u]["cost"] + nodes[v]["cost"]) / 2.0)
+    edges = []
+    for (u, v), ok in zip(links, _open_links(links, places, walls)):
+        if ok:
+            length = math.dist(places[u], places[v])
+            cost = length * (attrs[u]["cost"] + attrs[v]["cost"]) / 2.0
+            edges.append((u, v, {"length": length, "cost": cost}))
+    g = graph_of(nodes, edges)
     return Terrain(g, "table", areas=areas, bounds=(0.0, 0.0, table.width, table.height))

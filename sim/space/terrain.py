@@ -35,16 +35,32 @@ Node = Hashable
 Point = tuple[float, float]
 
 
+def graph_of(nodes, edges) -> nx.Graph:
+    """The graph that ``add_nodes_from(nodes)`` then ``add_edges_from(edges)`` would make
+    ((name, attributes) and (a, b, attributes), fresh dicts, no self-loops), written
+    straight into networkx's adjacency dicts: the same dicts in the same order, several
+    times faster on a 50,000-node map."""
+    g = nx.Graph()
+    node, adj = g._node, g._adj
+    for name, attrs in nodes:
+        node[name] = attrs
+        adj[name] = {}
+    for a, b, attrs in edges:
+        adj[a][b] = adj[b][a] = attrs
+    return g
+
+
 class Terrain:
     """Immutable map of a battle: ``kind`` is ``"hex"`` or ``"table"``.
 
     Hex maps measure in hexes (``distance`` is the hex count), tabletop maps in cm.
     ``areas`` are the tabletop's terrain polygons (empty on hex maps) and ``bounds``
-    is (xmin, ymin, xmax, ymax) of the playing surface.
+    is (xmin, ymin, xmax, ymax) of the playing surface; ``edges`` optionally gives the
+    graph's edges as index arrays (``Paths``), so they are not read back one by one.
     """
 
     def __init__(self, graph: nx.Graph, kind: str, *, areas: Sequence[Area] = (),
-                 bounds: tuple[float, float, float, float] | None = None):
+                 bounds: tuple[float, float, float, float] | None = None, edges=None):
         if kind not in ("hex", "table"):
             raise ValueError(f"kind must be 'hex' or 'table', not {kind!r}")
         if graph.number_of_nodes() == 0:
@@ -55,17 +71,18 @@ class Terrain:
         self.areas = tuple(areas)
         self._nodes = tuple(graph.nodes)
         self._index = {n: i for i, n in enumerate(self._nodes)}
-        data = graph.nodes
-        self._pos = {n: (float(data[n]["pos"][0]), float(data[n]["pos"][1])) for n in self._nodes}
-        self._cover = {n: int(data[n]["cover"]) for n in self._nodes}
-        xy = np.array([self._pos[n] for n in self._nodes], dtype=float)
+        data = graph._node  # the attribute dicts themselves: a NodeView lookup is a call each
+        attrs = [data[n] for n in self._nodes]
+        self._pos = {n: (float(d["pos"][0]), float(d["pos"][1])) for n, d in zip(self._nodes, attrs)}
+        self._cover = {n: int(d["cover"]) for n, d in zip(self._nodes, attrs)}
+        xy = np.array(list(self._pos.values()), dtype=float)
         self._kdtree = cKDTree(xy)
         lo, hi = xy.min(axis=0), xy.max(axis=0)
         self.bounds = bounds or (float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1]))
         if kind == "hex":
-            self._hex = {n: tuple(data[n]["hex"]) for n in self._nodes}
-            ground = {self._hex[n]: (bool(data[n]["blocks_sight"]), int(data[n]["hindrance"]))
-                      for n in self._nodes}
+            self._hex = {n: tuple(d["hex"]) for n, d in zip(self._nodes, attrs)}
+            ground = {tuple(d["hex"]): (bool(d["blocks_sight"]), int(d["hindrance"]))
+                      for d in attrs}
             self._hex_sight = HexSight(ground)
         else:
             self._table_sight = TableSight(self.areas)
@@ -74,7 +91,7 @@ class Terrain:
         # Points between nodes are unbounded in number, so their cache is bounded.
         self._sight_points = lru_cache(maxsize=1 << 16)(self._table_sight_between) \
             if kind == "table" else None
-        self.paths = Paths(graph)
+        self.paths = Paths(graph, edges=edges)  # edges: a bulk builder's (see Paths)
 
     def __repr__(self) -> str:
         g = self.graph

@@ -4,8 +4,10 @@
 and the paired differences (``--json``: the contract object, nothing else on stdout).
 Exit codes: 0 done; 1 done but some replications raised (they are counted, stored in the
 ``failures`` table and left out of the statistics); 2 bad input (an ``InputError``,
-raised to the CLI, which prints its one line); 130 interrupted (stored rows are kept:
-rerun with ``--resume``).
+raised to the CLI, which prints its one line; also a results database that cannot be
+read or written); 3 Dask gave up on a task whose workers kept dying; 130, 143, 129
+stopped by Ctrl-C, SIGTERM, SIGHUP. When stopped, stored rows are kept: rerun with
+``--resume``.
 
 A results database that already holds rows of the same study (same hash: seed, CRN mode
 and every resolved cell) is refused without ``--resume``, so two runs never mix silently.
@@ -32,6 +34,7 @@ __all__ = ["add_study_arguments", "run_study_command", "add_demo_arguments",
            "run_demo_command", "load_study"]
 
 DEMO_STUDY = "snapfire_vs_zoc.yaml"
+WORKERS_LOST = 3  # the exit status when Dask gave up on a task whose workers kept dying
 DEMO_REPLICATIONS_FAST = 12
 
 
@@ -116,28 +119,36 @@ def _progress(name: str, quiet: bool):
 
 def execute(study: "Study", args, *, executor=None, out=None) -> tuple[int, object]:
     """Run a loaded study with parsed options; returns (exit code, StudyRun)."""
-    from sim.study.executors import make_executor
+    from sim.study import lifetime
+    from sim.study.executors import WorkersLost, make_executor
     from sim.study.report import as_json, table, write_csv
     from sim.study.runner import run_study
     from sim.study.store import ResultStore
 
     out = out or sys.stdout
-    if args.resume and not args.db:
+    if args.resume and args.db is None:
         raise InputError("--resume needs --db FILE (the store to resume from)", place="--resume")
+    _check_outputs(study, args)
     precision = _precision(args, study)
     executor = executor or make_executor(args.executor, args.workers, args.address)
-    store = ResultStore(args.db) if args.db else None
+    store = ResultStore(args.db) if args.db is not None else None
     bar = _progress(study.name, args.quiet)
+    stored = f"; the finished batches are in {args.db}: rerun with --resume" if store else ""
     try:
-        with executor:
+        with lifetime.stop_on_signals(), executor:
             run = run_study(study, executor=executor, replications=args.replications,
                             precision=precision, crn=args.crn, store=store,
                             resume=args.resume, progress=bar, per_task=args.task_size)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:
         bar.close()
-        stored = f"; the finished batches are in {args.db}: rerun with --resume" if store else ""
-        print(f"interrupted{stored}", file=sys.stderr)
-        return 130, None
+        code = lifetime.exit_status(stop)
+        what = "interrupted" if code == 130 else f"stopped by {stop}"
+        print(f"{what}{stored}", file=sys.stderr)
+        return code, None
+    except WorkersLost as exc:
+        bar.close()
+        print(f"sim: error: {exc}{stored}", file=sys.stderr)
+        return WORKERS_LOST, None
     finally:
         bar.close()
         if store is not None:
@@ -169,6 +180,17 @@ def execute(study: "Study", args, *, executor=None, out=None) -> tuple[int, obje
         where = args.csv if args.plot is None or exc.filename == args.csv else args.plot
         raise InputError(f"cannot write there ({exc.strerror or exc})", file=where) from None
     return (1 if run.failures else 0), run
+
+
+def _check_outputs(study: "Study", args) -> None:
+    """Before any battle: no output (--csv, --plot, a new --db) is one of the inputs."""
+    from sim.outputs import check_file, check_plot_dir
+
+    inputs = {"the study file": study.path, "the study's scenario": study.scenario_path}
+    check_file("--db", args.db, inputs)
+    inputs["the results database"] = args.db
+    check_file("--csv", args.csv, inputs)
+    check_plot_dir(getattr(args, "plot_option", "--plot"), args.plot, inputs)
 
 
 def reproduce_command(study: "Study", record) -> str:
@@ -230,7 +252,7 @@ def run_demo_command(args: argparse.Namespace) -> int:
         replications=DEMO_REPLICATIONS_FAST if args.fast else None, workers=args.workers,
         executor="processes" if args.workers > 1 else "serial", address=None, db=None,
         resume=False, json=False, crn=True, precision=None, plot=args.out, csv=None,
-        quiet=args.quiet, task_size=None)
+        quiet=args.quiet, task_size=None, plot_option="--out")
     print(f"sim demo: {study.spec.description or study.name}\n", flush=True)
     code, run = execute(study, opts)
     if run is None:

@@ -24,6 +24,7 @@ from multiprocessing import get_context
 from typing import Any, Callable, Iterable, Iterator
 
 from sim.errors import InputError
+from sim.study import lifetime
 
 DEFAULT_BATTLE = "sim.replication:run_battle"
 
@@ -161,9 +162,14 @@ class SerialExecutor:
             yield run_task(task)
 
 
+class WorkersLost(RuntimeError):
+    """Dask gave up on a task whose workers kept dying: the study cannot finish."""
+
+
 class ProcessExecutor:
     """A local pool of ``workers`` processes, started with 'spawn' (safe with threads,
-    and the same on every platform)."""
+    and the same on every platform). Its workers ignore Ctrl-C and exit when this
+    process is gone (``sim.study.lifetime``)."""
 
     name = "processes"
 
@@ -172,11 +178,18 @@ class ProcessExecutor:
         self.pool: ProcessPoolExecutor | None = None
 
     def __enter__(self):
-        self.pool = ProcessPoolExecutor(self.workers, mp_context=get_context("spawn"))
-        # Start every worker and import the engine now, not inside the first tasks, so
-        # start-up is paid here (as Dask pays it when its cluster starts).
-        for fut in [self.pool.submit(_warm_up, DEFAULT_BATTLE) for _ in range(self.workers)]:
-            fut.result()
+        self.pool = ProcessPoolExecutor(self.workers, mp_context=get_context("spawn"),
+                                        initializer=lifetime.worker_started)
+        try:
+            # Start every worker and import the engine now, not inside the first tasks, so
+            # start-up is paid here (as Dask pays it when its cluster starts).
+            with lifetime.workers_ignore_sigint():
+                warm = [self.pool.submit(_warm_up, DEFAULT_BATTLE) for _ in range(self.workers)]
+            for fut in warm:
+                fut.result()
+        except BaseException:
+            self.__exit__()
+            raise
         return self
 
     def __exit__(self, *exc):
@@ -217,37 +230,56 @@ class DaskExecutor:
         except ImportError:
             raise InputError("the dask executor needs dask[distributed] "
                              "(pip install 'sim[dask]')", place="--executor") from None
-        if self.address:
-            try:
-                self.client = Client(self.address, timeout="10s")
-            except (OSError, TimeoutError) as exc:
-                raise InputError(f"cannot reach a Dask scheduler there ({exc})",
-                                 place=f"--address {self.address}") from None
-            self.workers = max(1, len(self.client.scheduler_info().get("workers", {})))
-        else:
-            import dask
-
-            # Dask's statistical profiler samples the busy thread's stack every 10 ms,
-            # which costs a few percent on pure-Python battles: off for our own cluster.
-            # Its housekeeping timers (an event-loop tick every 20 ms, system and memory
-            # monitors) run on the cores the battles use: slowed, an idle cluster takes
-            # about 1 % of a core instead of 5 %.
-            with dask.config.set({"distributed.worker.profile.enabled": False,
-                                  "distributed.admin.tick.interval": "500ms",
-                                  "distributed.admin.tick.limit": "30s",
-                                  "distributed.admin.system-monitor.interval": "5s",
-                                  "distributed.worker.memory.monitor-interval": "1s"}):
-                self.cluster = LocalCluster(
-                    n_workers=self.workers, threads_per_worker=1, processes=self.processes,
-                    host="127.0.0.1", dashboard_address="127.0.0.1:0",
-                    silence_logs=logging.ERROR)
-            self.client = Client(self.cluster)
-            if self.processes:
-                # Move the worker's own long-lived objects (distributed, tornado, ...) out
-                # of the garbage collector's view, so the collections that battles trigger
-                # do not rescan them (a process-pool worker has few such objects).
-                self.client.run(gc.freeze)
+        try:
+            if self.address is not None:
+                self._join()
+            else:
+                self._start_cluster(Client, LocalCluster)
+        except BaseException:
+            self.__exit__()
+            raise
         return self
+
+    def _join(self) -> None:
+        from distributed import Client
+
+        from sim.study.scheduler import check_scheduler
+
+        check_scheduler(self.address)  # refuses, within its timeouts, what is not Dask
+        try:
+            self.client = Client(self.address, timeout="10s")
+            self.workers = max(1, len(self.client.scheduler_info().get("workers", {})))
+        except Exception as exc:  # noqa: BLE001 - whatever Dask raises, one line
+            raise InputError(f"cannot join the Dask scheduler there ({type(exc).__name__}: "
+                             f"{str(exc)[:200]})", place=f"--address {self.address}") from None
+
+    def _start_cluster(self, Client, LocalCluster) -> None:
+        import dask
+
+        # Dask's statistical profiler samples the busy thread's stack every 10 ms,
+        # which costs a few percent on pure-Python battles: off for our own cluster.
+        # Its housekeeping timers (an event-loop tick every 20 ms, system and memory
+        # monitors) run on the cores the battles use: slowed, an idle cluster takes
+        # about 1 % of a core instead of 5 %. The preload makes each worker process
+        # ignore Ctrl-C and exit with this one. Its logs are silenced below CRITICAL:
+        # what stops a study is said in one line by the command (a KilledWorker too).
+        with dask.config.set({"distributed.worker.profile.enabled": False,
+                              "distributed.admin.tick.interval": "500ms",
+                              "distributed.admin.tick.limit": "30s",
+                              "distributed.admin.system-monitor.interval": "5s",
+                              "distributed.worker.memory.monitor-interval": "1s",
+                              "distributed.worker.preload": [lifetime.__name__]}), \
+                lifetime.workers_ignore_sigint():
+            self.cluster = LocalCluster(
+                n_workers=self.workers, threads_per_worker=1, processes=self.processes,
+                host="127.0.0.1", dashboard_address="127.0.0.1:0",
+                silence_logs=logging.CRITICAL)
+        self.client = Client(self.cluster)
+        if self.processes:
+            # Move the worker's own long-lived objects (distributed, tornado, ...) out
+            # of the garbage collector's view, so the collections that battles trigger
+            # do not rescan them (a process-pool worker has few such objects).
+            self.client.run(gc.freeze)
 
     def __exit__(self, *exc):
         if self.client is not None:
@@ -258,6 +290,7 @@ class DaskExecutor:
 
     def run(self, tasks: Iterable[Task]) -> Iterator[list[Outcome]]:
         from distributed import as_completed as dask_completed
+        from distributed.scheduler import KilledWorker
 
         futures = self.client.map(run_task, list(tasks), pure=False)
         try:
@@ -266,7 +299,12 @@ class DaskExecutor:
             # own Client), a result lost with a dead worker and waited for again here
             # fails with "bound to a different event loop" instead of being recomputed.
             for fut in dask_completed(futures, loop=self.client.loop):
-                yield fut.result()
+                try:
+                    outcomes = fut.result()
+                except KilledWorker as exc:
+                    raise WorkersLost(f"Dask gave up on a task whose workers kept dying "
+                                      f"(KilledWorker: {str(exc)[:200]})") from None
+                yield outcomes
         finally:
             self.client.cancel(futures)
 
@@ -274,10 +312,13 @@ class DaskExecutor:
 def make_executor(kind: str, workers: int = 1, address: str | None = None):
     """The executor for ``--executor``/``--workers``/``--address``. ``--address`` implies
     Dask; ``--workers`` > 1 with no ``--executor`` means the process pool."""
-    if address and kind not in (None, "dask"):
+    if address is not None and kind not in (None, "dask"):
         raise InputError(f"joins a Dask scheduler; it cannot be used with "
                          f"--executor {kind}", place="--address")
-    if address:
+    if address is not None:
+        from sim.study.scheduler import parse_address
+
+        parse_address(address)  # a malformed address is refused before anything starts
         return DaskExecutor(workers, address)
     if kind is None:
         kind = "processes" if workers > 1 else "serial"

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Iterable
@@ -71,27 +72,88 @@ class Stored:
     traceback: str | None = None
 
 
+# The columns of each table, in order: a file whose tables differ is not a results store.
+COLUMNS = {
+    "studies": ("study_hash", "name", "config", "created"),
+    "replications": ("study_hash", "variant", "point", "rep", "seed", "metrics", "version",
+                     "scenario_hash"),
+    "failures": ("study_hash", "variant", "point", "rep", "seed", "error", "traceback",
+                 "version", "scenario_hash"),
+}
+
+
 class ResultStore:
-    """A results database file; bad files are ``InputError`` naming the file."""
+    """A results database file; bad files are ``InputError`` naming the file.
+
+    An existing file is checked before anything is written to it: it must be a regular
+    file, an undamaged SQLite database holding only this store's tables with their
+    columns, and writable. So another program's database, a damaged or read-only store,
+    or ``/dev/null`` is refused as it was found (no table added, no journal mode changed).
+    """
 
     def __init__(self, path: str | os.PathLike):
         self.path = str(path)
+        if not self.path:
+            raise InputError("empty path (expected a results database to create or resume)",
+                             place="--db")
         parent = os.path.dirname(os.path.abspath(self.path))
         if not os.path.isdir(parent):
             raise InputError("its directory does not exist (expected a writable path)", file=self.path)
-        try:
+        if os.path.exists(self.path) and not os.path.isfile(self.path):
+            raise InputError("is not a regular file (expected a results database to create "
+                             "or resume)", file=self.path)
+        if not os.access(parent, os.W_OK) or (os.path.exists(self.path)
+                                              and not os.access(self.path, os.W_OK)):
+            raise InputError("is read-only, or in a read-only directory (expected a results "
+                             "database that can be written: SQLite also writes beside it)",
+                             file=self.path, place="--db")
+        self.conn = None
+        with self._guard("open it as a results database"):
             self.conn = sqlite3.connect(self.path, timeout=30)
+            self._check_tables()
             self.conn.execute("PRAGMA journal_mode=WAL")
             # NORMAL is durable against a killed process (the WAL is in the OS); a power
             # cut may roll back the last batches, which --resume then re-runs.
             self.conn.execute("PRAGMA synchronous=NORMAL")
             with self.conn:
                 self.conn.executescript(SCHEMA)
-        except sqlite3.DatabaseError as exc:
-            raise InputError(f"not a usable results database ({exc})", file=self.path) from None
+            # Writable? (A read-only file reads fine until the first batch would be stored.)
+            self.conn.execute("BEGIN IMMEDIATE")
+            self.conn.execute("DELETE FROM studies WHERE 0")
+            self.conn.execute("ROLLBACK")
+
+    def _check_tables(self) -> None:
+        """Refuse, before writing, a file that is not (the start of) a results store."""
+        names = [n for (n,) in self.conn.execute(
+            "SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY name")]
+        foreign = [n for n in names if n not in COLUMNS]
+        if foreign:
+            raise InputError(f"holds {', '.join(foreign[:5])}, which a results database does not "
+                             f"(expected a sim results database or a new file)", file=self.path,
+                             place="--db")
+        for name in names:
+            cols = tuple(r[1] for r in self.conn.execute(f"PRAGMA table_info({name})"))
+            if cols != COLUMNS[name]:
+                raise InputError(f"table {name} has columns ({', '.join(cols)}) (expected "
+                                 f"{', '.join(COLUMNS[name])})", file=self.path, place="--db")
+        if names:
+            problems = [r[0] for r in self.conn.execute("PRAGMA quick_check(3)")]
+            if problems != ["ok"]:
+                raise InputError(f"the database is damaged ({problems[0]}); give another --db",
+                                 file=self.path, place="--db")
+
+    @contextmanager
+    def _guard(self, doing: str, after: str = ""):
+        """SQLite's errors (a damaged file, a full disk, a read-only file) as one line."""
+        try:
+            yield
+        except sqlite3.Error as exc:
+            raise InputError(f"cannot {doing} ({exc}){after}", file=self.path,
+                             place="--db") from None
 
     def close(self) -> None:
-        self.conn.close()
+        if self.conn is not None:
+            self.conn.close()
 
     def __enter__(self) -> "ResultStore":
         return self
@@ -102,13 +164,14 @@ class ResultStore:
     def counts(self, study_hash: str) -> tuple[int, int]:
         """(stored replications, stored failures) of a study."""
         q = "SELECT COUNT(*) FROM {} WHERE study_hash = ?"
-        rows = self.conn.execute(q.format("replications"), (study_hash,)).fetchone()[0]
-        fails = self.conn.execute(q.format("failures"), (study_hash,)).fetchone()[0]
+        with self._guard("read it"):
+            rows = self.conn.execute(q.format("replications"), (study_hash,)).fetchone()[0]
+            fails = self.conn.execute(q.format("failures"), (study_hash,)).fetchone()[0]
         return rows, fails
 
     def register(self, study_hash: str, name: str, config: dict[str, Any]) -> None:
         """Record the resolved config of a study (first writer wins)."""
-        with self.conn:
+        with self._guard("register the study"), self.conn:
             self.conn.execute(
                 "INSERT OR IGNORE INTO studies VALUES (?, ?, ?, ?)",
                 (study_hash, name, json.dumps(config, sort_keys=True),
@@ -116,14 +179,25 @@ class ResultStore:
 
     def other_hashes(self, name: str, study_hash: str) -> list[str]:
         """Hashes of other studies stored under the same name (an edited study file)."""
-        return [h for (h,) in self.conn.execute(
-            "SELECT study_hash FROM studies WHERE name = ? AND study_hash != ? ORDER BY created",
-            (name, study_hash))]
+        with self._guard("read it"):
+            return [h for (h,) in self.conn.execute(
+                "SELECT study_hash FROM studies WHERE name = ? AND study_hash != ? ORDER BY created",
+                (name, study_hash))]
 
     def config(self, study_hash: str) -> dict[str, Any] | None:
-        row = self.conn.execute("SELECT config FROM studies WHERE study_hash = ?",
-                                (study_hash,)).fetchone()
-        return json.loads(row[0]) if row else None
+        """The resolved config a study was registered with, or None."""
+        with self._guard("read it"):
+            row = self.conn.execute("SELECT config FROM studies WHERE study_hash = ?",
+                                    (study_hash,)).fetchone()
+        return self._json(row[0], "studies", "config") if row else None
+
+    def _json(self, text: Any, table: str, column: str) -> Any:
+        try:
+            return json.loads(text)
+        except (TypeError, ValueError, RecursionError):
+            raise InputError(f"a row of table {table} holds a {column} that is not JSON "
+                             f"(got {str(text)[:40]!r}); give another --db", file=self.path,
+                             place="--db") from None
 
     def add(self, study_hash: str, items: Iterable[Stored]) -> None:
         """Store one batch in one transaction (committed on return)."""
@@ -135,20 +209,41 @@ class ResultStore:
             else:
                 bad.append((study_hash, s.variant, s.point, s.rep, s.seed, s.error or "",
                             s.traceback or "", s.version, s.scenario_hash))
-        with self.conn:
+        kept = "; the batches stored before are kept: rerun with --resume once it is fixed"
+        with self._guard("store a finished batch", kept), self.conn:
             self.conn.executemany(
                 "INSERT OR IGNORE INTO replications VALUES (?, ?, ?, ?, ?, ?, ?, ?)", ok)
             self.conn.executemany(
                 "INSERT OR IGNORE INTO failures VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", bad)
 
     def load(self, study_hash: str) -> list[Stored]:
-        """Everything stored for a study: replications, then failures."""
-        out = [Stored(v, p, r, s, json.loads(m), ver, sh) for v, p, r, s, m, ver, sh in
-               self.conn.execute(
-                   "SELECT variant, point, rep, seed, metrics, version, scenario_hash "
-                   "FROM replications WHERE study_hash = ?", (study_hash,))]
-        out += [Stored(v, p, r, s, None, ver, sh, e, tb) for v, p, r, s, e, tb, ver, sh in
-                self.conn.execute(
-                    "SELECT variant, point, rep, seed, error, traceback, version, scenario_hash "
-                    "FROM failures WHERE study_hash = ?", (study_hash,))]
+        """Everything stored for a study: replications, then failures; a row that this
+        store could not have written is an ``InputError``."""
+        with self._guard("read it"):
+            ok = self.conn.execute(
+                "SELECT variant, point, rep, seed, metrics, version, scenario_hash "
+                "FROM replications WHERE study_hash = ?", (study_hash,)).fetchall()
+            bad = self.conn.execute(
+                "SELECT variant, point, rep, seed, error, traceback, version, scenario_hash "
+                "FROM failures WHERE study_hash = ?", (study_hash,)).fetchall()
+        out = []
+        for v, p, r, s, m, ver, sh in ok:
+            metrics = self._json(m, "replications", "metrics")
+            self._check_row("replications", (v, p, ver, sh), (r, s), metrics)
+            out.append(Stored(v, p, r, s, metrics, ver, sh))
+        for v, p, r, s, e, tb, ver, sh in bad:
+            self._check_row("failures", (v, p, ver, sh, e, tb), (r, s), {})
+            out.append(Stored(v, p, r, s, None, ver, sh, e, tb))
         return out
+
+    def _check_row(self, table: str, texts: tuple, whole: tuple, metrics: Any) -> None:
+        fine = (all(isinstance(t, str) for t in texts)
+                and all(isinstance(n, int) and n >= 0 for n in whole)
+                and isinstance(metrics, dict)
+                and all(isinstance(k, str) and isinstance(x, (int, float)) and not isinstance(x, bool)
+                        for k, x in metrics.items()))
+        if not fine:
+            raise InputError(f"a row of table {table} is not one this store writes (replication "
+                             f"{whole[0]!r}: expected text keys, whole-number rep and seed, "
+                             "metrics a JSON object of numbers); give another --db",
+                             file=self.path, place="--db")

@@ -1,0 +1,234 @@
+"""Issue 13, items 1 and 5: a results database that cannot be used is refused in one line
+(exit 2), before anything is written to it: another program's SQLite file, tables with
+other columns, damaged pages, rows this store never writes, a read-only file, a device
+such as /dev/null, an empty path. A disk that fills up while batches are stored stops the
+study in one line with every committed batch kept, and --resume finishes it.
+"""
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import io
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import SCENARIOS, err_line
+from sim.cli import main
+from sim.study.store import ResultStore
+
+STUDY_TEXT = """\
+study: store
+scenario: open_ground_advance.yaml
+seed: 3
+replications: {n}
+variants:
+  sf: {{}}
+  zoc: {{rules.snapfire.reaction: zoc}}
+metrics: [attacker_won, end_time]
+"""
+
+
+def study_file(directory: Path, n: int = 20) -> Path:
+    shutil.copy(SCENARIOS / "open_ground_advance.yaml", directory / "open_ground_advance.yaml")
+    path = directory / "study.yaml"
+    path.write_text(STUDY_TEXT.format(n=n))
+    return path
+
+
+def run_json(argv) -> tuple[int, str]:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main([str(a) for a in argv])
+    return code, out.getvalue()
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def sql(db: Path, *statements: str) -> list:
+    with contextlib.closing(sqlite3.connect(db)) as conn:
+        rows = []
+        for s in statements:
+            rows = conn.execute(s).fetchall()
+        conn.commit()
+    return rows
+
+
+@pytest.fixture
+def stored_study(tmp_path):
+    """A study file and a finished store of it."""
+    path, db = study_file(tmp_path), tmp_path / "r.db"
+    code, _ = run_json(["study", path, "--db", db, "--json", "--quiet", "--task-size", "5"])
+    assert code == 0
+    return path, db
+
+
+def test_another_programs_database_is_refused_untouched(tmp_path, capsys):
+    path, db = study_file(tmp_path), tmp_path / "app.db"
+    sql(db, "PRAGMA journal_mode=DELETE", "CREATE TABLE users (id INTEGER, name TEXT)",
+        "INSERT INTO users VALUES (1, 'ann')")
+    before = digest(db)
+    line = err_line(capsys, ["study", path, "--db", db, "--quiet"])
+    assert f"{db}: --db: holds users, which a results database does not" in line
+    assert digest(db) == before
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("app.db")) == ["app.db"]
+    assert sql(db, "PRAGMA journal_mode") == [("delete",)]
+    assert sql(db, "SELECT name FROM sqlite_master") == [("users",)]
+
+
+def test_tables_with_other_columns_are_refused(tmp_path, capsys):
+    path, db = study_file(tmp_path), tmp_path / "r.db"
+    sql(db, "CREATE TABLE replications (study_hash TEXT, rep INTEGER)")
+    before = digest(db)
+    line = err_line(capsys, ["study", path, "--db", db, "--quiet"])
+    assert "table replications has columns (study_hash, rep) (expected study_hash, variant" in line
+    assert digest(db) == before
+
+
+def test_damaged_pages_with_an_intact_header_are_refused(stored_study, capsys):
+    path, db = stored_study
+    data = bytearray(db.read_bytes())
+    assert len(data) > 3 * 4096 and data.startswith(b"SQLite format 3\x00")
+    for i in range(4096, len(data)):  # every page after the first: garbage
+        data[i] = (i * 131 + 7) % 251
+    db.write_bytes(bytes(data))
+    line = err_line(capsys, ["study", path, "--db", db, "--resume", "--quiet"])
+    assert f"{db}: --db: " in line and ("damaged" in line or "malformed" in line), line
+
+
+@pytest.mark.parametrize("metrics, part", [
+    ("{oops", "a row of table replications holds a metrics that is not JSON (got '{oops')"),
+    ("[1, 2]", "a row of table replications is not one this store writes"),
+    ('{"end_time": "late"}', "a row of table replications is not one this store writes"),
+])
+def test_stored_rows_this_store_never_writes_are_refused(stored_study, capsys, metrics, part):
+    path, db = stored_study
+    sql(db, f"UPDATE replications SET metrics = '{metrics}' WHERE rowid = 3")
+    line = err_line(capsys, ["study", path, "--db", db, "--resume", "--quiet"])
+    assert f"{db}: --db: {part}" in line
+
+
+def test_a_read_only_database_is_refused_before_any_battle(stored_study, capsys, monkeypatch):
+    """Opened read-only (as SQLite opens a file it may not write): refused at once."""
+    path, db = stored_study
+    connect = sqlite3.connect
+    monkeypatch.setattr(sqlite3, "connect", lambda p, timeout=5.0: connect(
+        f"file:{p}?mode=ro", uri=True, timeout=timeout))
+    line = err_line(capsys, ["study", path, "--db", db, "--resume", "--replications", "40",
+                             "--quiet"])
+    assert f"{db}: --db: cannot open it as a results database (attempt to write a readonly " \
+           "database)" in line
+
+
+@pytest.mark.parametrize("db, part", [("/dev/null", "/dev/null: is not a regular file"),
+                                      ("", "--db: empty path")])
+def test_a_device_or_an_empty_path_is_refused(tmp_path, capsys, db, part):
+    path = study_file(tmp_path)
+    with contextlib.suppress(FileNotFoundError):
+        os.remove("/dev/null-journal")
+    line = err_line(capsys, ["study", path, "--db", db, "--quiet"])
+    assert part in line
+    assert not os.path.exists("/dev/null-journal")
+    assert not os.path.exists("/dev/null-wal")
+
+
+def test_an_empty_address_is_refused(tmp_path, capsys):
+    line = err_line(capsys, ["study", study_file(tmp_path), "--address", "", "--quiet"])
+    assert "--address: expected a Dask scheduler address tcp://HOST:PORT" in line
+
+
+class FullDisk:
+    """A connection whose writes fail with SQLITE_FULL after ``batches`` stored batches."""
+
+    def __init__(self, conn, batches: int):
+        self.conn, self.left = conn, batches
+
+    def __getattr__(self, name):
+        return getattr(self.conn, name)
+
+    def __enter__(self):
+        return self.conn.__enter__()
+
+    def __exit__(self, *exc):
+        return self.conn.__exit__(*exc)
+
+    def executemany(self, statement, rows):
+        if "INTO replications" in statement:
+            if self.left == 0:
+                raise sqlite3.OperationalError("database or disk is full")
+            self.left -= 1
+        return self.conn.executemany(statement, rows)
+
+
+def test_a_full_disk_stops_the_study_in_one_line_and_keeps_the_batches(
+        tmp_path, capsys, monkeypatch):
+    path, db = study_file(tmp_path), tmp_path / "r.db"
+    code, reference = run_json(["study", path, "--json", "--quiet"])
+    assert code == 0
+    opened = ResultStore.__init__
+
+    def full_after_three(self, p):
+        opened(self, p)
+        self.conn = FullDisk(self.conn, 3)
+
+    monkeypatch.setattr(ResultStore, "__init__", full_after_three)
+    line = err_line(capsys, ["study", path, "--db", db, "--json", "--quiet", "--task-size", "5"])
+    assert line == (f"sim: error: {db}: --db: cannot store a finished batch (database or disk "
+                    "is full); the batches stored before are kept: rerun with --resume once it "
+                    "is fixed")
+    monkeypatch.undo()
+    assert sql(db, "SELECT COUNT(*) FROM replications") == [(15,)]
+    code, resumed = run_json(["study", path, "--db", db, "--json", "--quiet", "--resume"])
+    assert code == 0 and resumed == reference
+
+
+@pytest.fixture
+def tiny_fs(tmp_path):
+    """An 8 MiB tmpfs (needs the right to mount, as root has here)."""
+    mount = tmp_path / "fs"
+    mount.mkdir()
+    made = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", str(mount)],
+                          capture_output=True)
+    if made.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {made.stderr.decode().strip()}")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=True)
+
+
+def test_a_really_full_filesystem_stops_cleanly_and_resumes(tmp_path, tiny_fs, sim_env):
+    path, db = study_file(tmp_path, n=600), tiny_fs / "r.db"
+    filler = tiny_fs / "filler"
+    filler.write_bytes(b"\0" * (8192 - 400) * 1024)  # leave about 400 KiB
+    cmd = [sys.executable, "-m", "sim", "study", str(path), "--db", str(db), "--json",
+           "--quiet", "--task-size", "5"]
+    full = subprocess.run(cmd, env=sim_env, capture_output=True, text=True, timeout=600)
+    assert full.returncode == 2 and full.stdout == ""
+    assert full.stderr == (f"sim: error: {db}: --db: cannot store a finished batch (database "
+                           "or disk is full); the batches stored before are kept: rerun with "
+                           "--resume once it is fixed\n")
+    kept = sql(db, "SELECT COUNT(*) FROM replications")[0][0]
+    assert 0 < kept < 1200 and kept % 5 == 0
+    filler.unlink()
+    done = subprocess.run(cmd + ["--resume"], env=sim_env, capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert sql(db, "SELECT COUNT(*), COUNT(DISTINCT variant || rep) FROM replications") \
+        == [(1200, 1200)]
+
+
+def test_a_read_only_filesystem_is_refused_at_resume(tmp_path, tiny_fs, capsys):
+    path, db = study_file(tmp_path), tiny_fs / "r.db"
+    code, _ = run_json(["study", path, "--db", db, "--quiet", "--replications", "10"])
+    assert code == 0
+    subprocess.run(["mount", "-o", "remount,ro", str(tiny_fs)], check=True)
+    line = err_line(capsys, ["study", path, "--db", db, "--resume", "--quiet"])
+    assert f"{db}: --db: is read-only, or in a read-only directory" in line
