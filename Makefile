@@ -15,6 +15,7 @@ demo: $(STAMP)
 	$(VENV)/bin/sim demo
 
 test: $(STAMP)
+	$(VENV)/bin/ruff check sim tests benchmarks
 	$(PY) -m pytest
 
 bench: $(STAMP)

@@ -42,9 +42,18 @@ from sim.replication import BattleResult, run_battle
 from sim.scenario.load import apply_overrides, load_scenario, scenario_from_dict
 from sim.scenario.schema import Scenario
 from sim.systems.knobs import BaseKnobs, Knobs
-from sim.systems.registry import (Behaviour, Checks, Game, MetricReporter, PluginError,
-                                  RuleSystem, register_behaviour, register_metric,
-                                  register_system, system_names)
+from sim.systems.registry import (
+    Behaviour,
+    Checks,
+    Game,
+    MetricReporter,
+    PluginError,
+    RuleSystem,
+    register_behaviour,
+    register_metric,
+    register_system,
+    system_names,
+)
 from sim.systems.registry import get_system as rule_system
 
 if TYPE_CHECKING:

@@ -21,7 +21,7 @@ def _seed(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise InputError(f"--seed '{text}' is not an integer (expected 0 .. 2**63-1)", file="command line")
+        raise InputError(f"--seed '{text}' is not an integer (expected 0 .. 2**63-1)", file="command line") from None
     if not 0 <= value < 2**63:
         raise InputError(f"--seed {value} is out of range (expected 0 .. 2**63-1)", file="command line")
     return value

@@ -22,9 +22,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 from numbers import Rational
-from typing import Literal, Union
+from typing import Literal, TypeAlias
 
-Number = Union[int, float, Fraction]
+Number: TypeAlias = int | float | Fraction
 Law = Literal["linear", "square"]
 
 __all__ = ["end_states", "next_casualty_is_red", "win_probability"]

@@ -24,8 +24,9 @@ only positions are the node where it is placed and "off the board".
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import simpy
 

@@ -27,7 +27,7 @@ class Unit:
     course: tuple | None = None
 
     @classmethod
-    def from_spec(cls, spec, side: str, pos) -> "Unit":
+    def from_spec(cls, spec, side: str, pos) -> Unit:
         return cls(id=spec.id, side=side, kind=spec.kind, steps=spec.steps, armour=spec.armour,
                    morale=spec.morale, skill=spec.skill, move=spec.move, orders=spec.orders,
                    node=spec.at, pos=(float(pos[0]), float(pos[1])), flags=set(spec.flags),

@@ -10,7 +10,8 @@ ever set on the battle or on a unit.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping, Protocol
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     import simpy

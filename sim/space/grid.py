@@ -31,7 +31,7 @@ class SpatialGrid:
         c = self.cell
         return (int(x // c), int(y // c))
 
-    def add_all(self, items) -> "SpatialGrid":
+    def add_all(self, items) -> SpatialGrid:
         """Index every item at its ``pos`` (one pass, no per-item call)."""
         cells, c = self._cells, self.cell
         places = [item.pos for item in items]

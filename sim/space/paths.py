@@ -9,8 +9,8 @@ from the node to the destination.
 
 The tree is computed by scipy's compiled Dijkstra (``scipy.sparse.csgraph``) over the
 graph's nodes in build order (explicit zero costs, e.g. two waypoints on one spot, stay
-edges in the matrix); a graph with a negative cost would fall back to networkx. Ties are broken deterministically either way: the same map
-always gives the same path.
+edges in the matrix); a graph with a negative cost would fall back to networkx. Ties are broken
+deterministically either way: the same map always gives the same path.
 """
 from __future__ import annotations
 
@@ -45,7 +45,9 @@ class Paths:
             index = {n: i for i, n in enumerate(nodes)}
             rows, cols, vals = [], [], []
             for a, b, w in self._graph.edges(data=self._weight):
-                rows.append(index[a]); cols.append(index[b]); vals.append(float(w))
+                rows.append(index[a])
+                cols.append(index[b])
+                vals.append(float(w))
             if any(v < 0.0 for v in vals):
                 self._matrix = (nodes, index, None)
             else:

@@ -35,7 +35,7 @@ DEMO_STUDY = "snapfire_vs_zoc.yaml"
 DEMO_REPLICATIONS_FAST = 12
 
 
-def load_study(path) -> "Study":
+def load_study(path) -> Study:
     """Read, check and resolve a study file (``sim validate`` uses this); InputError if bad."""
     from sim.study.design import load_study as load
 
@@ -94,7 +94,7 @@ def add_study_arguments(parser: argparse.ArgumentParser) -> None:
            "to 250 on Dask)")
 
 
-def _precision(args, study: "Study") -> "PrecisionTarget | None":
+def _precision(args, study: Study) -> PrecisionTarget | None:
     from sim.study.runner import PrecisionTarget
 
     p = study.spec.precision
@@ -114,7 +114,7 @@ def _progress(name: str, quiet: bool):
                 disable=quiet or not sys.stderr.isatty())
 
 
-def execute(study: "Study", args, *, executor=None, out=None) -> tuple[int, object]:
+def execute(study: Study, args, *, executor=None, out=None) -> tuple[int, object]:
     """Run a loaded study with parsed options; returns (exit code, StudyRun)."""
     from sim.study.executors import make_executor
     from sim.study.report import as_json, table, write_csv
@@ -171,7 +171,7 @@ def execute(study: "Study", args, *, executor=None, out=None) -> tuple[int, obje
     return (1 if run.failures else 0), run
 
 
-def reproduce_command(study: "Study", record) -> str:
+def reproduce_command(study: Study, record) -> str:
     """The ``sim run`` command line that replays one stored replication (a ``Stored``):
     the study's scenario file, the replication's seed and its cell's overrides (variant
     and factor point) as ``--set``. Replication seeds are root seeds, the very seed that

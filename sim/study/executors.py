@@ -17,11 +17,12 @@ import logging
 import math
 import time
 import traceback
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from functools import lru_cache
 from multiprocessing import get_context
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
 
 from sim.errors import InputError
 
@@ -79,7 +80,7 @@ def portable(scenario: Any) -> Any:
 _SCENARIOS: dict[str, Any] = {}
 
 
-def _scenario(task: "Task") -> Any:
+def _scenario(task: Task) -> Any:
     cached = _SCENARIOS.get(task.scenario_hash)
     if cached is None:
         if len(_SCENARIOS) >= 64:

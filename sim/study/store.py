@@ -17,9 +17,10 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime, timezone
-from typing import Any, Iterable
+from datetime import UTC, datetime
+from typing import Any
 
 from sim.errors import InputError
 
@@ -93,7 +94,7 @@ class ResultStore:
     def close(self) -> None:
         self.conn.close()
 
-    def __enter__(self) -> "ResultStore":
+    def __enter__(self) -> ResultStore:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -112,7 +113,7 @@ class ResultStore:
             self.conn.execute(
                 "INSERT OR IGNORE INTO studies VALUES (?, ?, ?, ?)",
                 (study_hash, name, json.dumps(config, sort_keys=True),
-                 datetime.now(timezone.utc).isoformat(timespec="seconds")))
+                 datetime.now(UTC).isoformat(timespec="seconds")))
 
     def other_hashes(self, name: str, study_hash: str) -> list[str]:
         """Hashes of other studies stored under the same name (an edited study file)."""

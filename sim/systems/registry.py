@@ -15,8 +15,9 @@ from __future__ import annotations
 import importlib
 import importlib.metadata
 import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Literal, Mapping, NoReturn, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Literal, NoReturn, Protocol
 
 from pydantic import BaseModel
 

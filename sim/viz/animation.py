@@ -20,8 +20,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Circle
 
 from sim.events import HALT
-from sim.viz.common import (reaction_radius, records_of, scenario_of, side_colours, terrain_from,
-                            unit_info)
+from sim.viz.common import reaction_radius, records_of, scenario_of, side_colours, terrain_from, unit_info
 from sim.viz.maps import draw_terrain
 from sim.viz.states import sniper_ids, unit_states
 from sim.viz.tracks import GONE, frame_times, position_at, state_at, unit_tracks

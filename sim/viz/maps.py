@@ -18,12 +18,20 @@ import math
 from typing import Any
 
 from matplotlib.collections import LineCollection, PatchCollection
-from matplotlib.figure import Figure
 from matplotlib.patches import Circle, Polygon, Rectangle, RegularPolygon
 
 from sim.events import ACTIVATE, DEPLOY, ELIMINATE, HALT, MOVE
-from sim.viz.common import (HEX_RADIUS, new_axes, reaction_radius, records_of, save, scenario_of,
-                            side_colours, terrain_from, unit_info)
+from sim.viz.common import (
+    HEX_RADIUS,
+    new_axes,
+    reaction_radius,
+    records_of,
+    save,
+    scenario_of,
+    side_colours,
+    terrain_from,
+    unit_info,
+)
 from sim.viz.states import unit_states
 from sim.viz.tracks import position_at, unit_tracks
 

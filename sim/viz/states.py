@@ -26,8 +26,24 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from sim.events import (ACTIVATE, ARRIVE, DEPLOY, ELIMINATE, HALT, HIT, MOVE, PIN, RALLY, REHIDE,
-                        REVEAL, SPOT, STOP, TO_RESERVE, WITHDRAW, WOUND)
+from sim.events import (
+    ACTIVATE,
+    ARRIVE,
+    DEPLOY,
+    ELIMINATE,
+    HALT,
+    HIT,
+    MOVE,
+    PIN,
+    RALLY,
+    REHIDE,
+    REVEAL,
+    SPOT,
+    STOP,
+    TO_RESERVE,
+    WITHDRAW,
+    WOUND,
+)
 from sim.viz.common import records_of, scenario_of
 
 SNIPER_EVENTS = {ACTIVATE, WITHDRAW, TO_RESERVE}

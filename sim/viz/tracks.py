@@ -13,6 +13,7 @@ from typing import Any
 from sim.events import HIT, MOVE, PIN, REVEAL, SPOT
 from sim.viz.common import records_of, scenario_of, unit_info
 
+
 # -- tracks ------------------------------------------------------------------------------
 def _on_path(path: list, p, tol: float = 1e-6) -> int | None:
     """Index i of the first segment path[i]→path[i+1] that p lies on, or None."""

@@ -13,9 +13,18 @@ from sim.engine.context import BattleContext
 from sim.space.geometry import dist
 from sim.systems.fow import fow_base
 from sim.systems.fow.events import ASSAULT_AFTER_CATCH
-from sim.systems.fow.rules import (CATCH_RADIUS, catch, forced_move, placement, relocate,
-                                   route_for, sniper_shoots, spot_check, team_shoots,
-                                   wants_relocation)
+from sim.systems.fow.rules import (
+    CATCH_RADIUS,
+    catch,
+    forced_move,
+    placement,
+    relocate,
+    route_for,
+    sniper_shoots,
+    spot_check,
+    team_shoots,
+    wants_relocation,
+)
 from sim.systems.fow.state import FowState
 
 

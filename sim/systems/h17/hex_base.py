@@ -27,7 +27,8 @@ from typing import Any
 from sim.agents.unit import Unit
 from sim.catalogue import implements
 from sim.engine.context import BattleContext
-from sim.events import ATTACK, HIT, PIN as PIN_EVENT, RALLY
+from sim.events import ATTACK, HIT, RALLY
+from sim.events import PIN as PIN_EVENT
 from sim.systems.h17.knobs import H17Knobs
 from sim.systems.h17.state import state_of
 
