@@ -15,7 +15,7 @@ demo: $(STAMP)
 	$(VENV)/bin/sim demo
 
 test: $(STAMP)
-	$(VENV)/bin/ruff check sim tests benchmarks
+	$(VENV)/bin/ruff check sim tests benchmarks    # lint, and docstrings on the public API
 	$(PY) -m pytest
 
 bench: $(STAMP)

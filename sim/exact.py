@@ -1,5 +1,6 @@
-"""Exact answers for small engagements: Brown (1963), "Theory of Combat: The Probability
-of Winning" (Operations Research 11(3): 418–425).
+"""Exact answers for small engagements, after Brown (1963).
+
+Brown, "Theory of Combat: The Probability of Winning", Operations Research 11(3): 418–425.
 
 Two forces of ``x`` (blue) and ``y`` (red) units fight until one is gone; each casualty
 is red's with probability ``A`` and blue's with ``1 − A``. Then the probability that blue
@@ -71,9 +72,11 @@ def win_probability(x: int, y: int, *, law: Law, a: Number | None = None,
 
 def end_states(x: int, y: int, *, law: Law, a: Number | None = None,
                r: Number | None = None) -> dict[tuple[int, int], Number]:
-    """The probability of each way the fight ends: ``{(blue left, red left): p}``, where
-    exactly one of the two is 0. Their sum is 1; those with red at 0 sum to
-    ``win_probability``."""
+    """The probability of each way the fight ends: ``{(blue left, red left): p}``.
+
+    Exactly one of the two is 0. Their sum is 1; those with red at 0 sum to
+    ``win_probability``.
+    """
     _check_sizes(x, y)
     # Forward: reach[(i, j)] = probability the fight passes through (i, j).
     reach: dict[tuple[int, int], Number] = {(x, y): _exact(1)}

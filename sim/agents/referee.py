@@ -30,19 +30,25 @@ class Trigger:
 
 
 class Watch:
-    """A reaction rule the referee arms on movers. Subclasses set ``rule`` and ``radius``
-    and decide which enemies react (``reactors``) and whether one may (``eligible``)."""
+    """A reaction rule the referee arms on movers.
+
+    Subclasses set ``rule`` and ``radius`` and decide which enemies react (``reactors``)
+    and whether one may (``eligible``).
+    """
 
     rule: str = ""
     radius: float = 0.0
 
     def active(self, battle, mover) -> bool:
+        """Whether the watch applies to this mover at all (default: always)."""
         return True
 
     def reactors(self, battle, side: str) -> list:
+        """The units that may react to movers of ``side`` this phase."""
         raise NotImplementedError
 
     def eligible(self, battle, reactor, mover) -> bool:
+        """Whether ``reactor`` may react to ``mover`` now (default: yes)."""
         return True
 
     def inside_triggers(self, battle, reactor, mover, p0, p1) -> bool:
@@ -54,9 +60,11 @@ class Watch:
     delays = False
 
     def first_moment(self, battle, reactor, mover, p0, p1, s: float) -> float | None:
-        """The first fraction >= s of p0→p1 at which ``reactor`` reacts, given that the
-        mover first comes within the radius at s (None: not on this segment). It may
-        leave the radius again further on: the watch checks that itself."""
+        """The first fraction >= s of p0→p1 at which ``reactor`` reacts (None: not on this segment).
+
+        The mover first comes within the radius at s. It may leave the radius again
+        further on: the watch checks that itself.
+        """
         return s
 
     def react(self, battle, mover, trigger: Trigger) -> str:
@@ -65,6 +73,8 @@ class Watch:
 
 
 class Referee:
+    """Schedules, for each moving segment, the exact moment a watch's reactor reacts."""
+
     def __init__(self, battle):
         self.battle = battle
         self.env = battle.env
@@ -75,6 +85,7 @@ class Referee:
         self._token = 0
 
     def add(self, watch: Watch) -> None:
+        """Arm ``watch`` on every mover from now on."""
         self.watches.append(watch)
 
     def begin_phase(self) -> None:
@@ -165,9 +176,10 @@ class Referee:
         return None if best is None else (best[0][0], best[1])
 
     def quiet(self, mover, points) -> bool:
-        """True when no watch has an enemy near the bounding box of the mover's position
-        and ``points`` (the move's waypoints): then no segment of the move can trigger,
-        and it need not be armed.
+        """True when no watch has an enemy near the box of the mover's position and ``points``.
+
+        ``points`` are the move's waypoints: then no segment of the move can trigger, and
+        it need not be armed.
 
         Sound because reactors are indexed once per phase: none appears mid-phase.
         """
@@ -190,8 +202,10 @@ class Referee:
         return True
 
     def _index_side(self, side: str) -> list[tuple[Watch, SpatialGrid]]:
-        """Every watch's index of its reactors against movers of ``side``, built at the
-        phase's first question (the broad phase's or the narrow one's) and kept."""
+        """Every watch's index of its reactors against movers of ``side``.
+
+        Built at the phase's first question (the broad phase's or the narrow one's) and kept.
+        """
         found = self._indexes[side] = [(watch, self._grid(idx, watch, side))
                                        for idx, watch in enumerate(self.watches)]
         return found

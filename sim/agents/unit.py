@@ -7,6 +7,8 @@ from typing import Any
 
 @dataclass(eq=False)
 class Unit:
+    """A unit: who it is (from its scenario spec) and where and how it stands now."""
+
     id: str
     side: str
     kind: str
@@ -28,6 +30,7 @@ class Unit:
 
     @classmethod
     def from_spec(cls, spec, side: str, pos) -> Unit:
+        """The unit a scenario's unit spec describes, standing at ``pos``."""
         return cls(id=spec.id, side=side, kind=spec.kind, steps=spec.steps, armour=spec.armour,
                    morale=spec.morale, skill=spec.skill, move=spec.move, orders=spec.orders,
                    node=spec.at, pos=(float(pos[0]), float(pos[1])), flags=set(spec.flags),
@@ -35,14 +38,17 @@ class Unit:
 
     @property
     def alive(self) -> bool:
+        """Not eliminated (it may be off the board)."""
         return "eliminated" not in self.flags
 
     @property
     def pinned(self) -> bool:
+        """Pinned (it carries the ``pinned`` flag; each rule system says what that stops)."""
         return "pinned" in self.flags
 
     @property
     def on_board(self) -> bool:
+        """Neither eliminated nor off the board."""
         # Asked of every unit every phase: two set lookups, no nested property (and
         # written out the same way in Battle.enemies_of).
         flags = self.flags
@@ -50,13 +56,17 @@ class Unit:
 
 
 class OnUnit:
-    """Mixin for what stands for a unit on the board (a TOO figure, a sniper team, each
-    with a ``unit`` attribute): its ``id`` and ``side`` are the unit's."""
+    """Mixin for what stands for a unit on the board: its ``id`` and ``side`` are the unit's.
+
+    A TOO figure and a sniper team are such, each with a ``unit`` attribute.
+    """
 
     @property
     def id(self) -> str:
+        """The unit's id."""
         return self.unit.id
 
     @property
     def side(self) -> str:
+        """The unit's side."""
         return self.unit.side

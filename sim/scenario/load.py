@@ -87,8 +87,10 @@ def _pydantic_message(err: ValidationError, system: RuleSystem) -> tuple[tuple[A
 
 def scenario_from_dict(data: Any, file: str = "<scenario>",
                        lines: dict[tuple[Any, ...], int] | None = None) -> Scenario:
-    """Validate a parsed scenario document under its rule system, build its terrain and
-    run every load-time check; any problem is one ``InputError`` naming file and place."""
+    """Validate a parsed scenario document under its rule system and build its terrain.
+
+    Every load-time check runs; any problem is one ``InputError`` naming file and place.
+    """
     lines = lines or {}
     if not isinstance(data, dict):
         raise InputError(f"expected a mapping of scenario keys at the top level, got {type(data).__name__}",
@@ -196,5 +198,6 @@ def canonical(scenario: Scenario) -> dict:
 
 
 def scenario_hash(scenario: Scenario) -> str:
+    """A short stable hash of the scenario's canonical form (the same scenario, the same hash)."""
     text = json.dumps(canonical(scenario), sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:16]

@@ -64,8 +64,11 @@ class UnitSpec(Strict):
 
 
 class Victory(Strict):
-    """The attacker wins by reaching ``objective`` (any unit), or by destroying the
-    defender; the defender wins by destroying the attacker or holding to the turn limit."""
+    """How the battle is won.
+
+    The attacker wins by reaching ``objective`` (any unit), or by destroying the defender;
+    the defender wins by destroying the attacker or holding to the turn limit.
+    """
 
     attacker: str
     objective: str | None = None

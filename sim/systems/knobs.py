@@ -1,5 +1,6 @@
-"""The knob models' common ground: strict models, ``rules.base`` read by every system, and
-the ``charge`` order two systems read.
+"""The knob models' common ground.
+
+Strict models, ``rules.base`` read by every system, and the ``charge`` order two systems read.
 
 A scenario may set only the knob sections its rule system reads (``base`` and its own):
 a knob that would be ignored is an error, never silently dropped. A rule system declares
@@ -18,8 +19,10 @@ FINITE: dict[str, Any] = {"allow_inf_nan": False}
 
 
 class Knobs(BaseModel):
-    """A strict knob model: unknown keys are errors and nothing is coerced
-    (``radius: true`` or ``radius: "10"`` is refused)."""
+    """A strict knob model: unknown keys are errors and nothing is coerced.
+
+    ``radius: true`` or ``radius: "10"`` is refused.
+    """
 
     model_config = ConfigDict(extra="forbid", validate_assignment=True, strict=True)
 
@@ -31,15 +34,20 @@ class BaseKnobs(Knobs):
 
 
 class ChargeOrders(Knobs):
-    """The orders key ``charge``: the unit may enter enemy zones of control (SF.ZOC) and
-    assaults in the assault phase (BASE.S.ASSAULT, BASE.F.ASSAULT)."""
+    """The orders key ``charge``.
+
+    The unit may enter enemy zones of control (SF.ZOC) and assaults in the assault phase
+    (BASE.S.ASSAULT, BASE.F.ASSAULT).
+    """
 
     charge: bool = False
 
 
 def choice(kind: str) -> Any:
-    """The type of a knob whose value names a registered behaviour of ``kind`` (so a
-    user's behaviour, registered with ``sim.register_behaviour``, is a valid value)."""
+    """The type of a knob whose value names a registered behaviour of ``kind``.
+
+    So a user's behaviour, registered with ``sim.register_behaviour``, is a valid value.
+    """
     def known(value: str) -> str:
         names = behaviours(kind)
         if value not in names:

@@ -73,10 +73,12 @@ class Checks(Protocol):
 
 @dataclass(frozen=True, eq=False)
 class MetricReporter:
-    """Numbers computed from a battle's records: ``kinds`` names each metric and says
-    whether it is ``binary`` (a yes/no), a ``count`` or ``real``; ``compute(records,
-    scenario)`` returns every one of them. ``systems`` limits a globally registered
-    reporter to those rule systems (None: every battle)."""
+    """Numbers computed from a battle's records.
+
+    ``kinds`` names each metric and says whether it is ``binary`` (a yes/no), a ``count``
+    or ``real``; ``compute(records, scenario)`` returns every one of them. ``systems``
+    limits a globally registered reporter to those rule systems (None: every battle).
+    """
 
     name: str
     kinds: Mapping[str, MetricKind]
@@ -86,8 +88,10 @@ class MetricReporter:
 
 @dataclass(frozen=True, eq=False)
 class Behaviour:
-    """A named choice a knob can select (a placement, a withdrawal policy, ...):
-    ``kind`` is the knob it serves (``h17.placement``), ``choose`` the code."""
+    """A named choice a knob can select (a placement, a withdrawal policy, ...).
+
+    ``kind`` is the knob it serves (``h17.placement``), ``choose`` the code.
+    """
 
     kind: str
     name: str
