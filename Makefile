@@ -14,8 +14,10 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(VENV)/bin/sim demo
 
+# Checks, then tests: lint (with docstrings on the public API), types (pyproject.toml), pytest.
 test: $(STAMP)
-	$(VENV)/bin/ruff check sim tests benchmarks    # lint, and docstrings on the public API
+	$(VENV)/bin/ruff check sim tests benchmarks
+	$(VENV)/bin/mypy
 	$(PY) -m pytest
 
 bench: $(STAMP)

@@ -60,9 +60,9 @@ def win_probability(x: int, y: int, *, law: Law, a: Number | None = None,
     """The probability that ``x`` blue units defeat ``y`` red ones (Brown's recursion)."""
     _check_sizes(x, y)
     # row[j] = P(i, j) for the current i, built up from i = 0 (P(0, j) = 0, j > 0).
-    row: list[Number] = [1] + [0] * y
+    row: list[Number] = [1, *([0] * y)]
     for i in range(1, x + 1):
-        new: list[Number] = [1] + [0] * y
+        new: list[Number] = [1, *([0] * y)]
         for j in range(1, y + 1):
             A = next_casualty_is_red(i, j, law=law, a=a, r=r)
             new[j] = A * new[j - 1] + (1 - A) * row[j]

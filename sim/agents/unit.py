@@ -2,7 +2,19 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from sim.space.geometry import Point
+
+if TYPE_CHECKING:
+    import simpy
+
+    from sim.scenario.schema import UnitSpec
+
+#: One leg of a move: (where it ends, the node reached there or None, its cost).
+Leg = tuple[Point, str | None, float]
+#: A move under way: (start time, start point, legs, speed, end of its slot or None).
+Course = tuple[float, Point, list[Leg], float, float | None]
 
 
 @dataclass(eq=False)
@@ -17,19 +29,21 @@ class Unit:
     morale: int
     skill: int
     move: float
+    # The scenario's orders: ``Orders`` plus the keys its rule system adds (``charge``),
+    # a model assembled per system (sim.scenario.schema.model_for).
     orders: Any
     node: str
-    pos: tuple[float, float]
+    pos: Point
     flags: set[str] = field(default_factory=set)
     start_steps: int = 0
-    process: Any = None          # the SimPy process moving it, while it moves
+    process: simpy.Process | None = None   # the SimPy process moving it, while it moves
     route: list[str] = field(default_factory=list)
     # The move it is making, while it makes it (see sim.agents.movement.exact_place):
     # ``pos`` is updated at waypoints, its exact position is known at any instant.
-    course: tuple | None = None
+    course: Course | None = None
 
     @classmethod
-    def from_spec(cls, spec, side: str, pos) -> Unit:
+    def from_spec(cls, spec: UnitSpec, side: str, pos: Point) -> Unit:
         """The unit a scenario's unit spec describes, standing at ``pos``."""
         return cls(id=spec.id, side=side, kind=spec.kind, steps=spec.steps, armour=spec.armour,
                    morale=spec.morale, skill=spec.skill, move=spec.move, orders=spec.orders,
@@ -60,6 +74,8 @@ class OnUnit:
 
     A TOO figure and a sniper team are such, each with a ``unit`` attribute.
     """
+
+    unit: Unit
 
     @property
     def id(self) -> str:

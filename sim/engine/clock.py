@@ -19,7 +19,9 @@ simply ``yield clock.next_phase()`` (any phase) or ``clock.wait(phase, side)``.
 """
 from __future__ import annotations
 
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import simpy
 
@@ -38,7 +40,8 @@ class Phase:
 class TurnClock:
     """The process that announces every phase of every player-turn, in order."""
 
-    def __init__(self, env: simpy.Environment, sides, phases, phase_length: float, turns: int):
+    def __init__(self, env: simpy.Environment, sides: Sequence[str], phases: Sequence[str], phase_length: float,
+                 turns: int):
         self.env = env
         self.sides = list(sides)
         self.phases = list(phases)
@@ -85,7 +88,7 @@ class TurnClock:
         """End the battle after the current instant (victory reached)."""
         self.stopped = True
 
-    def run(self):
+    def run(self) -> Generator[simpy.Event, Any, None]:
         """The clock's SimPy process: every phase of every turn, until the limit or a stop."""
         L = self.phase_length
         for turn in range(1, self.turns + 1):

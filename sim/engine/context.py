@@ -39,10 +39,13 @@ class BattleContext(Protocol):
     system: RuleSystem
     game: Game
     state: Any
-    units: Mapping[str, Unit]
     attacker: str
     defender: str
     done: simpy.Event
+
+    @property
+    def units(self) -> Mapping[str, Unit]:
+        """Every unit by id, in scenario order."""
 
     def units_of(self, side: str) -> list[Unit]:
         """A side's units, in scenario order (every one, on the board or not)."""

@@ -11,7 +11,7 @@ import hashlib
 import json
 import os
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import Any, NoReturn, cast
 
 from pydantic import ValidationError
 
@@ -133,8 +133,9 @@ def _check_against_map(scenario: Scenario) -> None:
         for i, u in enumerate(scenario.forces[side]):
             need_node(u.at, ("forces", side, i, "at"))
             if u.orders.type != "hold":
-                need_node(u.orders.to, ("forces", side, i, "orders", "to"))
-                if not terrain.reachable(u.at, u.orders.to):
+                to = cast(str, u.orders.to)   # Orders requires it of a moving unit
+                need_node(to, ("forces", side, i, "orders", "to"))
+                if not terrain.reachable(u.at, to):
                     raise InputError(
                         f"unit '{u.id}' cannot reach '{u.orders.to}' from '{u.at}' "
                         "(expected a destination connected to its start)",

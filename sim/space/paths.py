@@ -14,14 +14,13 @@ deterministically either way: the same map always gives the same path.
 """
 from __future__ import annotations
 
-from collections.abc import Hashable
-
 import networkx as nx
 import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra
 
-Node = Hashable
+#: A node's name: ``"q,r"`` on hex maps, a waypoint's name or ``"gx,gy"`` on tables.
+Node = str
 
 
 class NoPath(Exception):

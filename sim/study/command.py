@@ -18,13 +18,13 @@ import os
 import sys
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from sim.errors import InputError
 
 if TYPE_CHECKING:
-    from sim.study.design import Study
-    from sim.study.runner import PrecisionTarget
+    from sim.study.design import Precision, Study
+    from sim.study.runner import PrecisionTarget, StudyRun
 
 # The study machinery (scipy, pandas, the store) is imported when a study runs, not when
 # the `sim` parser is built, so other commands start fast.
@@ -100,7 +100,7 @@ def _precision(args, study: Study) -> PrecisionTarget | None:
     p = study.spec.precision
     if args.precision is None and (p is None or args.replications is not None):
         return None  # a fixed count: the file's, or --replications over a precision file
-    half = args.precision if args.precision is not None else p.half_width
+    half = args.precision if args.precision is not None else cast("Precision", p).half_width  # p: see above
     cap = args.replications or (p.max_replications if p else 2000)
     batch = p.batch if p else 50
     metrics = tuple(p.metrics) if p and p.metrics else None
@@ -114,7 +114,7 @@ def _progress(name: str, quiet: bool):
                 disable=quiet or not sys.stderr.isatty())
 
 
-def execute(study: Study, args, *, executor=None, out=None) -> tuple[int, object]:
+def execute(study: Study, args, *, executor=None, out=None) -> tuple[int, StudyRun | None]:
     """Run a loaded study with parsed options; returns (exit code, StudyRun)."""
     from sim.study.executors import make_executor
     from sim.study.report import as_json, table, write_csv

@@ -22,9 +22,12 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from functools import lru_cache
 from multiprocessing import get_context
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from sim.errors import InputError
+
+if TYPE_CHECKING:
+    from distributed import Client, LocalCluster
 
 DEFAULT_BATTLE = "sim.replication:run_battle"
 
@@ -186,7 +189,8 @@ class ProcessExecutor:
             self.pool = None
 
     def run(self, tasks: Iterable[Task]) -> Iterator[list[Outcome]]:
-        futures = [self.pool.submit(run_task, t) for t in tasks]
+        pool = cast(ProcessPoolExecutor, self.pool)   # started by __enter__
+        futures = [pool.submit(run_task, t) for t in tasks]
         try:
             for fut in as_completed(futures):
                 yield fut.result()
@@ -209,8 +213,8 @@ class DaskExecutor:
         self.workers = max(1, int(workers))
         self.address = address
         self.processes = processes
-        self.cluster = None
-        self.client = None
+        self.cluster: LocalCluster | None = None
+        self.client: Client | None = None
 
     def __enter__(self):
         try:
@@ -257,22 +261,26 @@ class DaskExecutor:
             self.cluster.close()
         self.client = self.cluster = None
 
+    @property
+    def _client(self) -> Client:
+        return cast("Client", self.client)   # started by __enter__
+
     def run(self, tasks: Iterable[Task]) -> Iterator[list[Outcome]]:
         from distributed import as_completed as dask_completed
 
-        futures = self.client.map(run_task, list(tasks), pure=False)
+        futures = self._client.map(run_task, list(tasks), pure=False)
         try:
             # On our client's loop: by default as_completed tracks futures on the default
             # client's loop, and when that is another client in this process (a notebook's
             # own Client), a result lost with a dead worker and waited for again here
             # fails with "bound to a different event loop" instead of being recomputed.
-            for fut in dask_completed(futures, loop=self.client.loop):
+            for fut in dask_completed(futures, loop=self._client.loop):
                 yield fut.result()
         finally:
-            self.client.cancel(futures)
+            self._client.cancel(futures)
 
 
-def make_executor(kind: str, workers: int = 1, address: str | None = None):
+def make_executor(kind: str | None, workers: int = 1, address: str | None = None):
     """The executor for ``--executor``/``--workers``/``--address``. ``--address`` implies
     Dask; ``--workers`` > 1 with no ``--executor`` means the process pool."""
     if address and kind not in (None, "dask"):

@@ -14,8 +14,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from sim.systems.registry import behaviours
 
-#: Field options of every decimal knob: NaN and infinities are refused.
-FINITE: dict[str, Any] = {"allow_inf_nan": False}
+# Every decimal knob refuses NaN and infinities: Field(..., allow_inf_nan=False).
 
 
 class Knobs(BaseModel):
@@ -30,7 +29,7 @@ class Knobs(BaseModel):
 class BaseKnobs(Knobs):
     """``rules.base``: what every rule system reads (the length of a phase)."""
 
-    phase_length: float = Field(1.0, gt=0, le=1000, **FINITE)
+    phase_length: float = Field(1.0, gt=0, le=1000, allow_inf_nan=False)
 
 
 class ChargeOrders(Knobs):

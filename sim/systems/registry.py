@@ -52,7 +52,9 @@ class PluginError(InputError):
 class Game(Protocol):
     """A rule system's play for one battle: it owns the system's typed ``state``."""
 
-    state: object
+    @property
+    def state(self) -> object:
+        """The system's own typed state for this battle (``BattleContext.state``)."""
 
     def setup(self, battle: BattleContext) -> None:
         """Before the first phase: place units, arm referee watches, start processes."""

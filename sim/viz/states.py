@@ -24,7 +24,7 @@ spotting roll, say) changes nothing.
 """
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from sim.events import (
     ACTIVATE,
@@ -178,7 +178,7 @@ def unit_states(log, scenario=None, end: float | None = None) -> list[Span]:
             motion[u] = None
         show(u, t)
         if u in snipers and (ev in LIFE or isinstance(r.get("state"), str) and u == r.get("unit")):
-            new = r["state"] if isinstance(r.get("state"), str) else LIFE[ev]
+            new = r["state"] if isinstance(r.get("state"), str) else LIFE[cast(str, ev)]  # ev in LIFE
             if ev == DEPLOY and r.get("hidden") is False:
                 new = "revealed"
             old, since = life[u]

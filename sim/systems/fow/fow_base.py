@@ -42,7 +42,7 @@ CONTACT = 1.0
 
 def knobs(battle: BattleContext) -> FowKnobs:
     """The battle's ``rules.fow`` knobs."""
-    return battle.knobs.fow  # type: ignore[no-any-return]
+    return battle.knobs.fow
 
 
 def concealed(battle: BattleContext, unit: Unit) -> bool:

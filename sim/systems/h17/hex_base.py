@@ -37,7 +37,7 @@ AP, CP, PIN = "BASE.H.AP", "BASE.H.CP", "BASE.H.PIN"
 
 def knobs(battle: BattleContext) -> H17Knobs:
     """The battle's ``rules.h17`` knobs."""
-    return battle.knobs.h17  # type: ignore[no-any-return]
+    return battle.knobs.h17
 
 
 def hex_units(battle: BattleContext, side: str, node: str) -> list[Unit]:
