@@ -65,8 +65,8 @@ def _foreign(loc: tuple[Any, ...], system: RuleSystem) -> tuple[tuple[Any, ...],
     if len(loc) in (4, 5) and loc[0] == "forces" and (len(loc) == 4 or loc[3] == "orders"):
         key = loc[-1]
         readers = sorted(s.name for s in all_systems()
-                         if (s.unit_keys if len(loc) == 4 else s.order_keys) is not None
-                         and key in (s.unit_keys if len(loc) == 4 else s.order_keys).model_fields)  # type: ignore[union-attr]
+                         if (keys := s.unit_keys if len(loc) == 4 else s.order_keys) is not None
+                         and key in keys.model_fields)
         if readers:
             return loc, f"'{key}' is set but ruleset '{name}' does not read it (only {readers} do)"
     return None

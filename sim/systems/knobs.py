@@ -8,8 +8,6 @@ its section's model (a ``Knobs`` subclass) once, in its ``RuleSystem``.
 """
 from __future__ import annotations
 
-from typing import Annotated, Any
-
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from sim.systems.registry import behaviours
@@ -42,10 +40,11 @@ class ChargeOrders(Knobs):
     charge: bool = False
 
 
-def choice(kind: str) -> Any:
-    """The type of a knob whose value names a registered behaviour of ``kind``.
+def behaviour_of(kind: str) -> AfterValidator:
+    """The check of a knob whose value names a registered behaviour of ``kind``.
 
-    So a user's behaviour, registered with ``sim.register_behaviour``, is a valid value.
+    The knob is ``Annotated[str, behaviour_of(kind)]``, so a user's behaviour, registered
+    with ``sim.register_behaviour``, is a valid value.
     """
     def known(value: str) -> str:
         names = behaviours(kind)
@@ -53,4 +52,4 @@ def choice(kind: str) -> Any:
             raise ValueError(f"'{value}' is not a {kind} behaviour (expected one of {sorted(names)})")
         return value
 
-    return Annotated[str, AfterValidator(known)]
+    return AfterValidator(known)

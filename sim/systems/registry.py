@@ -17,7 +17,7 @@ import importlib.metadata
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, NoReturn, Protocol
+from typing import TYPE_CHECKING, Any, Literal, NoReturn, Protocol, cast
 
 from pydantic import BaseModel
 
@@ -304,7 +304,7 @@ def register_system(system: RuleSystem, *, replace: bool = False) -> RuleSystem:
     pending = _pending()
     taken = _REG.systems.get(system.name)
     if not replace and (system.name in pending or (taken is not None and taken.origin != origin)):
-        where = pending[system.name][1] if system.name in pending else taken.origin  # type: ignore[union-attr]
+        where = pending[system.name][1] if system.name in pending else cast(_Entry, taken).origin  # taken: see above
         _malformed(origin, f"rule system '{system.name}'",
                    f"the name is taken ({where}); pass replace=True to replace it")
     pending.pop(system.name, None)
@@ -370,7 +370,8 @@ def behaviours(kind: str) -> dict[str, Behaviour]:
 def behaviour(kind: str, name: str) -> Behaviour:
     """One behaviour; KeyError if no behaviour of that kind has that name."""
     _load_others()
-    return _REG.behaviours[(kind, name)].value  # type: ignore[no-any-return]
+    value: Behaviour = _REG.behaviours[(kind, name)].value
+    return value
 
 
 def generation() -> int:
