@@ -54,7 +54,6 @@ LIFE = {ACTIVATE: "hidden", DEPLOY: "hidden", "place": "hidden", "return": "hidd
         REVEAL: "revealed", "revealed": "revealed", TO_RESERVE: "reserve",
         WITHDRAW: "withdrawn", ELIMINATE: "eliminated"}
 UNPIN = {"unpin", RALLY, "recover", "unpinned"}
-OFF_TABLE = {"off_board", "reserve", "withdrawn"}
 
 
 class Span(NamedTuple):
