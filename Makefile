@@ -14,11 +14,14 @@ $(STAMP): pyproject.toml examples/plugins/sim-duel/pyproject.toml
 demo: $(STAMP)
 	$(VENV)/bin/sim demo
 
+# Checks, then tests: lint (with docstrings on the public API), types (pyproject.toml), pytest.
 test: $(STAMP)
+	$(VENV)/bin/ruff check sim tests benchmarks
+	$(VENV)/bin/mypy
 	$(PY) -m pytest
 
 bench: $(STAMP)
 	$(PY) benchmarks/engine.py
 
 clean:
-	rm -rf $(VENV) sim-demo .pytest_cache
+	rm -rf $(VENV) sim-demo .pytest_cache .mypy_cache .ruff_cache

@@ -345,7 +345,7 @@ def bench_d(q, repeat):
     def plan():
         terrain.paths.trees.clear()          # plan from scratch each time
         t0 = time.perf_counter()
-        for side, u in sc.units():
+        for _side, u in sc.units():
             if u.orders.type != "hold":
                 terrain.reachable(u.at, u.orders.to)     # the load-time check
                 terrain.path(u.at, u.orders.to)          # the route the battle walks

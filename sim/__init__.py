@@ -41,8 +41,16 @@ from sim.replication import BattleResult, run_battle
 from sim.scenario.load import apply_overrides, load_scenario, scenario_from_dict
 from sim.scenario.schema import Scenario
 from sim.systems.knobs import BaseKnobs, Knobs
-from sim.systems.registry import (Checks, Game, MetricReporter, PluginError, RuleSystem,
-                                  register_metric, register_system, system_names)
+from sim.systems.registry import (
+    Checks,
+    Game,
+    MetricReporter,
+    PluginError,
+    RuleSystem,
+    register_metric,
+    register_system,
+    system_names,
+)
 from sim.systems.registry import get_system as rule_system
 
 if TYPE_CHECKING:
@@ -62,8 +70,11 @@ __all__ = [
 
 
 def run(scenario: Scenario | str, seed: int = 1, overrides: dict[str, Any] | None = None) -> BattleResult:
-    """Run one battle of a scenario (or a scenario file) at ``seed``, with dotted-key
-    ``overrides`` (as ``--set``) applied first; the same inputs always give the same log."""
+    """Run one battle of a scenario (or a scenario file) at ``seed``.
+
+    Dotted-key ``overrides`` (as ``--set``) are applied first; the same inputs always give
+    the same log.
+    """
     if not isinstance(scenario, Scenario):
         scenario = load_scenario(scenario)
     if overrides:
@@ -80,8 +91,11 @@ def load_study(path: str) -> Study:
 
 def study_from_dict(data: dict[str, Any], scenario: Scenario | str | None = None,
                     base_dir: str = ".") -> Study:
-    """A study from a dict (as a study file would hold): its ``scenario`` key is a path
-    relative to ``base_dir``, unless ``scenario`` gives the scenario (loaded or a path)."""
+    """A study from a dict (as a study file would hold).
+
+    Its ``scenario`` key is a path relative to ``base_dir``, unless ``scenario`` gives the
+    scenario (loaded or a path).
+    """
     from sim.study.design import study_from_dict as build
 
     return build(data, scenario=scenario, base_dir=base_dir)
@@ -90,9 +104,11 @@ def study_from_dict(data: dict[str, Any], scenario: Scenario | str | None = None
 def run_study(study: Study | str, *, replications: int | None = None, workers: int = 1,
               executor: str | None = None, db: str | None = None, resume: bool = False,
               crn: bool = True) -> StudyRun:
-    """Run (or, with ``db`` and ``resume``, finish) a study; returns its outcomes and
-    summary (``.summary``, ``.rows()``). ``executor``: ``serial``, ``processes`` or
-    ``dask`` (default: processes when ``workers`` > 1)."""
+    """Run (or, with ``db`` and ``resume``, finish) a study; returns its outcomes and summary.
+
+    The result has ``.summary`` and ``.rows()``. ``executor``: ``serial``, ``processes`` or
+    ``dask`` (default: processes when ``workers`` > 1).
+    """
     from sim.study.executors import make_executor
     from sim.study.runner import run_study as run_it
     from sim.study.store import ResultStore

@@ -8,7 +8,8 @@ with the functions so marked (module and name), so the list can never drift from
 """
 from __future__ import annotations
 
-from typing import Callable, TypeVar
+from collections.abc import Callable
+from typing import TypeVar
 
 T = TypeVar("T")
 
@@ -27,7 +28,8 @@ TITLES: dict[str, str] = {
     "H17.6c": "An eliminated sniper can never be activated again",
     "BASE.H.AP": "Infantry AP/AT attack on 2d6 (base game)",
     "BASE.H.CP": "Casualty points remove steps (base game)",
-    "BASE.H.PIN": "A unit that loses a step is pinned; it rallies on d6 >= morale in its After-Action Phase (base game)",
+    "BASE.H.PIN": ("A unit that loses a step is pinned; it rallies on d6 >= morale in its After-Action Phase"
+                   " (base game)"),
     # FOW — sniper teams
     "FOW.RELOCATE": "Changing the hide: d6 4+ returns the sniper to the Sniper Reserve",
     "FOW.IMMOBILE": "A deployed sniper never moves; a forced move destroys it",

@@ -8,8 +8,18 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TypedDict
 
 from sim.errors import InputError
+
+
+class RuleRow(TypedDict):
+    """One row of ``sim rules``: a rule ID, its title, its systems, where it is applied."""
+
+    id: str
+    title: str
+    systems: list[str]
+    where: list[str]
 
 
 class _Parser(argparse.ArgumentParser):
@@ -21,7 +31,7 @@ def _seed(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise InputError(f"--seed '{text}' is not an integer (expected 0 .. 2**63-1)", file="command line")
+        raise InputError(f"--seed '{text}' is not an integer (expected 0 .. 2**63-1)", file="command line") from None
     if not 0 <= value < 2**63:
         raise InputError(f"--seed {value} is out of range (expected 0 .. 2**63-1)", file="command line")
     return value
@@ -69,15 +79,15 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return 0
 
 
-def rule_rows() -> list[dict[str, object]]:
+def rule_rows() -> list[RuleRow]:
     """Every rule ID with its title, the rule systems declaring it and the code marked as
     applying it (every system loaded first, so every ``@implements`` has run)."""
     from sim import catalogue
     from sim.systems.registry import all_systems
 
     systems = all_systems()
-    return [{"id": rid, "title": title, "systems": [s.name for s in systems if rid in s.rules],
-             "where": where} for rid, title, where in catalogue.entries()]
+    return [RuleRow(id=rid, title=title, systems=[s.name for s in systems if rid in s.rules],
+                    where=where) for rid, title, where in catalogue.entries()]
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
@@ -87,9 +97,9 @@ def cmd_rules(args: argparse.Namespace) -> int:
         return 0
     width = max(len(str(r["id"])) for r in rows)
     for r in rows:
-        systems = ", ".join(r["systems"]) or "no rule system"  # type: ignore[arg-type]
+        systems = ", ".join(r["systems"]) or "no rule system"
         print(f"{r['id']:<{width}}  {r['title']}  [{systems}]")
-        where = ", ".join(r["where"]) or "not implemented yet"  # type: ignore[arg-type]
+        where = ", ".join(r["where"]) or "not implemented yet"
         print(f"{'':<{width}}    -> {where}")
     return 0
 

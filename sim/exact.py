@@ -1,5 +1,6 @@
-"""Exact answers for small engagements: Brown (1963), "Theory of Combat: The Probability
-of Winning" (Operations Research 11(3): 418–425).
+"""Exact answers for small engagements, after Brown (1963).
+
+Brown, "Theory of Combat: The Probability of Winning", Operations Research 11(3): 418–425.
 
 Two forces of ``x`` (blue) and ``y`` (red) units fight until one is gone; each casualty
 is red's with probability ``A`` and blue's with ``1 − A``. Then the probability that blue
@@ -22,9 +23,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 from numbers import Rational
-from typing import Literal, Union
+from typing import Literal, TypeAlias
 
-Number = Union[int, float, Fraction]
+Number: TypeAlias = int | float | Fraction
 Law = Literal["linear", "square"]
 
 __all__ = ["end_states", "next_casualty_is_red", "win_probability"]
@@ -59,9 +60,9 @@ def win_probability(x: int, y: int, *, law: Law, a: Number | None = None,
     """The probability that ``x`` blue units defeat ``y`` red ones (Brown's recursion)."""
     _check_sizes(x, y)
     # row[j] = P(i, j) for the current i, built up from i = 0 (P(0, j) = 0, j > 0).
-    row: list[Number] = [1] + [0] * y
+    row: list[Number] = [1, *([0] * y)]
     for i in range(1, x + 1):
-        new: list[Number] = [1] + [0] * y
+        new: list[Number] = [1, *([0] * y)]
         for j in range(1, y + 1):
             A = next_casualty_is_red(i, j, law=law, a=a, r=r)
             new[j] = A * new[j - 1] + (1 - A) * row[j]
@@ -71,9 +72,11 @@ def win_probability(x: int, y: int, *, law: Law, a: Number | None = None,
 
 def end_states(x: int, y: int, *, law: Law, a: Number | None = None,
                r: Number | None = None) -> dict[tuple[int, int], Number]:
-    """The probability of each way the fight ends: ``{(blue left, red left): p}``, where
-    exactly one of the two is 0. Their sum is 1; those with red at 0 sum to
-    ``win_probability``."""
+    """The probability of each way the fight ends: ``{(blue left, red left): p}``.
+
+    Exactly one of the two is 0. Their sum is 1; those with red at 0 sum to
+    ``win_probability``.
+    """
     _check_sizes(x, y)
     # Forward: reach[(i, j)] = probability the fight passes through (i, j).
     reach: dict[tuple[int, int], Number] = {(x, y): _exact(1)}

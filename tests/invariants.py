@@ -12,8 +12,8 @@ The invariants (issue 7, item 3; DESIGN.md's event-log contract; rules/CATALOGUE
   1..turns; ``side`` the side whose turn it is; ``phase`` one of the ruleset's phases
   (``setup`` only at t = 0 before the first phase); each record's time lies inside the
   phase it names; (turn, phase) never go back; one ``end`` record, the last.
-* no unit in two places, nor off the map: every ``pos`` lies on the map; a unit that is standing is always logged at the same point;
-  its position changes only during a move (``move`` … ``halt``/``stop``/``arrive``)
+* no unit in two places, nor off the map: every ``pos`` lies on the map; a unit that is standing is always
+  logged at the same point; its position changes only during a move (``move`` … ``halt``/``stop``/``arrive``)
   and never faster than its allowance allows; a sniper team changes place only by
   being placed (``activate``/``deploy``) while off the board; nothing is logged of a
   unit, as actor, after its elimination.
@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from typing import Callable
+from collections.abc import Callable
 
 from sim.agents import sniper as lifecycle
 from sim.systems.registry import get_system
@@ -417,7 +417,7 @@ def _check_lifecycle(scenario, records, specs) -> dict[str, list]:
     state = dict(teams)
     seen = {uid: [s] for uid, s in teams.items()}
     event_of = {}
-    for kind, (target, event) in lifecycle.COMMANDS.items():
+    for target, event in lifecycle.COMMANDS.values():
         event_of.setdefault(target, set()).add(event)
     for i, r in enumerate(records):
         uid, ev = r.get("unit"), r.get("event")

@@ -36,7 +36,7 @@ def test_turns_alternate_and_phases_follow_the_ruleset():
 def test_phase_times_are_back_to_back():
     """Turn k starts at (k-1)·phases·L; each phase lasts L and is announced at its start."""
     env, clock, seen = _watch(L=2.0)
-    for i, (now, turn, side, phase, start, end) in enumerate(seen):
+    for i, (now, _turn, _side, _phase, start, end) in enumerate(seen):
         assert now == start == pytest.approx(2.0 * i)
         assert end == pytest.approx(start + 2.0)
     assert env.now == pytest.approx(18.0)

@@ -11,7 +11,7 @@ from sim.engine.log import CONTRACT_KEYS, EventLog
 from sim.scenario.load import load_scenario
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def battles():
     out = []
     for name in ("open_ground_advance.yaml", "march_column.yaml"):

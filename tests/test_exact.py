@@ -3,7 +3,7 @@ hand-computed values."""
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from itertools import product
 
 import pytest
@@ -13,7 +13,7 @@ from sim.exact import end_states, next_casualty_is_red, win_probability
 
 def brute_force(x, y, A):
     """Sum over every sequence of casualties: an independent route to P(blue wins)."""
-    @lru_cache(maxsize=None)
+    @cache
     def p(i, j):
         if j == 0:
             return Fraction(1)
@@ -31,7 +31,7 @@ def paths(x, y, A):
     for n in range(1, x + y):
         for word in product("RB", repeat=n):
             i, j, prob = x, y, Fraction(1)
-            for k, who in enumerate(word):
+            for who in word:
                 if i == 0 or j == 0:
                     prob = Fraction(0)
                     break

@@ -4,20 +4,20 @@ FOW.ESCAPE, FOW.CATCH, FOW.RESERVE, BASE.F.HIT, BASE.F.SAVE, BASE.F.FP, BASE.F.P
 BASE.F.ASSAULT."""
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
-from conftest import set_up
 
+from conftest import set_up
 from sim.agents import sniper as sn
-from sim.engine.battle import Battle
-from sim.replication import run_battle
-from sim.errors import InputError
-from sim.systems.fow import rules as fow
 from sim.cli import rule_rows
+from sim.engine.battle import Battle
+from sim.errors import InputError
+from sim.replication import run_battle
 from sim.scenario.load import apply_overrides, load_scenario, scenario_from_dict
 from sim.space.geometry import dist
+from sim.systems.fow import rules as fow
 
 ROOT = Path(__file__).resolve().parents[1]
 CROSSING = ROOT / "scenarios" / "crossing_sniper.yaml"
@@ -26,12 +26,12 @@ FOW_IDS = ["FOW.RELOCATE", "FOW.IMMOBILE", "FOW.CAMO", "FOW.FRIENDLY", "FOW.MARK
            "BASE.F.SAVE", "BASE.F.FP", "BASE.F.PIN", "BASE.F.ASSAULT"]
 
 
-@lru_cache(maxsize=None)
+@cache
 def crossing():
     return load_scenario(CROSSING)
 
 
-@lru_cache(maxsize=None)
+@cache
 def crossing_logs():
     return [run_battle(crossing(), s).log for s in range(1, 41)]
 
@@ -152,7 +152,7 @@ def test_fow_pin_every_sniper_hit_pins_the_platoon():
                 plat = "A" if target.startswith("a") else "B"
                 pins = [p for p in recs[i:i + 5] if p["event"] == "pin" and p["rule"] == "FOW.PIN"]
                 was_pinned = any(p["event"] == "pin" and p.get("platoon") == plat
-                                 for p in recs[:i]) 
+                                 for p in recs[:i])
                 assert pins or was_pinned
 
 

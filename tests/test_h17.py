@@ -3,20 +3,20 @@ rule ID: H17.1, H17.1s, H17.2a, H17.2b, H17.2c, H17.3, H17.4, H17.5, H17.6a, H17
 H17.6c, BASE.H.AP, BASE.H.CP, BASE.H.PIN."""
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
-from conftest import set_up
 
+from conftest import set_up
 from sim.agents import sniper as sn
+from sim.cli import rule_rows
 from sim.engine.battle import Battle
-from sim.replication import run_battle
 from sim.errors import InputError
+from sim.replication import run_battle
+from sim.scenario.load import apply_overrides, load_scenario, scenario_from_dict
 from sim.systems.h17 import hex_base
 from sim.systems.h17 import rules as h17
-from sim.cli import rule_rows
-from sim.scenario.load import apply_overrides, load_scenario, scenario_from_dict
 
 ROOT = Path(__file__).resolve().parents[1]
 VILLAGE = ROOT / "scenarios" / "village_sniper.yaml"
@@ -24,12 +24,12 @@ H17_IDS = ["H17.1", "H17.1s", "H17.2a", "H17.2b", "H17.2c", "H17.3", "H17.4", "H
            "H17.6a", "H17.6b", "H17.6c", "BASE.H.AP", "BASE.H.CP", "BASE.H.PIN"]
 
 
-@lru_cache(maxsize=None)
+@cache
 def village():
     return load_scenario(VILLAGE)
 
 
-@lru_cache(maxsize=None)
+@cache
 def village_logs():
     return [run_battle(village(), s).log for s in range(1, 41)]
 

@@ -285,7 +285,8 @@ TERRAIN = {
     "table_nan_height": (OPEN, "height: 80", "height: .nan", ["terrain.height", "expected a number"]),
     "waypoint_off_table": (OPEN, "OBJ: [115, 40]", "OBJ: [115, 400]", ["terrain.waypoints.OBJ", "on the 120 x 80"]),
     "waypoint_not_point": (OPEN, "OBJ: [115, 40]", "OBJ: [115]", ["terrain.waypoints.OBJ", "point [x, y]"]),
-    "polygon_self_crossing": (OPEN, "[[50, 58], [66, 58], [66, 72], [50, 72]]", "[[50, 58], [66, 72], [66, 58], [50, 72]]",
+    "polygon_self_crossing": (OPEN, "[[50, 58], [66, 58], [66, 72], [50, 72]]",
+                              "[[50, 58], [66, 72], [66, 58], [50, 72]]",
                               ["terrain.areas[0].polygon", "simple polygon"]),
     "polygon_two_points": (OPEN, "[[50, 58], [66, 58], [66, 72], [50, 72]]", "[[50, 58], [66, 58]]",
                            ["terrain.areas[0].polygon", "at least 3"]),
@@ -308,11 +309,13 @@ REFERENCES = {
     "unit_at_missing_node": (OPEN, "id: r1, at: R1", "id: r1, at: NOWHERE", ["key forces.red.0.at", "not on the map"]),
     "orders_to_missing_node": (OPEN, "to: OBJ, charge: true}}", "to: NOWHERE, charge: true}}",
                                ["key forces.blue.0.orders.to", "'NOWHERE' is not on the map"]),
-    "objective_missing_node": (OPEN, "objective: OBJ", "objective: NOWHERE", ["key victory.objective", "not on the map"]),
+    "objective_missing_node": (OPEN, "objective: OBJ", "objective: NOWHERE",
+                               ["key victory.objective", "not on the map"]),
     "attacker_unknown_side": (OPEN, "attacker: blue", "attacker: green", ["victory.attacker 'green'"]),
     "forces_side_unknown": (OPEN, "  red:\n", "  green:\n", ["forces must have exactly the sides"]),
     "duplicate_unit_id": (OPEN, "id: b2,", "id: b1,", ["unique", "b1"]),
-    "empty_force": (OPEN, "  red:\n    - {id: r1, at: R1, steps: 2, armour: 4}\n    - {id: r2, at: R2, steps: 2, armour: 4}\n"
+    "empty_force": (OPEN, "  red:\n    - {id: r1, at: R1, steps: 2, armour: 4}\n"
+                          "    - {id: r2, at: R2, steps: 2, armour: 4}\n"
                           "    - {id: r3, at: R3, steps: 2, armour: 4}\n", "  red: []\n", ["force 'red' is empty"]),
     "no_forces": (OPEN, "forces:\n", "forces: {}\nxforces:\n", ["unknown key"]),
     "sniper_candidate_missing": (CROSSING, "candidates: [HIDE_RUIN,", "candidates: [NOPE,",
@@ -328,7 +331,8 @@ REFERENCES = {
     "too_knob_band_base": (BOOKSTORE, "opp_range: 80", "opp_range: 80\n    range_bands: [[a, 5, 200], [b, null, 3]]",
                            ["key rules.too.range_bands", "1..11"]),
     "too_knob_absurd_mod": (BOOKSTORE, "opp_range: 80",
-                            "opp_range: 80\n    acq_cover_mods: {open: 1000000, soft: 0, medium: 0, hard: 1, enclosed: 2}",
+                            "opp_range: 80\n"
+                            "    acq_cover_mods: {open: 1000000, soft: 0, medium: 0, hard: 1, enclosed: 2}",
                             ["key rules.too.acq_cover_mods", "-12..12"]),
     "too_level_unknown": (BOOKSTORE, "level: seasoned, at: G_SNIPER", "level: godlike, at: G_SNIPER",
                           ["key forces.german.0.level"]),

@@ -7,7 +7,6 @@ import pytest
 from conftest import SCENARIOS, build, recs, run, run_killing, scenario, table, unit
 from sim.engine.battle import Battle
 from sim.scenario.load import load_scenario
-from sim.space.geometry import dist
 
 ADV = {"type": "advance", "to": "B"}
 QUIET = {"base": {"shoot_range": 0, "charge_range": 0}}

@@ -5,7 +5,6 @@ from __future__ import annotations
 import copy
 import json
 import subprocess
-import sys
 import textwrap
 from collections.abc import Generator
 from typing import Any

@@ -22,7 +22,7 @@ PROPS = settings(max_examples=80, deadline=None, derandomize=True)
 R = 10.0
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _field():
     """A 400 x 200 table with 150 red units scattered over it and one blue mover."""
     rng = random.Random(5)

@@ -6,10 +6,9 @@ import copy
 import pytest
 import yaml
 
+from conftest import ROOT
 from sim.errors import InputError
 from sim.scenario.load import scenario_from_dict
-
-from conftest import ROOT
 
 
 def shipped(name):

@@ -2,7 +2,6 @@
 SF.HALT and SF.ROLL records (SF.TRIGGER, SF.HALT, SF.ROLL), quickly."""
 from __future__ import annotations
 
-
 import pytest
 
 from conftest import SCENARIOS, run

@@ -6,8 +6,6 @@ otherwise the mover has move 200 over a phase of length 1 on open ground, so it 
 """
 from __future__ import annotations
 
-import math
-
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st

@@ -6,8 +6,7 @@ never activates again (H17.6c); a sniper is never in two places, nor both on the
 and in the reserve (FOW.RESERVE, H17.1)."""
 from __future__ import annotations
 
-import copy
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -25,7 +24,7 @@ CROSSING = ROOT / "scenarios" / "crossing_sniper.yaml"
 LIFECYCLE = ("activate", "deploy", "withdraw", "to_reserve", "eliminate", "hit", "pin", "spot")
 
 
-@lru_cache(maxsize=None)
+@cache
 def scenario(path):
     return load_scenario(path)
 

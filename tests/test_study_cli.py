@@ -13,7 +13,6 @@ import sys
 import time
 from pathlib import Path
 
-
 from sim.cli import main
 from sim.replication import run_battle
 from sim.study.design import load_study

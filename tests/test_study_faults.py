@@ -313,7 +313,7 @@ def test_failing_replication_is_stored_counted_and_replayed_by_sim_run(
                                                 ("sf", '{"rules.snapfire.radius":12}'),
                                                 ("zoc", '{"rules.snapfire.radius":6}'),
                                                 ("zoc", '{"rules.snapfire.radius":12}')}
-    for variant, point, rep, seed, error, tb in failures:
+    for _variant, _point, rep, seed, error, tb in failures:
         assert rep in FAIL_REPS and seed == replication_seed(FAIL_SEED_STUDY, rep)
         assert error == f"RuntimeError: internal error: referee lost a mover at seed {seed}"
         assert tb.startswith("Traceback (most recent call last)")

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from sim.replication import run_battle
 from sim.errors import InputError
+from sim.replication import run_battle
 from sim.study.design import load_study
 from sim.study.executors import DaskExecutor, ProcessExecutor, SerialExecutor, run_task, task_size
 from sim.study.report import as_json

@@ -10,8 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats as sps
 
-from sim.study.stats import (estimate, paired_difference, summarize, t_interval,
-                             wilson_interval)
+from sim.study.stats import estimate, paired_difference, summarize, t_interval, wilson_interval
 
 samples = st.lists(st.floats(-1e3, 1e3, allow_nan=False), min_size=2, max_size=60)
 

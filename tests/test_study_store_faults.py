@@ -176,7 +176,7 @@ def test_a_full_disk_stops_the_study_in_one_line_and_keeps_the_batches(
 
     def full_after_three(self, p):
         opened(self, p)
-        self.conn = FullDisk(self.conn, 3)
+        self._conn = FullDisk(self.conn, 3)
 
     monkeypatch.setattr(ResultStore, "__init__", full_after_three)
     line = err_line(capsys, ["study", path, "--db", db, "--json", "--quiet", "--task-size", "5"])

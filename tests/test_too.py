@@ -12,11 +12,11 @@ import subprocess
 import pytest
 
 from conftest import PY, ROOT, build, table
-from sim.systems.too.figure import Wound, death_turn
+from sim.cli import rule_rows
 from sim.engine.battle import Battle
 from sim.systems.too import fire, spotting
 from sim.systems.too import tables as T
-from sim.cli import rule_rows
+from sim.systems.too.figure import Wound, death_turn
 
 TOO_IDS = ["TOO.ACQ", "TOO.KEEP", "TOO.OPP", "TOO.SCOPE", "TOO.STEALTH", "TOO.CONCEAL",
            "TOO.COUNTER", "TOO.FACING", "TOO.DAMAGE", "TOO.SAVE", "TOO.ALERT", "TOO.REHIDE",

@@ -9,8 +9,8 @@ from conftest import SCENARIOS
 from sim.engine.battle import Battle
 from sim.engine.log import CONTRACT_KEYS
 from sim.metrics import compute_metrics
-from sim.systems.too import tables as T
 from sim.scenario.load import apply_overrides, load_scenario
+from sim.systems.too import tables as T
 
 PATH = SCENARIOS / "stalingrad_bookstore.yaml"
 SEEDS = range(1, 41)

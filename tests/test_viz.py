@@ -9,11 +9,11 @@ from __future__ import annotations
 import math
 
 import pytest
-from conftest import SCENARIOS, build, lane, scenario, unit
 
+from conftest import SCENARIOS, build, lane, scenario, unit
 from sim import viz
-from sim.replication import run_battle
 from sim.engine.log import EventLog
+from sim.replication import run_battle
 from sim.scenario.load import load_scenario
 from sim.viz.states import Span
 

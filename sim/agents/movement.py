@@ -11,19 +11,29 @@ interrupt (a ``Trigger``) can come at any instant, and the unit then stands exac
 from __future__ import annotations
 
 import math
+from collections.abc import Generator
+from typing import TYPE_CHECKING, Any
 
 import simpy
 
-from sim.space.geometry import dist, lerp
+from sim.agents.referee import Trigger
+from sim.agents.unit import Leg, Unit
+from sim.space.geometry import Point, dist, lerp
+
+if TYPE_CHECKING:
+    from sim.engine.clock import Phase
+    from sim.engine.context import BattleContext
+    from sim.space.terrain import LegMemo, Terrain
 
 EPS = 1e-9
 
 
-def moves_per_phase(unit) -> int:
+def moves_per_phase(unit: Unit) -> int:
+    """How many moves the unit makes in its movement phase: three on March orders, else one."""
     return 3 if unit.orders.type == "march" else 1
 
 
-def _leg(terrain, legs, a, b) -> tuple[tuple[float, float], float, float]:
+def _leg(terrain: Terrain, legs: LegMemo, a: str, b: str) -> tuple[Point, float, float]:
     """(position of b, length a–b, cost per unit length) of the edge a→b, memoised in
     ``legs`` (the terrain's own: it never changes, so planning a move is a few dict
     lookups a leg)."""
@@ -34,12 +44,12 @@ def _leg(terrain, legs, a, b) -> tuple[tuple[float, float], float, float]:
     return found
 
 
-def plan_move(battle, unit, budget: float):
+def plan_move(battle: BattleContext, unit: Unit, budget: float) -> list[Leg]:
     """The points this move would pass if nothing stops it: [(point, node|None, cost)]."""
     terrain = battle.terrain
     memo = terrain.legs
     pos, here = unit.pos, unit.node
-    legs = []
+    legs: list[Leg] = []
     whole_edges = terrain.kind == "hex"  # hex moves end in hex centres, never between
     first = True
     for nxt in unit.route:
@@ -60,8 +70,8 @@ def plan_move(battle, unit, budget: float):
     return legs
 
 
-def walk(battle, unit, move_index: int, duration: float, end: float | None = None,
-         owner: bool = False):
+def walk(battle: BattleContext, unit: Unit, move_index: int, duration: float, end: float | None = None,
+         owner: bool = False) -> Generator[simpy.Event, Any, str]:
     """One move: a generator used inside the unit's movement process.
 
     ``end`` is the absolute time the move's slot ends: a segment's end time is never
@@ -113,8 +123,8 @@ def walk(battle, unit, move_index: int, duration: float, end: float | None = Non
                 yield env.timeout(seg_time)
             except simpy.Interrupt as intr:
                 trigger = intr.cause
-                if not hasattr(trigger, "watch"):  # eliminated while moving: Battle.eliminate
-                    return "dead"                  # set its exact position
+                if not isinstance(trigger, Trigger):  # eliminated while moving: Battle.eliminate
+                    return "dead"                     # set its exact position
                 frac = 0.0 if seg_time <= 0 else min(1.0, (env.now - t0) / seg_time)
                 # The referee's exact point; the kinematic one (p0 + v·elapsed) agrees
                 # with it to rounding, and a unit already inside is stopped where it stands.
@@ -139,7 +149,8 @@ def walk(battle, unit, move_index: int, duration: float, end: float | None = Non
             unit.process = None
 
 
-def go_straight(battle, unit, point, duration: float):
+def go_straight(battle: BattleContext, unit: Unit, point: Point,
+                duration: float) -> Generator[simpy.Event, Any, bool]:
     """A straight move off the route (a charge, leaving a zone) to ``point`` in
     ``duration``: a generator for inside a process. Struck down on the way, the unit
     falls exactly where it is (``exact_place``). Returns whether it got there."""
@@ -156,7 +167,7 @@ def go_straight(battle, unit, point, duration: float):
     return True
 
 
-def exact_place(unit, now: float) -> tuple[tuple[float, float], str | None]:
+def exact_place(unit: Unit, now: float) -> tuple[Point, str | None]:
     """Where ``unit`` is at time ``now``, exactly, and the last waypoint node it has
     reached on its way (None if none yet): its course (the move it is making: start
     time and point, legs, speed, end of slot) is replayed leg by leg, each timed as the
@@ -188,7 +199,7 @@ def _clamped(t0: float, seg_time: float, end: float) -> float:
     return seg_time
 
 
-def _reach(unit, target, node) -> None:
+def _reach(unit: Unit, target: Point, node: str | None) -> None:
     """The unit stands at the end of a leg: at ``node`` when the leg ends at one."""
     unit.pos = target
     if node is not None:
@@ -198,7 +209,7 @@ def _reach(unit, target, node) -> None:
             del route[0]
 
 
-def _end_of_move(battle, unit) -> str:
+def _end_of_move(battle: BattleContext, unit: Unit) -> str:
     if not unit.route:
         battle.record_arrive(unit)
         return "arrived"
@@ -206,7 +217,7 @@ def _end_of_move(battle, unit) -> str:
     return "done"
 
 
-def movement_process(battle, unit, phase):
+def movement_process(battle: BattleContext, unit: Unit, phase: Phase) -> Generator[simpy.Event, Any, str | None]:
     """The unit's moves in one movement phase, each in its own slot of the phase: a
     generator for ``env.process``."""
     moves = moves_per_phase(unit)
@@ -217,7 +228,7 @@ def movement_process(battle, unit, phase):
     return _moves(battle, unit, phase, moves)
 
 
-def _moves(battle, unit, phase, moves):
+def _moves(battle: BattleContext, unit: Unit, phase: Phase, moves: int) -> Generator[simpy.Event, Any, None]:
     slot = (phase.end - phase.start) / moves
     try:
         for k in range(moves):

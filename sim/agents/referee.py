@@ -11,41 +11,54 @@ point, so nothing is ever sampled and no radius can be skipped.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, cast
 
-from sim.space.geometry import first_root, lerp, moving_closer, reach
+import simpy
+
+from sim.agents.unit import Unit
+from sim.space.geometry import Point, first_root, lerp, moving_closer, reach
 from sim.space.grid import SpatialGrid
+
+if TYPE_CHECKING:
+    from sim.engine.context import BattleContext
 
 
 @dataclass
 class Trigger:
     """Why a mover was interrupted: which watch, which enemy, where and when."""
 
-    watch: Any
-    reactor: Any
-    point: tuple[float, float]
+    watch: Watch
+    reactor: Unit
+    point: Point
     dist: float
     inside: bool          # the mover was already within the radius (SF.INSIDE)
 
 
 class Watch:
-    """A reaction rule the referee arms on movers. Subclasses set ``rule`` and ``radius``
-    and decide which enemies react (``reactors``) and whether one may (``eligible``)."""
+    """A reaction rule the referee arms on movers.
+
+    Subclasses set ``rule`` and ``radius`` and decide which enemies react (``reactors``)
+    and whether one may (``eligible``).
+    """
 
     rule: str = ""
     radius: float = 0.0
 
-    def active(self, battle, mover) -> bool:
+    def active(self, battle: BattleContext, mover: Unit) -> bool:
+        """Whether the watch applies to this mover at all (default: always)."""
         return True
 
-    def reactors(self, battle, side: str) -> list:
+    def reactors(self, battle: BattleContext, side: str) -> list[Unit]:
+        """The units that may react to movers of ``side`` this phase."""
         raise NotImplementedError
 
-    def eligible(self, battle, reactor, mover) -> bool:
+    def eligible(self, battle: BattleContext, reactor: Unit, mover: Unit) -> bool:
+        """Whether ``reactor`` may react to ``mover`` now (default: yes)."""
         return True
 
-    def inside_triggers(self, battle, reactor, mover, p0, p1) -> bool:
+    def inside_triggers(self, battle: BattleContext, reactor: Unit, mover: Unit, p0: Point, p1: Point) -> bool:
         """A mover that starts within the radius triggers at once only if it moves closer."""
         return moving_closer(p0, p1, reactor.pos)
 
@@ -53,35 +66,41 @@ class Watch:
     # says, in ``first_moment``, when along the segment that first holds.
     delays = False
 
-    def first_moment(self, battle, reactor, mover, p0, p1, s: float) -> float | None:
-        """The first fraction >= s of p0→p1 at which ``reactor`` reacts, given that the
-        mover first comes within the radius at s (None: not on this segment). It may
-        leave the radius again further on: the watch checks that itself."""
+    def first_moment(self, battle: BattleContext, reactor: Unit, mover: Unit, p0: Point, p1: Point,
+                     s: float) -> float | None:
+        """The first fraction >= s of p0→p1 at which ``reactor`` reacts (None: not on this segment).
+
+        The mover first comes within the radius at s. It may leave the radius again
+        further on: the watch checks that itself.
+        """
         return s
 
-    def react(self, battle, mover, trigger: Trigger) -> str:
+    def react(self, battle: BattleContext, mover: Unit, trigger: Trigger) -> str:
         """Apply the rule; return 'continue', 'halt_move' or 'halt_phase'."""
         raise NotImplementedError
 
 
 class Referee:
-    def __init__(self, battle):
+    """Schedules, for each moving segment, the exact moment a watch's reactor reacts."""
+
+    def __init__(self, battle: BattleContext):
         self.battle = battle
         self.env = battle.env
         self.watches: list[Watch] = []
-        self._indexes: dict[str, list[tuple[Watch, SpatialGrid]]] = {}   # side -> per watch
-        self._last: dict[tuple[int, str], tuple[list, list, SpatialGrid]] = {}
+        self._indexes: dict[str, list[tuple[Watch, SpatialGrid[Unit]]]] = {}   # side -> per watch
+        self._last: dict[tuple[int, str], tuple[list[Unit], list[Point], SpatialGrid[Unit]]] = {}
         self._armed: dict[str, int] = {}    # unit id -> token of its live schedule
         self._token = 0
 
     def add(self, watch: Watch) -> None:
+        """Arm ``watch`` on every mover from now on."""
         self.watches.append(watch)
 
     def begin_phase(self) -> None:
         """Index the reactors afresh: they do not move while the other side moves."""
         self._indexes.clear()
 
-    def _grid(self, idx: int, watch: Watch, side: str) -> SpatialGrid:
+    def _grid(self, idx: int, watch: Watch, side: str) -> SpatialGrid[Unit]:
         reactors = watch.reactors(self.battle, side)
         places = [u.pos for u in reactors]
         # Reactors mostly stand still from one turn to the next: an index of the very
@@ -90,13 +109,14 @@ class Referee:
         if last is not None and last[0] == reactors and last[1] == places:
             grid = last[2]
         else:
-            grid = SpatialGrid(max(watch.radius, 1e-6) * 4).add_all(reactors)
+            empty: SpatialGrid[Unit] = SpatialGrid(max(watch.radius, 1e-6) * 4)
+            grid = empty.add_all(reactors)
             self._last[(idx, side)] = (reactors, places, grid)
         return grid
 
-    def earliest(self, mover, p0, p1):
+    def earliest(self, mover: Unit, p0: Point, p1: Point) -> tuple[float, Trigger] | None:
         """(s, Trigger) of the first reaction along p0→p1, or None."""
-        best = None
+        best: tuple[tuple[float, int, str], Trigger] | None = None
         for idx, (watch, grid) in enumerate(self._indexes.get(mover.side) or self._index_side(mover.side)):
             r = watch.radius
             near = grid.near_segment(p0, p1, r)
@@ -135,6 +155,7 @@ class Referee:
                 if not reactor.on_board or not eligible(battle, reactor, mover):
                     continue
                 d0 = math.hypot(rx, ry)  # = dist(p0, reactor.pos)
+                s: float | None
                 if d0 <= r:
                     if not watch.inside_triggers(battle, reactor, mover, p0, p1):
                         continue
@@ -164,10 +185,11 @@ class Referee:
                     best = (key, Trigger(watch, reactor, point, d, inside))
         return None if best is None else (best[0][0], best[1])
 
-    def quiet(self, mover, points) -> bool:
-        """True when no watch has an enemy near the bounding box of the mover's position
-        and ``points`` (the move's waypoints): then no segment of the move can trigger,
-        and it need not be armed.
+    def quiet(self, mover: Unit, points: Sequence[Point]) -> bool:
+        """True when no watch has an enemy near the box of the mover's position and ``points``.
+
+        ``points`` are the move's waypoints: then no segment of the move can trigger, and
+        it need not be armed.
 
         Sound because reactors are indexed once per phase: none appears mid-phase.
         """
@@ -189,14 +211,16 @@ class Referee:
                 return False
         return True
 
-    def _index_side(self, side: str) -> list[tuple[Watch, SpatialGrid]]:
-        """Every watch's index of its reactors against movers of ``side``, built at the
-        phase's first question (the broad phase's or the narrow one's) and kept."""
+    def _index_side(self, side: str) -> list[tuple[Watch, SpatialGrid[Unit]]]:
+        """Every watch's index of its reactors against movers of ``side``.
+
+        Built at the phase's first question (the broad phase's or the narrow one's) and kept.
+        """
         found = self._indexes[side] = [(watch, self._grid(idx, watch, side))
                                        for idx, watch in enumerate(self.watches)]
         return found
 
-    def arm(self, mover, p0, p1, duration: float) -> float | None:
+    def arm(self, mover: Unit, p0: Point, p1: Point, duration: float) -> float | None:
         """Schedule the mover's first reaction on this segment; returns its fraction s."""
         self._token += 1
         token = self._armed[mover.id] = self._token
@@ -204,9 +228,9 @@ class Referee:
         if found is None:
             return None
         s, trigger = found
-        process = mover.process
+        process = cast(simpy.Process, mover.process)  # a mover is moved by its process
 
-        def fire(_event):
+        def fire(_event: simpy.Event) -> None:
             if self._armed.get(mover.id) == token and process.is_alive:
                 self._armed.pop(mover.id, None)
                 process.interrupt(trigger)
@@ -214,6 +238,6 @@ class Referee:
         self.env.timeout(s * duration).callbacks.append(fire)
         return s
 
-    def disarm(self, mover) -> None:
+    def disarm(self, mover: Unit) -> None:
         """Cancel the mover's scheduled reaction (segment finished or move ended)."""
         self._armed.pop(mover.id, None)

@@ -11,15 +11,29 @@ tried again at the owner's next turn.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Generator
+from typing import TYPE_CHECKING, Any
+
 import simpy
 
 from sim.catalogue import implements
 from sim.events import NO_DEPLOY
 
+if TYPE_CHECKING:
+    from sim.agents.sniper import SniperTeam
+    from sim.engine.context import BattleContext
+
+#: Where a team goes back on the board: (node, extra fields of its ``deploy`` record),
+#: or None when no position is allowed.
+Placement = Callable[["SniperTeam"], "tuple[str, dict[str, Any]] | None"]
+
 
 @implements("FOW.RESERVE")
 class SniperReserve:
-    def __init__(self, battle, side: str, place, delay: int = 1, rule: str = "FOW.RESERVE"):
+    """A side's Sniper Reserve: teams wait in a store and are placed again in order."""
+
+    def __init__(self, battle: BattleContext, side: str, place: Placement, delay: int = 1,
+                 rule: str = "FOW.RESERVE"):
         self.battle = battle
         self.side = side
         self.place = place          # team -> (node, fields) or None
@@ -28,21 +42,23 @@ class SniperReserve:
         self.store = simpy.Store(battle.env)
         self.process = battle.env.process(self._run())
 
-    def put(self, team) -> None:
+    def put(self, team: SniperTeam) -> None:
+        """A team enters the reserve (last in the queue)."""
         self.store.put(team)
 
     @property
-    def teams(self) -> list:
+    def teams(self) -> list[SniperTeam]:
+        """The teams waiting, in the order they went in."""
         return list(self.store.items)
 
-    def ready(self, team, turn: int) -> bool:
+    def ready(self, team: SniperTeam, turn: int) -> bool:
         """Whether ``team`` has waited ``delay`` of its owner's turns by ``turn``."""
         clock = self.battle.clock
         owner_turns = sum(1 for u in range(team.reserve_turn + 1, turn + 1)
                           if clock.side_of_turn(u) == self.side)
         return owner_turns >= self.delay
 
-    def _run(self):
+    def _run(self) -> Generator[simpy.Event, Any, None]:
         clock = self.battle.clock
         while True:
             phase = yield clock.wait("movement", self.side)
@@ -51,7 +67,7 @@ class SniperReserve:
                 if not self.ready(team, phase.turn):
                     break
                 n += 1
-            retry = []
+            retry: list[SniperTeam] = []
             for _ in range(n):
                 team = yield self.store.get()
                 spot = self.place(team)

@@ -24,13 +24,18 @@ only positions are the node where it is placed and "off the board".
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, cast
 
 import simpy
 
-from sim.agents.unit import OnUnit
+from sim.agents.unit import OnUnit, Unit
 from sim.events import ACTIVATE, DEPLOY, ELIMINATE, SPOT, TO_RESERVE, WITHDRAW
+
+if TYPE_CHECKING:
+    from sim.agents.reserve import SniperReserve
+    from sim.engine.context import BattleContext
 
 OFF_BOARD = "off_board"
 RESERVE = "reserve"
@@ -79,7 +84,7 @@ SOURCES: dict[str, tuple[str, ...]] = {
 
 
 class IllegalTransition(RuntimeError):
-    pass
+    """A transition the lifecycle table does not allow (a bug, never an input error)."""
 
 
 @dataclass
@@ -91,18 +96,20 @@ class Command:
     fields: dict[str, Any]
     then: Callable[[], None] | None
     done: simpy.Event
-    node: Any = None
+    node: str | None = None          # where an ``activate`` or ``deploy`` places it
 
 
 @dataclass(eq=False)
 class SniperTeam(OnUnit):
-    battle: Any
-    unit: Any
+    """A sniper team: its unit, its lifecycle state and the process that changes it."""
+
+    battle: BattleContext
+    unit: Unit
     state: str
     system: str                      # "h17" or "fow"
-    candidates: list = field(default_factory=list)
-    reserve: Any = None              # the owner's SniperReserve (FOW)
-    history: list = field(default_factory=list)   # [(t, state)]
+    candidates: list[str] = field(default_factory=list)
+    reserve: SniperReserve | None = None   # the owner's Sniper Reserve (FOW)
+    history: list[tuple[float, str]] = field(default_factory=list)   # [(t, state)]
     attacks_since_deploy: int = 0
     attacks: int = 0
     deployed_turn: int | None = None
@@ -111,9 +118,9 @@ class SniperTeam(OnUnit):
     reserve_turn: int = 0            # turn it entered the reserve
     returns: int = 0                 # deployments from the reserve after the first
     deployments: int = 0
-    process: Any = None
+    process: simpy.Process = field(init=False)   # the team's own, started at once
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         self.history.append((self.battle.env.now, self.state))
         if self.state in ON_BOARD:
             self.unit.flags.discard("off_board")
@@ -126,6 +133,7 @@ class SniperTeam(OnUnit):
     # -- queries ------------------------------------------------------------------------
     @property
     def on_board(self) -> bool:
+        """Placed on the board (hidden or revealed) and not eliminated."""
         return self.state in ON_BOARD and self.unit.alive
 
     @property
@@ -134,8 +142,8 @@ class SniperTeam(OnUnit):
         return self.state in SOURCES["activate"]
 
     # -- requests -----------------------------------------------------------------------
-    def request(self, kind: str, rule: str | None = None, *, node=None,
-                then: Callable[[], None] | None = None, **fields) -> simpy.Event:
+    def request(self, kind: str, rule: str | None = None, *, node: str | None = None,
+                then: Callable[[], None] | None = None, **fields: Any) -> simpy.Event:
         """Ask the team's process for a transition; returns the command's ``done`` event.
 
         From another process this interrupts the team's process; from the team's own
@@ -151,13 +159,13 @@ class SniperTeam(OnUnit):
             self.process.interrupt(cmd)
         return cmd.done
 
-    def _run(self):
+    def _run(self) -> Generator[simpy.Event, Any, None]:
         idle = self.battle.env.event()   # never succeeds: the team only reacts
         while True:
             try:
                 yield idle
             except simpy.Interrupt as intr:
-                self._handle(intr.cause)
+                self._handle(cast(Command, intr.cause))   # only ``request`` interrupts it
 
     def _handle(self, cmd: Command) -> None:
         if self.state not in SOURCES[cmd.kind] or self.battle.done.triggered:
@@ -179,13 +187,15 @@ class SniperTeam(OnUnit):
         self.history.append((b.env.now, target))
         if target == HIDDEN:
             fields = dict(cmd.fields)
-            unit.node = cmd.node
-            unit.pos = b.terrain.pos(cmd.node)
+            node = cast(str, cmd.node)   # activate and deploy always say where
+            unit.node = node
+            unit.pos = b.terrain.pos(node)
             unit.flags.discard("off_board")
+            deploy_rule: str | None
             if cmd.kind == "activate":
                 placement = fields.pop("placement", {})
-                b.record(ACTIVATE, rule=cmd.rule, unit=unit.id, node=cmd.node,
-                         pos=b.terrain.pos(cmd.node), state_from=before, **fields)
+                b.record(ACTIVATE, rule=cmd.rule, unit=unit.id, node=node,
+                         pos=b.terrain.pos(node), state_from=before, **fields)
                 deploy_rule, extra = "H17.2b", placement
             else:
                 deploy_rule, extra = cmd.rule, fields
@@ -210,4 +220,4 @@ class SniperTeam(OnUnit):
         if target in (WITHDRAWN, RESERVE):
             if target == RESERVE:
                 self.reserve_turn = b.clock.turn
-                self.reserve.put(self)
+                cast("SniperReserve", self.reserve).put(self)   # FOW teams have one

@@ -90,8 +90,10 @@ class Battle:
                           "event": event, "rule": rule, **fields})
 
     def record_move(self, unit: Unit, move: int, waypoints: list[tuple[float, float]]) -> None:
-        """``record("move", unit=…, pos=…, node=…, move=…, waypoints=…)`` spelled out as
-        one literal (no keyword packing): every move writes it."""
+        """``record("move", unit=…, pos=…, node=…, move=…, waypoints=…)``, spelled out.
+
+        One literal, no keyword packing: every move writes it.
+        """
         c = self.clock.current
         self._add({"t": self.env.now, "turn": c.turn, "side": c.side, "phase": c.phase,
                    "event": MOVE, "rule": None, "unit": unit.id, "pos": unit.pos,

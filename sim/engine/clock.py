@@ -19,13 +19,17 @@ simply ``yield clock.next_phase()`` (any phase) or ``clock.wait(phase, side)``.
 """
 from __future__ import annotations
 
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import simpy
 
 
 @dataclass(frozen=True)
 class Phase:
+    """One phase of one player-turn: whose turn, which phase, when it starts and ends."""
+
     turn: int
     side: str
     phase: str
@@ -34,7 +38,10 @@ class Phase:
 
 
 class TurnClock:
-    def __init__(self, env: simpy.Environment, sides, phases, phase_length: float, turns: int):
+    """The process that announces every phase of every player-turn, in order."""
+
+    def __init__(self, env: simpy.Environment, sides: Sequence[str], phases: Sequence[str], phase_length: float,
+                 turns: int):
         self.env = env
         self.sides = list(sides)
         self.phases = list(phases)
@@ -48,17 +55,21 @@ class TurnClock:
 
     @property
     def turn(self) -> int:
+        """The current player-turn (1 before the first phase)."""
         return self.current.turn
 
     @property
     def side(self) -> str:
+        """The side whose turn it is."""
         return self.current.side
 
     @property
     def phase(self) -> str:
+        """The current phase's name (``setup`` before the first phase)."""
         return self.current.phase
 
     def side_of_turn(self, turn: int) -> str:
+        """The side that player-turn ``turn`` belongs to."""
         return self.sides[(turn - 1) % len(self.sides)]
 
     def next_phase(self) -> simpy.Event:
@@ -77,7 +88,8 @@ class TurnClock:
         """End the battle after the current instant (victory reached)."""
         self.stopped = True
 
-    def run(self):
+    def run(self) -> Generator[simpy.Event, Any, None]:
+        """The clock's SimPy process: every phase of every turn, until the limit or a stop."""
         L = self.phase_length
         for turn in range(1, self.turns + 1):
             side = self.side_of_turn(turn)

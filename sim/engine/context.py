@@ -10,7 +10,8 @@ ever set on the battle or on a unit.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping, Protocol
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     import simpy
@@ -38,10 +39,13 @@ class BattleContext(Protocol):
     system: RuleSystem
     game: Game
     state: Any
-    units: Mapping[str, Unit]
     attacker: str
     defender: str
     done: simpy.Event
+
+    @property
+    def units(self) -> Mapping[str, Unit]:
+        """Every unit by id, in scenario order."""
 
     def units_of(self, side: str) -> list[Unit]:
         """A side's units, in scenario order (every one, on the board or not)."""

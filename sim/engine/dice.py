@@ -24,7 +24,7 @@ def _key(text: str) -> int:
 
 
 def _words(n: int) -> list[int]:
-    """n as little-endian 32-bit words, as numpy's SeedSequence splits an int (0 -> [0])."""
+    """``n`` as little-endian 32-bit words, as numpy's SeedSequence splits an int (0 -> [0])."""
     out = [n & 0xFFFFFFFF]
     n >>= 32
     while n:
@@ -34,10 +34,12 @@ def _words(n: int) -> list[int]:
 
 
 def seed_sequence(seed: int, spawn_key: tuple[int, ...]) -> np.random.SeedSequence:
-    """The SeedSequence ``SeedSequence(seed, spawn_key=spawn_key)``, built from the words
-    it would assemble (the seed padded to the pool's 4 words, then the key's words):
-    the same pool, so the same streams, at a third of the cost (a battle makes one per
-    unit and rule)."""
+    """The SeedSequence ``SeedSequence(seed, spawn_key=spawn_key)``, at a third of the cost.
+
+    It is built from the words that call would assemble (the seed padded to the pool's 4
+    words, then the key's words): the same pool, so the same streams (a battle makes one
+    per unit and rule).
+    """
     run = _words(seed)
     if spawn_key and len(run) < 4:
         run += [0] * (4 - len(run))
@@ -56,6 +58,7 @@ class Dice:
         self._streams: dict[tuple[str, str], np.random.Generator] = {}
 
     def stream(self, unit: str, rule: str) -> np.random.Generator:
+        """The (unit, rule) random stream, made on first use."""
         key = (unit, rule)
         gen = self._streams.get(key)
         if gen is None:

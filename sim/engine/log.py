@@ -9,7 +9,8 @@ from __future__ import annotations
 import json
 import math
 import os
-from typing import Any, Iterable, Iterator
+from collections.abc import Iterable, Iterator
+from typing import Any
 
 from sim.events import CONTRACT_KEYS, LIFECYCLE_EVENTS, ROLL_KEYS
 

@@ -12,8 +12,14 @@
 """
 from __future__ import annotations
 
-from sim.systems.registry import (Behaviour, behaviours, register_behaviour, unregister_behaviour,
-                                  unregister_metric, unregister_system)
+from sim.systems.registry import (
+                                  Behaviour,
+                                  behaviours,
+                                  register_behaviour,
+                                  unregister_behaviour,
+                                  unregister_metric,
+                                  unregister_system,
+)
 
 __all__ = ["Behaviour", "behaviours", "register_behaviour", "unregister_behaviour",
            "unregister_metric", "unregister_system"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from sim.metrics.core import CORE
-from sim.systems.registry import RuleSystem, get_system, metric_reporters
+from sim.systems.registry import MetricKind, RuleSystem, get_system, metric_reporters
 
 __all__ = ["compute_metrics", "metric_kinds"]
 
@@ -21,7 +21,7 @@ def _system(scenario_or_system: Any) -> RuleSystem:
     return get_system(scenario_or_system.ruleset)
 
 
-def metric_kinds(scenario_or_system: Any) -> dict[str, str]:
+def metric_kinds(scenario_or_system: Any) -> dict[str, MetricKind]:
     """Every metric of a battle under a rule system (a scenario, a system or its name),
     with its kind (``binary``, ``count`` or ``real``), in report order."""
     kinds = dict(CORE.kinds)

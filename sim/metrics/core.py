@@ -5,7 +5,8 @@ them Wilson intervals), counts, or real values. A rule system adds its own repor
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from sim.events import ARRIVE, ELIMINATE, END, HIT
 from sim.systems.registry import MetricReporter, Record

@@ -11,7 +11,7 @@ import hashlib
 import json
 import os
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import Any, NoReturn, cast
 
 from pydantic import ValidationError
 
@@ -65,8 +65,8 @@ def _foreign(loc: tuple[Any, ...], system: RuleSystem) -> tuple[tuple[Any, ...],
     if len(loc) in (4, 5) and loc[0] == "forces" and (len(loc) == 4 or loc[3] == "orders"):
         key = loc[-1]
         readers = sorted(s.name for s in all_systems()
-                         if (s.unit_keys if len(loc) == 4 else s.order_keys) is not None
-                         and key in (s.unit_keys if len(loc) == 4 else s.order_keys).model_fields)  # type: ignore[union-attr]
+                         if (keys := s.unit_keys if len(loc) == 4 else s.order_keys) is not None
+                         and key in keys.model_fields)
         if readers:
             return loc, f"'{key}' is set but ruleset '{name}' does not read it (only {readers} do)"
     return None
@@ -87,8 +87,10 @@ def _pydantic_message(err: ValidationError, system: RuleSystem) -> tuple[tuple[A
 
 def scenario_from_dict(data: Any, file: str = "<scenario>",
                        lines: dict[tuple[Any, ...], int] | None = None) -> Scenario:
-    """Validate a parsed scenario document under its rule system, build its terrain and
-    run every load-time check; any problem is one ``InputError`` naming file and place."""
+    """Validate a parsed scenario document under its rule system and build its terrain.
+
+    Every load-time check runs; any problem is one ``InputError`` naming file and place.
+    """
     lines = lines or {}
     if not isinstance(data, dict):
         raise InputError(f"expected a mapping of scenario keys at the top level, got {type(data).__name__}",
@@ -131,8 +133,9 @@ def _check_against_map(scenario: Scenario) -> None:
         for i, u in enumerate(scenario.forces[side]):
             need_node(u.at, ("forces", side, i, "at"))
             if u.orders.type != "hold":
-                need_node(u.orders.to, ("forces", side, i, "orders", "to"))
-                if not terrain.reachable(u.at, u.orders.to):
+                to = cast(str, u.orders.to)   # Orders requires it of a moving unit
+                need_node(to, ("forces", side, i, "orders", "to"))
+                if not terrain.reachable(u.at, to):
                     raise InputError(
                         f"unit '{u.id}' cannot reach '{u.orders.to}' from '{u.at}' "
                         "(expected a destination connected to its start)",
@@ -183,9 +186,11 @@ def parse_assignment(text: str, source: str = "--set") -> tuple[str, Any]:
 
 
 def parse_assignments(texts, source: str = "--set") -> dict[str, Any]:
-    """Every ``KEY=VALUE`` of a command line, in order; a key given twice, or a key inside
-    another one given too (``rules.snapfire`` and ``rules.snapfire.radius``), is an error:
-    one of the two would be silently lost."""
+    """Every ``KEY=VALUE`` of a command line, in order, as a dict.
+
+    A key given twice, or a key inside another one given too (``rules.snapfire`` and
+    ``rules.snapfire.radius``), is an error: one of the two would be silently lost.
+    """
     out: dict[str, Any] = {}
     for text in texts or []:
         key, value = parse_assignment(text, source)
@@ -219,5 +224,6 @@ def canonical(scenario: Scenario) -> dict:
 
 
 def scenario_hash(scenario: Scenario) -> str:
+    """A short stable hash of the scenario's canonical form (the same scenario, the same hash)."""
     text = json.dumps(canonical(scenario), sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:16]

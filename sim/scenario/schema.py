@@ -10,8 +10,9 @@ Terrain details are checked by the terrain builder (``sim.space``).
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterator
 from functools import lru_cache
-from typing import Any, Iterator, Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, create_model, field_validator, model_validator
 
@@ -22,7 +23,7 @@ from sim.systems.registry import RuleSystem, generation
 
 MAX_UNITS = 2000
 MAX_TURNS = 200
-FINITE: dict[str, Any] = {"allow_inf_nan": False}
+M = TypeVar("M", bound=BaseModel)
 
 
 class Strict(BaseModel):
@@ -58,14 +59,17 @@ class UnitSpec(Strict):
     armour: int = Field(4, ge=1, le=7)
     morale: int = Field(4, ge=1, le=12)
     skill: int = Field(4, ge=1, le=7)
-    move: float = Field(10.0, gt=0, le=10_000, **FINITE)
+    move: float = Field(10.0, gt=0, le=10_000, allow_inf_nan=False)
     orders: Orders = Orders()
     flags: list[Literal["pinned", "no_snap_fire", "hidden"]] = []
 
 
 class Victory(Strict):
-    """The attacker wins by reaching ``objective`` (any unit), or by destroying the
-    defender; the defender wins by destroying the attacker or holding to the turn limit."""
+    """How the battle is won.
+
+    The attacker wins by reaching ``objective`` (any unit), or by destroying the defender;
+    the defender wins by destroying the attacker or holding to the turn limit.
+    """
 
     attacker: str
     objective: str | None = None
@@ -150,9 +154,8 @@ def _from_document(raw: dict[str, Any], file: str, lines: dict[tuple[Any, ...], 
     return scenario
 
 
-def _subclass(name: str, bases: tuple[type[BaseModel], ...], **fields: Any) -> type[BaseModel]:
-    model: type[BaseModel] = create_model(name, __base__=bases, __module__=__name__, **fields)
-    return model
+def _subclass(name: str, bases: tuple[type[M], ...], **fields: Any) -> type[M]:
+    return create_model(name, __base__=bases, __module__=__name__, **fields)
 
 
 @lru_cache(maxsize=64)
@@ -167,9 +170,9 @@ def _model(system: RuleSystem, _generation: int) -> type[Scenario]:
     if system.knobs is not None:
         sections[name] = (system.knobs, system.knobs())
     rules = _subclass(f"Rules_{name}", (Knobs,), **sections)
-    model = _subclass(f"Scenario_{name}", (Scenario,), ruleset=(Literal[name], name),  # type: ignore[valid-type]
-                      forces=(dict[str, list[unit]], ...), rules=(rules, rules()))  # type: ignore[valid-type]
-    return model  # type: ignore[return-value]
+    # list[unit]: a list of a model made at run time, a type mypy cannot check statically.
+    return _subclass(f"Scenario_{name}", (Scenario,), ruleset=(Literal[name], name),
+                     forces=(dict[str, list[unit]], ...), rules=(rules, rules()))  # type: ignore[valid-type]
 
 
 def model_for(system: RuleSystem) -> type[Scenario]:

@@ -44,9 +44,10 @@ try:  # libyaml's parser, in C: about 20 times faster than PyYAML's on a large f
 except ImportError:  # PyYAML built without libyaml
     _CParser = None
 
+_Base: type
 if _CParser is not None:
-    class _Base(yaml.composer.Composer, _CParser, yaml.constructor.SafeConstructor,
-                yaml.resolver.Resolver):
+    class _CBase(yaml.composer.Composer, _CParser, yaml.constructor.SafeConstructor,
+                 yaml.resolver.Resolver):
         """libyaml parses; PyYAML's Python composer builds the nodes (so the guards of
         ``_Loader`` see each one) and its safe constructor builds the values."""
 
@@ -55,6 +56,7 @@ if _CParser is not None:
             yaml.composer.Composer.__init__(self)
             yaml.constructor.SafeConstructor.__init__(self)
             yaml.resolver.Resolver.__init__(self)
+    _Base = _CBase
 else:
     _Base = yaml.SafeLoader
 

@@ -12,6 +12,9 @@ import math
 
 EPS = 1e-9
 
+#: A point of the map (x, y), in the terrain's units.
+Point = tuple[float, float]
+
 
 def first_root(rx: float, ry: float, ux: float, uy: float, r: float) -> float | None:
     """Smallest t >= 0 with |(rx, ry) + (ux, uy)·t| <= r, or None: the one quadratic
@@ -41,7 +44,7 @@ def reach(r: float) -> float:
     return math.sqrt(r * r * (1.0 + 1e-6) + 1e-6)
 
 
-def first_entry(p0, p1, c, r: float) -> float | None:
+def first_entry(p0: Point, p1: Point, c: Point, r: float) -> float | None:
     """Fraction s in [0, 1] of segment p0→p1 where it first reaches distance r of c.
 
     The segment must start outside the circle (distance > r); returns None when it
@@ -55,12 +58,12 @@ def first_entry(p0, p1, c, r: float) -> float | None:
     return None if s is None or s > 1.0 else s
 
 
-def moving_closer(p0, p1, c) -> bool:
+def moving_closer(p0: Point, p1: Point, c: Point) -> bool:
     """True when leaving p0 towards p1 reduces the distance to c (SF.INSIDE)."""
     return (p1[0] - p0[0]) * (p0[0] - c[0]) + (p1[1] - p0[1]) * (p0[1] - c[1]) < 0.0
 
 
-def first_entry_both_moving(p, v, q, w, r: float) -> float | None:
+def first_entry_both_moving(p: Point, v: Point, q: Point, w: Point, r: float) -> float | None:
     """Earliest time t >= 0 when |(p + v t) − (q + w t)| <= r (closest-approach quadratic).
 
     For two movers at once; returns None if they never come within r. As in
@@ -69,9 +72,11 @@ def first_entry_both_moving(p, v, q, w, r: float) -> float | None:
     return first_root(p[0] - q[0], p[1] - q[1], v[0] - w[0], v[1] - w[1], r)
 
 
-def lerp(p0, p1, s: float) -> tuple[float, float]:
+def lerp(p0: Point, p1: Point, s: float) -> Point:
+    """The point a fraction ``s`` of the way from p0 to p1."""
     return (p0[0] + (p1[0] - p0[0]) * s, p0[1] + (p1[1] - p0[1]) * s)
 
 
-def dist(p, q) -> float:
+def dist(p: Point, q: Point) -> float:
+    """The straight-line distance between two points."""
     return math.hypot(p[0] - q[0], p[1] - q[1])

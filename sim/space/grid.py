@@ -11,19 +11,40 @@ points there are in all: 500 distant enemies cost no more than 50.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
 from itertools import chain
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
-from sim.space.geometry import reach
+from sim.space.geometry import Point, reach
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
-class SpatialGrid:
+class Placed(Protocol):
+    """Anything that stands at a point (a unit)."""
+
+    @property
+    def pos(self) -> Point:
+        """Where it stands."""
+        ...
+
+
+T = TypeVar("T", bound=Placed)
+#: The occupied cells' index box (i0, j0, i1, j1).
+Span = tuple[int, int, int, int]
+
+
+class SpatialGrid(Generic[T]):
+    """A grid hash of items by position: a query visits only the cells near it."""
+
     def __init__(self, cell: float):
         self.cell = float(cell)
-        self._cells: dict[tuple[int, int], list] = {}
-        self._span: tuple[int, int, int, int] | None = None  # occupied cells' index box
-        # Per row j of cells: its occupied columns, sorted, and their item lists; so a
-        # query visits only occupied cells (bisected), however long its box.
-        self._rows: dict[int, tuple[list[int], list[list]]] | None = None
+        self._cells: dict[tuple[int, int], list[T]] = {}
+        # The occupied cells' index box and, per row j of cells, its occupied columns,
+        # sorted, and their item lists; so a query visits only occupied cells (bisected),
+        # however long its box. Built at the first query after a change.
+        self._index: tuple[Span, dict[int, tuple[list[int], list[list[T]]]]] | None = None
         # The items' extent (x0, y0, x1, y1): a query box clear of it finds nothing.
         self.box = (float("inf"), float("inf"), -float("inf"), -float("inf"))
 
@@ -31,7 +52,7 @@ class SpatialGrid:
         c = self.cell
         return (int(x // c), int(y // c))
 
-    def add_all(self, items) -> "SpatialGrid":
+    def add_all(self, items: Sequence[T]) -> SpatialGrid[T]:
         """Index every item at its ``pos`` (one pass, no per-item call)."""
         cells, c = self._cells, self.cell
         places = [item.pos for item in items]
@@ -46,10 +67,11 @@ class SpatialGrid:
             xs, ys = zip(*places)
             bx0, by0, bx1, by1 = self.box
             self.box = (min(bx0, min(xs)), min(by0, min(ys)), max(bx1, max(xs)), max(by1, max(ys)))
-        self._span = self._rows = None
+        self._index = None
         return self
 
-    def add(self, item, pos) -> None:
+    def add(self, item: T, pos: Point) -> None:
+        """Index one item at ``pos``."""
         x, y = pos
         bx0, by0, bx1, by1 = self.box
         self.box = (min(bx0, x), min(by0, y), max(bx1, x), max(by1, y))
@@ -57,30 +79,30 @@ class SpatialGrid:
         items = self._cells.get(key)
         if items is None:
             self._cells[key] = [item]
-            self._span = self._rows = None
+            self._index = None
         else:
             items.append(item)
 
-    def _occupied_span(self) -> tuple[int, int, int, int]:
-        if self._span is None:
-            keys = self._cells.keys()
-            if keys:
-                i_s = [k[0] for k in keys]
-                j_s = [k[1] for k in keys]
-                self._span = (min(i_s), min(j_s), max(i_s), max(j_s))
-            else:
-                self._span = (1, 1, 0, 0)  # empty: no index range satisfies it
-            rows: dict[int, tuple[list[int], list[list]]] = {}
-            for (i, j) in sorted(keys):
-                row = rows.get(j)
-                if row is None:
-                    row = rows[j] = ([], [])
-                row[0].append(i)
-                row[1].append(self._cells[(i, j)])
-            self._rows = rows
-        return self._span
+    def _built_index(self) -> tuple[Span, dict[int, tuple[list[int], list[list[T]]]]]:
+        keys = self._cells.keys()
+        span: Span
+        if keys:
+            i_s = [k[0] for k in keys]
+            j_s = [k[1] for k in keys]
+            span = (min(i_s), min(j_s), max(i_s), max(j_s))
+        else:
+            span = (1, 1, 0, 0)  # empty: no index range satisfies it
+        rows: dict[int, tuple[list[int], list[list[T]]]] = {}
+        for (i, j) in sorted(keys):
+            row = rows.get(j)
+            if row is None:
+                row = rows[j] = ([], [])
+            row[0].append(i)
+            row[1].append(self._cells[(i, j)])
+        self._index = (span, rows)
+        return self._index
 
-    def near_segment(self, p0, p1, r: float) -> list:
+    def near_segment(self, p0: Point, p1: Point, r: float) -> list[T]:
         """Items in cells that the segment's bounding box, grown by r, overlaps."""
         x0, x1 = (p0[0], p1[0]) if p0[0] <= p1[0] else (p1[0], p0[0])
         y0, y1 = (p0[1], p1[1]) if p0[1] <= p1[1] else (p1[1], p0[1])
@@ -100,14 +122,14 @@ class SpatialGrid:
                     return True
         return False
 
-    def _cells_near(self, x0, y0, x1, y1, m) -> list:
+    def _cells_near(self, x0: float, y0: float, x1: float, y1: float, m: float) -> list[list[T]]:
         """The occupied cells' item lists that the box grown by m overlaps."""
         # Most queries pass far from every item: refused on the items' extent.
         bx0, by0, bx1, by1 = self.box
         if x1 + m < bx0 or x0 - m > bx1 or y1 + m < by0 or y0 - m > by1:
             return []
         c = self.cell
-        si0, sj0, si1, sj1 = self._span if self._rows is not None else self._occupied_span()
+        (si0, sj0, si1, sj1), rows = self._index if self._index is not None else self._built_index()
         # Clip the query to the occupied cells.
         i0 = max(int((x0 - m) // c), si0)
         i1 = min(int((x1 + m) // c), si1)
@@ -115,8 +137,7 @@ class SpatialGrid:
         j1 = min(int((y1 + m) // c), sj1)
         if i0 > i1 or j0 > j1:
             return []
-        rows = self._rows
-        out = []
+        out: list[list[T]] = []
         for j in range(j0, j1 + 1):
             row = rows.get(j)
             if row is not None:
@@ -128,7 +149,7 @@ class SpatialGrid:
         return out
 
 
-def near_any(points, centres, r: float) -> list[bool]:
+def near_any(points: Sequence[Point], centres: Sequence[Point], r: float) -> list[bool]:
     """For each point, whether some centre may lie within ``r`` of it: never False when
     one does (the bound is widened by a relative 1e-9), so callers filter exactly
     afterwards. The work is done in C, not in a Python loop per pair: by numpy on every
@@ -153,7 +174,7 @@ def near_any(points, centres, r: float) -> list[bool]:
     return (d < float("inf")).tolist()
 
 
-def within_extent(items, others, reach: float) -> list:
+def within_extent(items: Sequence[T], others: Sequence[Placed], reach: float) -> list[T]:
     """The items (with ``pos``) inside the bounding box of ``others`` grown by ``reach``,
     in their order: none outside it can be within ``reach`` of any of ``others``."""
     if not items or not others:
@@ -163,7 +184,7 @@ def within_extent(items, others, reach: float) -> list:
     return [it for it in items if x0 <= it.pos[0] <= x1 and y0 <= it.pos[1] <= y1]
 
 
-def _xy(points):
+def _xy(points: Sequence[Point]) -> np.ndarray:
     """An (n, 2) float array of (x, y) pairs, without numpy inspecting each tuple."""
     import numpy as np
 

@@ -9,19 +9,18 @@ from the node to the destination.
 
 The tree is computed by scipy's compiled Dijkstra (``scipy.sparse.csgraph``) over the
 graph's nodes in build order (explicit zero costs, e.g. two waypoints on one spot, stay
-edges in the matrix); a graph with a negative cost would fall back to networkx. Ties are broken deterministically either way: the same map
-always gives the same path.
+edges in the matrix); a graph with a negative cost would fall back to networkx. Ties are broken
+deterministically either way: the same map always gives the same path.
 """
 from __future__ import annotations
-
-from collections.abc import Hashable
 
 import networkx as nx
 import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra
 
-Node = Hashable
+#: A node's name: ``"q,r"`` on hex maps, a waypoint's name or ``"gx,gy"`` on tables.
+Node = str
 
 
 class NoPath(Exception):
@@ -51,13 +50,15 @@ class Paths:
             else:
                 # graph.edges(data=weight), read from the adjacency dicts without a view
                 rows, cols, vals = [], [], []
-                done: set = set()
+                done: set[str] = set()
                 weight = self._weight
                 for a, nbrs in self._graph._adj.items():
                     i = index[a]
                     for b, d in nbrs.items():
                         if b not in done:
-                            rows.append(i); cols.append(index[b]); vals.append(float(d[weight]))
+                            rows.append(i)
+                            cols.append(index[b])
+                            vals.append(float(d[weight]))
                     done.add(a)
             if (np.asarray(vals, dtype=float) < 0.0).any():
                 self._matrix = (nodes, index, None)

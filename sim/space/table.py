@@ -225,20 +225,21 @@ def build_table(spec: Mapping, where: Where) -> Terrain:
     places = {**waypoints, **grid}
     grounds = _grounds(np.array(list(places.values()), dtype=float).reshape(-1, 2), areas, sight)
     nodes = []
+    costs: dict[str, float] = {}
     for (name, p), area in zip(places.items(), grounds):
         t: TerrainType = area.type if area else OPEN
+        costs[name] = t.cost
         nodes.append((name, {"pos": p, "terrain": t.name, "cover": t.cover,
                              "hindrance": t.hindrance, "blocks_sight": t.blocks_sight,
                              "cost": t.cost, "passable": t.passable,
                              "area": area.name if area else None}))
-    attrs = dict(nodes)
     links = explicit + _grid_links(grid, waypoints)
     walls = [a.polygon for a in areas if not a.type.passable]
     edges = []
     for (u, v), ok in zip(links, _open_links(links, places, walls)):
         if ok:
             length = math.dist(places[u], places[v])
-            cost = length * (attrs[u]["cost"] + attrs[v]["cost"]) / 2.0
+            cost = length * (costs[u] + costs[v]) / 2.0
             edges.append((u, v, {"length": length, "cost": cost}))
     g = graph_of(nodes, edges)
     return Terrain(g, "table", areas=areas, bounds=(0.0, 0.0, table.width, table.height))

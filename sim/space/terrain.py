@@ -19,7 +19,7 @@ Terrain never changes after it is built, so every answer is cached.
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 
 import networkx as nx
@@ -27,12 +27,13 @@ import numpy as np
 from scipy.spatial import cKDTree
 
 from sim.space.features import Area
+from sim.space.geometry import Point
 from sim.space.hexgrid import hex_distance
 from sim.space.los import HexSight, TableSight
-from sim.space.paths import Paths
+from sim.space.paths import Node, Paths
 
-Node = Hashable
-Point = tuple[float, float]
+#: Movement's memo of edges a→b: (b's position, the edge's length, cost per unit length).
+LegMemo = dict[tuple[Node, Node], tuple[Point, float, float]]
 
 
 def graph_of(nodes, edges) -> nx.Graph:
@@ -67,7 +68,7 @@ class Terrain:
             raise ValueError("terrain needs at least one node")
         self.graph = graph
         self.kind = kind
-        self.legs: dict = {}   # movement's memo of edges a→b (sim.agents.movement._leg)
+        self.legs: LegMemo = {}   # movement's memo of edges a→b (sim.agents.movement._leg)
         self.areas = tuple(areas)
         self._nodes = tuple(graph.nodes)
         self._index = {n: i for i, n in enumerate(self._nodes)}
@@ -164,7 +165,7 @@ class Terrain:
         return self._table_sight.between(p, q)
 
     def _between_xy(self, p: Point, q: Point) -> tuple[bool, int]:
-        if self.kind == "hex":
+        if self._sight_points is None:  # a hex map: between the hexes
             return self._between(self.nearest_node(*p), self.nearest_node(*q))
         p, q = (float(p[0]), float(p[1])), (float(q[0]), float(q[1]))
         return self._sight_points(*sorted((p, q)))

@@ -20,13 +20,13 @@ import os
 import sys
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from sim.errors import InputError
 
 if TYPE_CHECKING:
-    from sim.study.design import Study
-    from sim.study.runner import PrecisionTarget
+    from sim.study.design import Precision, Study
+    from sim.study.runner import PrecisionTarget, StudyRun
 
 # The study machinery (scipy, pandas, the store) is imported when a study runs, not when
 # the `sim` parser is built, so other commands start fast.
@@ -38,7 +38,7 @@ WORKERS_LOST = 3  # the exit status when Dask gave up on a task whose workers ke
 DEMO_REPLICATIONS_FAST = 12
 
 
-def load_study(path) -> "Study":
+def load_study(path) -> Study:
     """Read, check and resolve a study file (``sim validate`` uses this); InputError if bad."""
     from sim.study.design import load_study as load
 
@@ -97,13 +97,13 @@ def add_study_arguments(parser: argparse.ArgumentParser) -> None:
            "to 250 on Dask)")
 
 
-def _precision(args, study: "Study") -> "PrecisionTarget | None":
+def _precision(args, study: Study) -> PrecisionTarget | None:
     from sim.study.runner import PrecisionTarget
 
     p = study.spec.precision
     if args.precision is None and (p is None or args.replications is not None):
         return None  # a fixed count: the file's, or --replications over a precision file
-    half = args.precision if args.precision is not None else p.half_width
+    half = args.precision if args.precision is not None else cast("Precision", p).half_width  # p: see above
     cap = args.replications or (p.max_replications if p else 2000)
     batch = p.batch if p else 50
     metrics = tuple(p.metrics) if p and p.metrics else None
@@ -117,7 +117,7 @@ def _progress(name: str, quiet: bool):
                 disable=quiet or not sys.stderr.isatty())
 
 
-def execute(study: "Study", args, *, executor=None, out=None) -> tuple[int, object]:
+def execute(study: Study, args, *, executor=None, out=None) -> tuple[int, StudyRun | None]:
     """Run a loaded study with parsed options; returns (exit code, StudyRun)."""
     from sim.study import lifetime
     from sim.study.executors import WorkersLost, make_executor
@@ -182,7 +182,7 @@ def execute(study: "Study", args, *, executor=None, out=None) -> tuple[int, obje
     return (1 if run.failures else 0), run
 
 
-def _check_outputs(study: "Study", args) -> None:
+def _check_outputs(study: Study, args) -> None:
     """Before any battle: no output (--csv, --plot, a new --db) is one of the inputs."""
     from sim.outputs import check_file, check_plot_dir
 
@@ -193,7 +193,7 @@ def _check_outputs(study: "Study", args) -> None:
     check_plot_dir(getattr(args, "plot_option", "--plot"), args.plot, inputs)
 
 
-def reproduce_command(study: "Study", record) -> str:
+def reproduce_command(study: Study, record) -> str:
     """The ``sim run`` command line that replays one stored replication (a ``Stored``):
     the study's scenario file, the replication's seed and its cell's overrides (variant
     and factor point) as ``--set``. Replication seeds are root seeds, the very seed that

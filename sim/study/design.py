@@ -20,7 +20,7 @@ import json
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -28,6 +28,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sim.errors import InputError
 from sim.scenario.yamlfile import place_of, read_yaml
 from sim.study.seeds import stable_key
+
+if TYPE_CHECKING:
+    from pydantic_core import ErrorDetails
 
 NAME = r"^[A-Za-z0-9_][A-Za-z0-9_.\-]*$"  # no '@', ',', '=' or spaces: they build cell names
 MAX_CELLS = 10_000
@@ -235,10 +238,11 @@ def study_from_dict(data: Any, scenario: Any = None, base_dir: str = ".",
                  baseline=spec.baseline or next(iter(spec.variants)), metrics=metrics, lines=lines)
 
 
-def _explain(err: dict) -> str:
+def _explain(err: ErrorDetails) -> str:
     msg = err.get("msg", "invalid value")
     if err.get("type") == "extra_forbidden":
-        model = {1: StudySpec, 2: {"precision": Precision, "factors": Factors}.get(err["loc"][0])}
+        section: dict[int | str, type[BaseModel]] = {"precision": Precision, "factors": Factors}
+        model = {1: StudySpec, 2: section.get(err["loc"][0])}
         allowed = model.get(len(err["loc"]))
         return f"unknown key (expected one of {', '.join(allowed.model_fields)})" if allowed \
             else "unknown key"

@@ -17,14 +17,18 @@ import logging
 import math
 import time
 import traceback
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from functools import lru_cache
 from multiprocessing import get_context
-from typing import Any, Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, cast
 
 from sim.errors import InputError
 from sim.study import lifetime
+
+if TYPE_CHECKING:
+    from distributed import Client, LocalCluster
 
 DEFAULT_BATTLE = "sim.replication:run_battle"
 
@@ -80,7 +84,7 @@ def portable(scenario: Any) -> Any:
 _SCENARIOS: dict[str, Any] = {}
 
 
-def _scenario(task: "Task") -> Any:
+def _scenario(task: Task) -> Any:
     cached = _SCENARIOS.get(task.scenario_hash)
     if cached is None:
         if len(_SCENARIOS) >= 64:
@@ -198,7 +202,8 @@ class ProcessExecutor:
             self.pool = None
 
     def run(self, tasks: Iterable[Task]) -> Iterator[list[Outcome]]:
-        futures = [self.pool.submit(run_task, t) for t in tasks]
+        pool = cast(ProcessPoolExecutor, self.pool)   # started by __enter__
+        futures = [pool.submit(run_task, t) for t in tasks]
         try:
             for fut in as_completed(futures):
                 yield fut.result()
@@ -221,8 +226,8 @@ class DaskExecutor:
         self.workers = max(1, int(workers))
         self.address = address
         self.processes = processes
-        self.cluster = None
-        self.client = None
+        self.cluster: LocalCluster | None = None
+        self.client: Client | None = None
 
     def __enter__(self):
         try:
@@ -245,9 +250,10 @@ class DaskExecutor:
 
         from sim.study.scheduler import check_scheduler
 
-        check_scheduler(self.address)  # refuses, within its timeouts, what is not Dask
+        address = cast(str, self.address)   # _join is called only with an address
+        check_scheduler(address)  # refuses, within its timeouts, what is not Dask
         try:
-            self.client = Client(self.address, timeout="10s")
+            self.client = Client(address, timeout="10s")
             self.workers = max(1, len(self.client.scheduler_info().get("workers", {})))
         except Exception as exc:  # noqa: BLE001 - whatever Dask raises, one line
             raise InputError(f"cannot join the Dask scheduler there ({type(exc).__name__}: "
@@ -288,17 +294,21 @@ class DaskExecutor:
             self.cluster.close()
         self.client = self.cluster = None
 
+    @property
+    def _client(self) -> Client:
+        return cast("Client", self.client)   # started by __enter__
+
     def run(self, tasks: Iterable[Task]) -> Iterator[list[Outcome]]:
         from distributed import as_completed as dask_completed
         from distributed.scheduler import KilledWorker
 
-        futures = self.client.map(run_task, list(tasks), pure=False)
+        futures = self._client.map(run_task, list(tasks), pure=False)
         try:
             # On our client's loop: by default as_completed tracks futures on the default
             # client's loop, and when that is another client in this process (a notebook's
             # own Client), a result lost with a dead worker and waited for again here
             # fails with "bound to a different event loop" instead of being recomputed.
-            for fut in dask_completed(futures, loop=self.client.loop):
+            for fut in dask_completed(futures, loop=self._client.loop):
                 try:
                     outcomes = fut.result()
                 except KilledWorker as exc:
@@ -306,10 +316,10 @@ class DaskExecutor:
                                       f"(KilledWorker: {str(exc)[:200]})") from None
                 yield outcomes
         finally:
-            self.client.cancel(futures)
+            self._client.cancel(futures)
 
 
-def make_executor(kind: str, workers: int = 1, address: str | None = None):
+def make_executor(kind: str | None, workers: int = 1, address: str | None = None):
     """The executor for ``--executor``/``--workers``/``--address``. ``--address`` implies
     Dask; ``--workers`` > 1 with no ``--executor`` means the process pool."""
     if address is not None and kind not in (None, "dask"):

@@ -8,16 +8,16 @@ An interval that cannot be computed (n < 2) has null bounds.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, cast
 
 from sim.study.design import package_version
 from sim.study.runner import StudyRun
-from sim.study.stats import Estimate
+from sim.study.stats import Estimate, Summary
 
 
 def as_json(run: StudyRun) -> dict[str, Any]:
     """The contract object of a finished study."""
-    s = run.summary
+    s = cast(Summary, run.summary)   # a finished study has its summary
     return {
         "study": run.study.name,
         "variants": {cell: {m: e.as_dict() for m, e in per.items()} for cell, per in s.cells.items()},
@@ -46,7 +46,7 @@ def excludes_zero(e: Estimate) -> bool:
 
 def table(run: StudyRun) -> str:
     """A readable table: per-cell means with 95% intervals, then paired differences."""
-    s = run.summary
+    s = cast(Summary, run.summary)   # a finished study has its summary
     mode = "common random numbers" if run.crn else "independent seeds (--no-crn)"
     lines = [f"Study {run.study.name}: {run.replications} replications per cell, {mode}, "
              f"seed {run.study.spec.seed}"]
@@ -87,7 +87,7 @@ def table(run: StudyRun) -> str:
 
 def meaning(run: StudyRun, metric: str | None = None) -> str:
     """One sentence on what the first paired difference says about ``metric``."""
-    s = run.summary
+    s = cast(Summary, run.summary)   # a finished study has its summary
     metric = metric or (run.metrics[0] if run.metrics else None)
     if not s.differences or metric is None:
         return f"{run.study.name}: only one variant, so there is no comparison to report."

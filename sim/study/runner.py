@@ -16,7 +16,7 @@ at replications 0..n−1, so it is the same however the work was split or resume
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from sim.errors import InputError
 from sim.metrics import metric_kinds
@@ -25,6 +25,7 @@ from sim.study.executors import DEFAULT_BATTLE, SerialExecutor, Task, portable, 
 from sim.study.seeds import replication_seed
 from sim.study.stats import Summary, summarize
 from sim.study.store import ResultStore, Stored
+from sim.systems.registry import MetricKind
 
 
 @dataclass(frozen=True)
@@ -46,7 +47,7 @@ class StudyRun:
     study_hash: str
     replications: int  # the N per cell that the summary is computed from
     metrics: list[str]
-    kinds: dict[str, str]
+    kinds: dict[str, MetricKind]
     records: dict[tuple[int, int], Stored] = field(default_factory=dict)
     summary: Summary | None = None
     resumed: int = 0  # replications loaded from the store rather than run
@@ -61,8 +62,8 @@ class StudyRun:
 
     def rows(self) -> dict[tuple[int, int], dict[str, Any]]:
         """Metrics of the successful replications < N, keyed (cell, rep), in that order."""
-        return {k: self.records[k].metrics for k in sorted(self.records)
-                if self.records[k].metrics is not None and k[1] < self.replications}
+        return {k: m for k in sorted(self.records)
+                if (m := self.records[k].metrics) is not None and k[1] < self.replications}
 
 
 def run_study(study: Study, *, executor=None, replications: int | None = None,
@@ -95,7 +96,9 @@ def run_study(study: Study, *, executor=None, replications: int | None = None,
                     f"configuration (hash {others[-1]}: a changed seed, CRN mode, scenario or "
                     "variant), so every replication runs afresh")
     if precision is None:
-        n = replications if replications is not None else study.spec.replications
+        # None (a TypeError in _ensure) if a study with a precision target in its file is
+        # run with neither replications nor a PrecisionTarget (as sim.run_study does).
+        n = cast(int, replications if replications is not None else study.spec.replications)
         _ensure(run, n, executor, store, progress, battle, per_task)
         run.replications = n
         run.summary = _summarize(run, n)

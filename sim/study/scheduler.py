@@ -9,8 +9,8 @@ Dask. Both are refused here in one line, within ``TIMEOUT`` seconds.
 from __future__ import annotations
 
 import ipaddress
-import re
 import pickle
+import re
 import socket
 import struct
 import sys

@@ -39,6 +39,7 @@ def replication_seed(study_seed: int, rep: int, *, crn: bool = True,
     """
     if study_seed < 0 or rep < 0:
         raise ValueError("seed and replication index must be >= 0")
+    key: tuple[int, ...]
     if crn:
         key = (_CRN, rep)
     else:

@@ -14,8 +14,9 @@ numbers do not depend on which worker finished first. An interval that cannot be
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 from scipy import stats as sps

@@ -17,10 +17,11 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime, timezone
-from typing import Any, Iterable
+from datetime import UTC, datetime
+from typing import Any
 
 from sim.errors import InputError
 
@@ -107,9 +108,9 @@ class ResultStore:
             raise InputError("is read-only, or in a read-only directory (expected a results "
                              "database that can be written: SQLite also writes beside it)",
                              file=self.path, place="--db")
-        self.conn = None
+        self._conn: sqlite3.Connection | None = None
         with self._guard("open it as a results database"):
-            self.conn = sqlite3.connect(self.path, timeout=30)
+            self._conn = sqlite3.connect(self.path, timeout=30)
             self._check_tables()
             self.conn.execute("PRAGMA journal_mode=WAL")
             # NORMAL is durable against a killed process (the WAL is in the OS); a power
@@ -142,8 +143,15 @@ class ResultStore:
                 raise InputError(f"the database is damaged ({problems[0]}); give another --db",
                                  file=self.path, place="--db")
 
+    @property
+    def conn(self) -> sqlite3.Connection:
+        """The open connection (the store is used only between opening and ``close``)."""
+        if self._conn is None:
+            raise RuntimeError(f"the results store {self.path} is closed")
+        return self._conn
+
     @contextmanager
-    def _guard(self, doing: str, after: str = ""):
+    def _guard(self, doing: str, after: str = "") -> Iterator[None]:
         """SQLite's errors (a damaged file, a full disk, a read-only file) as one line."""
         try:
             yield
@@ -152,10 +160,12 @@ class ResultStore:
                              place="--db") from None
 
     def close(self) -> None:
-        if self.conn is not None:
-            self.conn.close()
+        """Close the connection (committed batches are already on disk)."""
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
 
-    def __enter__(self) -> "ResultStore":
+    def __enter__(self) -> ResultStore:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -175,7 +185,7 @@ class ResultStore:
             self.conn.execute(
                 "INSERT OR IGNORE INTO studies VALUES (?, ?, ?, ?)",
                 (study_hash, name, json.dumps(config, sort_keys=True),
-                 datetime.now(timezone.utc).isoformat(timespec="seconds")))
+                 datetime.now(UTC).isoformat(timespec="seconds")))
 
     def other_hashes(self, name: str, study_hash: str) -> list[str]:
         """Hashes of other studies stored under the same name (an edited study file)."""

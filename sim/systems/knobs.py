@@ -1,5 +1,6 @@
-"""The knob models' common ground: strict models, ``rules.base`` read by every system, and
-the ``charge`` order two systems read.
+"""The knob models' common ground.
+
+Strict models, ``rules.base`` read by every system, and the ``charge`` order two systems read.
 
 A scenario may set only the knob sections its rule system reads (``base`` and its own):
 a knob that would be ignored is an error, never silently dropped. A rule system declares
@@ -7,19 +8,18 @@ its section's model (a ``Knobs`` subclass) once, in its ``RuleSystem``.
 """
 from __future__ import annotations
 
-from typing import Annotated, Any
-
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from sim.systems.registry import behaviours
 
-#: Field options of every decimal knob: NaN and infinities are refused.
-FINITE: dict[str, Any] = {"allow_inf_nan": False}
+# Every decimal knob refuses NaN and infinities: Field(..., allow_inf_nan=False).
 
 
 class Knobs(BaseModel):
-    """A strict knob model: unknown keys are errors and nothing is coerced
-    (``radius: true`` or ``radius: "10"`` is refused)."""
+    """A strict knob model: unknown keys are errors and nothing is coerced.
+
+    ``radius: true`` or ``radius: "10"`` is refused.
+    """
 
     model_config = ConfigDict(extra="forbid", validate_assignment=True, strict=True)
 
@@ -27,23 +27,29 @@ class Knobs(BaseModel):
 class BaseKnobs(Knobs):
     """``rules.base``: what every rule system reads (the length of a phase)."""
 
-    phase_length: float = Field(1.0, gt=0, le=1000, **FINITE)
+    phase_length: float = Field(1.0, gt=0, le=1000, allow_inf_nan=False)
 
 
 class ChargeOrders(Knobs):
-    """The orders key ``charge``: the unit may enter enemy zones of control (SF.ZOC) and
-    assaults in the assault phase (BASE.S.ASSAULT, BASE.F.ASSAULT)."""
+    """The orders key ``charge``.
+
+    The unit may enter enemy zones of control (SF.ZOC) and assaults in the assault phase
+    (BASE.S.ASSAULT, BASE.F.ASSAULT).
+    """
 
     charge: bool = False
 
 
-def choice(kind: str) -> Any:
-    """The type of a knob whose value names a registered behaviour of ``kind`` (so a
-    user's behaviour, registered with ``sim.register_behaviour``, is a valid value)."""
+def behaviour_of(kind: str) -> AfterValidator:
+    """The check of a knob whose value names a registered behaviour of ``kind``.
+
+    The knob is ``Annotated[str, behaviour_of(kind)]``, so a user's behaviour, registered
+    with ``sim.register_behaviour``, is a valid value.
+    """
     def known(value: str) -> str:
         names = behaviours(kind)
         if value not in names:
             raise ValueError(f"'{value}' is not a {kind} behaviour (expected one of {sorted(names)})")
         return value
 
-    return Annotated[str, AfterValidator(known)]
+    return AfterValidator(known)

@@ -15,8 +15,9 @@ from __future__ import annotations
 import importlib
 import importlib.metadata
 import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Literal, Mapping, NoReturn, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Literal, NoReturn, Protocol, cast
 
 from pydantic import BaseModel
 
@@ -51,7 +52,9 @@ class PluginError(InputError):
 class Game(Protocol):
     """A rule system's play for one battle: it owns the system's typed ``state``."""
 
-    state: object
+    @property
+    def state(self) -> object:
+        """The system's own typed state for this battle (``BattleContext.state``)."""
 
     def setup(self, battle: BattleContext) -> None:
         """Before the first phase: place units, arm referee watches, start processes."""
@@ -72,10 +75,12 @@ class Checks(Protocol):
 
 @dataclass(frozen=True, eq=False)
 class MetricReporter:
-    """Numbers computed from a battle's records: ``kinds`` names each metric and says
-    whether it is ``binary`` (a yes/no), a ``count`` or ``real``; ``compute(records,
-    scenario)`` returns every one of them. ``systems`` limits a globally registered
-    reporter to those rule systems (None: every battle)."""
+    """Numbers computed from a battle's records.
+
+    ``kinds`` names each metric and says whether it is ``binary`` (a yes/no), a ``count``
+    or ``real``; ``compute(records, scenario)`` returns every one of them. ``systems``
+    limits a globally registered reporter to those rule systems (None: every battle).
+    """
 
     name: str
     kinds: Mapping[str, MetricKind]
@@ -85,8 +90,10 @@ class MetricReporter:
 
 @dataclass(frozen=True, eq=False)
 class Behaviour:
-    """A named choice a knob can select (a placement, a withdrawal policy, ...):
-    ``kind`` is the knob it serves (``h17.placement``), ``choose`` the code."""
+    """A named choice a knob can select (a placement, a withdrawal policy, ...).
+
+    ``kind`` is the knob it serves (``h17.placement``), ``choose`` the code.
+    """
 
     kind: str
     name: str
@@ -297,7 +304,7 @@ def register_system(system: RuleSystem, *, replace: bool = False) -> RuleSystem:
     pending = _pending()
     taken = _REG.systems.get(system.name)
     if not replace and (system.name in pending or (taken is not None and taken.origin != origin)):
-        where = pending[system.name][1] if system.name in pending else taken.origin  # type: ignore[union-attr]
+        where = pending[system.name][1] if system.name in pending else cast(_Entry, taken).origin  # taken: see above
         _malformed(origin, f"rule system '{system.name}'",
                    f"the name is taken ({where}); pass replace=True to replace it")
     pending.pop(system.name, None)
@@ -363,7 +370,8 @@ def behaviours(kind: str) -> dict[str, Behaviour]:
 def behaviour(kind: str, name: str) -> Behaviour:
     """One behaviour; KeyError if no behaviour of that kind has that name."""
     _load_others()
-    return _REG.behaviours[(kind, name)].value  # type: ignore[no-any-return]
+    value: Behaviour = _REG.behaviours[(kind, name)].value
+    return value
 
 
 def generation() -> int:

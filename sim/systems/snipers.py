@@ -2,14 +2,14 @@
 ``hunt`` key, and the metrics of a sniper's lifecycle (``sim.agents.sniper``)."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Sequence
+from typing import Any, Literal
 
 from pydantic import Field
 
 from sim.agents.sniper import SniperTeam
 from sim.agents.unit import Unit
-
 from sim.events import ACTIVATE, DEPLOY, ELIMINATE, PIN, TO_RESERVE, WITHDRAW
 from sim.systems.knobs import Knobs
 from sim.systems.registry import MetricReporter, Record

@@ -14,17 +14,25 @@ player (``to_jshtml``) to show in a notebook:
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import Any
 
 from matplotlib.animation import FuncAnimation
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle
 
 from sim.events import HALT
-from sim.viz.common import (reaction_radius, records_of, scenario_of, side_colours, terrain_from,
-                            unit_info)
+from sim.viz.common import reaction_radius, records_of, scenario_of, side_colours, terrain_from, unit_info
 from sim.viz.maps import draw_terrain
 from sim.viz.states import sniper_ids, unit_states
 from sim.viz.tracks import GONE, frame_times, position_at, state_at, unit_tracks
+
+
+class Replay(FuncAnimation):
+    """The replay's FuncAnimation, with its frames' instants and its frame function."""
+
+    times: list[float]                      # the instant of each frame
+    update_frame: Callable[[int], list[Any]]  # draws frame i; returns what it changed
 
 
 def animate(scenario, log, fps: int = 8, frames=60, *, figsize=(7, 4.8), dpi: int = 72,
@@ -104,7 +112,7 @@ def animate(scenario, log, fps: int = 8, frames=60, *, figsize=(7, 4.8), dpi: in
                        f"turn {now[0]} ({now[1]}, {now[2]})")
         return [dots, halt_dots, clock, *trail.values(), *circles.values(), *names]
 
-    anim = FuncAnimation(fig, update, frames=len(times), interval=1000 / fps, blit=False,
+    anim = Replay(fig, update, frames=len(times), interval=1000 / fps, blit=False,
                          repeat=False)
     anim.times = times
     anim.update_frame = update

@@ -45,7 +45,7 @@ def terrain_from(scenario):
     return scenario.map
 
 
-def side_colours(scenario, records=()) -> dict[str, str]:
+def side_colours(scenario, records=()) -> dict[str | None, str]:
     sides = list(getattr(scenario, "sides", []) or [])
     for r in records:
         if r.get("side") and r["side"] not in sides:

@@ -18,14 +18,22 @@ import math
 from typing import Any
 
 from matplotlib.collections import LineCollection, PatchCollection
-from matplotlib.figure import Figure
 from matplotlib.patches import Circle, Polygon, Rectangle, RegularPolygon
 
 from sim.events import ACTIVATE, DEPLOY, ELIMINATE, HALT, MOVE
-from sim.viz.common import (HEX_RADIUS, new_axes, reaction_radius, records_of, save, scenario_of,
-                            side_colours, terrain_from, unit_info)
+from sim.viz.common import (
+    HEX_RADIUS,
+    new_axes,
+    reaction_radius,
+    records_of,
+    save,
+    scenario_of,
+    side_colours,
+    terrain_from,
+    unit_info,
+)
 from sim.viz.states import unit_states
-from sim.viz.tracks import position_at, unit_tracks
+from sim.viz.tracks import position_on, unit_tracks
 
 
 # -- drawing -----------------------------------------------------------------------------
@@ -105,7 +113,7 @@ def plot_map(scenario, log=None, t: float | None = None, ax=None, path=None, *,
     upto = [r for r in recs if t is None or r["t"] <= t]
     tracks = unit_tracks(recs, scenario)
     t_units = 0.0 if t is None else t
-    where = {u: position_at(tr, t_units) for u, tr in tracks.items() if tr}
+    where = {u: position_on(tr, t_units) for u, tr in tracks.items() if tr}
     state: dict[str, str] = {}
     if recs and t is not None:
         for s in unit_states(recs, scenario):
@@ -115,8 +123,8 @@ def plot_map(scenario, log=None, t: float | None = None, ax=None, path=None, *,
     if paths and recs:
         for u, tr in tracks.items():
             pts = [(x, y) for tt, x, y in tr if t is None or tt <= t]
-            if t is not None and pts:
-                pts.append(position_at(tr, t))
+            if t is not None and pts:   # so the track has an entry
+                pts.append(position_on(tr, t))
             if len(pts) > 1:
                 xs, ys = zip(*pts)
                 ax.plot(xs, ys, "-", color=colours.get(side_of.get(u), "black"), alpha=0.45,
@@ -167,8 +175,8 @@ def plot_map(scenario, log=None, t: float | None = None, ax=None, path=None, *,
     if los:
         segs = []
         items = list(alive_pos.items())
-        for i, (u, p) in enumerate(items):
-            for v, q in items[i + 1:]:
+        for k, (u, p) in enumerate(items):
+            for v, q in items[k + 1:]:
                 if side_of.get(u) != side_of.get(v) and terrain.los_xy(p, q):
                     segs.append((p, q))
         if segs:

@@ -24,10 +24,26 @@ spotting roll, say) changes nothing.
 """
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
-from sim.events import (ACTIVATE, ARRIVE, DEPLOY, ELIMINATE, HALT, HIT, MOVE, PIN, RALLY, REHIDE,
-                        REVEAL, SPOT, STOP, TO_RESERVE, WITHDRAW, WOUND)
+from sim.events import (
+    ACTIVATE,
+    ARRIVE,
+    DEPLOY,
+    ELIMINATE,
+    HALT,
+    HIT,
+    MOVE,
+    PIN,
+    RALLY,
+    REHIDE,
+    REVEAL,
+    SPOT,
+    STOP,
+    TO_RESERVE,
+    WITHDRAW,
+    WOUND,
+)
 from sim.viz.common import records_of, scenario_of
 
 SNIPER_EVENTS = {ACTIVATE, WITHDRAW, TO_RESERVE}
@@ -38,7 +54,6 @@ LIFE = {ACTIVATE: "hidden", DEPLOY: "hidden", "place": "hidden", "return": "hidd
         REVEAL: "revealed", "revealed": "revealed", TO_RESERVE: "reserve",
         WITHDRAW: "withdrawn", ELIMINATE: "eliminated"}
 UNPIN = {"unpin", RALLY, "recover", "unpinned"}
-OFF_TABLE = {"off_board", "reserve", "withdrawn"}
 
 
 class Span(NamedTuple):
@@ -162,7 +177,7 @@ def unit_states(log, scenario=None, end: float | None = None) -> list[Span]:
             motion[u] = None
         show(u, t)
         if u in snipers and (ev in LIFE or isinstance(r.get("state"), str) and u == r.get("unit")):
-            new = r["state"] if isinstance(r.get("state"), str) else LIFE[ev]
+            new = r["state"] if isinstance(r.get("state"), str) else LIFE[cast(str, ev)]  # ev in LIFE
             if ev == DEPLOY and r.get("hidden") is False:
                 new = "revealed"
             old, since = life[u]

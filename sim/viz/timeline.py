@@ -2,13 +2,16 @@
 (``plot_timeline``), from the spans of ``sim.viz.states``."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from matplotlib.figure import Figure
 
 from sim.events import ARRIVE, HIT, MOVE, STOP
 from sim.viz.common import new_axes, records_of, save, scenario_of, side_colours
 from sim.viz.states import sniper_ids, subject, unit_states
+
+if TYPE_CHECKING:
+    from matplotlib.artist import Artist
 
 ACTIVITY_COLOURS = {"moving": "tab:green", "halted": "gold", "pinned": "tab:orange",
                     "wounded": "tab:pink", "eliminated": "black"}
@@ -54,7 +57,7 @@ def plot_timeline(log: Any, ax: Any = None, path: Any = None, *, scenario: Any =
             ax.broken_barh([(s.start, s.end - s.start)], (y - 0.17, 0.34),
                            facecolors=ACTIVITY_COLOURS.get(s.state, "grey"), edgecolor="none",
                            zorder=2)
-    turns: dict[int, float] = {}
+    turns: dict[int | None, float] = {}
     for r in recs:
         turns.setdefault(r.get("turn"), r["t"])
     for k, t0 in turns.items():
@@ -67,9 +70,11 @@ def plot_timeline(log: Any, ax: Any = None, path: Any = None, *, scenario: Any =
             if u not in lane or r.get("event") in (MOVE, STOP, ARRIVE):
                 continue
             if r.get("event") == HIT:
-                hx.append(r["t"]), hy.append(lane[u] + 0.3)
+                hx.append(r["t"])
+                hy.append(lane[u] + 0.3)
             else:
-                ox.append(r["t"]), oy.append(lane[u] - 0.3)
+                ox.append(r["t"])
+                oy.append(lane[u] - 0.3)
         ax.scatter(ox, oy, marker="|", s=30, color="dimgrey", zorder=3)
         ax.scatter(hx, hy, marker="v", s=28, color="crimson", zorder=3)
     colours = side_colours(scenario, recs)
@@ -82,7 +87,7 @@ def plot_timeline(log: Any, ax: Any = None, path: Any = None, *, scenario: Any =
     ax.set_ylim(len(units) - 0.5, -0.5)
     ax.set_xlabel("simulated time")
     used = {(s.lane, s.state) for s in spans}
-    handles = [Patch(color=c, label=k) for k, c in ACTIVITY_COLOURS.items()
+    handles: list[Artist] = [Patch(color=c, label=k) for k, c in ACTIVITY_COLOURS.items()
                if ("activity", k) in used]
     handles += [Patch(color=c, alpha=0.85, label=f"lifecycle: {k}")
                 for k, c in LIFECYCLE_COLOURS.items() if ("lifecycle", k) in used]

@@ -13,6 +13,7 @@ from typing import Any
 from sim.events import HIT, MOVE, PIN, REVEAL, SPOT
 from sim.viz.common import records_of, scenario_of, unit_info
 
+
 # -- tracks ------------------------------------------------------------------------------
 def _on_path(path: list, p, tol: float = 1e-6) -> int | None:
     """Index i of the first segment path[i]→path[i+1] that p lies on, or None."""
@@ -36,8 +37,8 @@ def unit_tracks(log, scenario=None) -> dict[str, list[tuple[float, float, float]
     corners up to that record's ``pos`` are inserted at times proportional to distance.
     """
     tracks: dict[str, list] = {}
-    for uid, info in unit_info(scenario_of(scenario)).items():
-        tracks[uid] = [(0.0, *map(float, info["start"]))]
+    for u, info in unit_info(scenario_of(scenario)).items():
+        tracks[u] = [(0.0, *map(float, info["start"]))]
     pending: dict[str, tuple[float, list]] = {}
     for r in records_of(log):
         uid, pos = r.get("unit"), r.get("pos")
@@ -72,6 +73,11 @@ def position_at(track, t: float) -> tuple[float, float] | None:
     """Where a track stands at time t (the last entry at t when several share it)."""
     if not track:
         return None
+    return position_on(track, t)
+
+
+def position_on(track, t: float) -> tuple[float, float]:
+    """``position_at`` on a track known to have an entry."""
     times = [k[0] for k in track]
     j = bisect.bisect_right(times, t)
     if j == 0:
@@ -87,7 +93,7 @@ def position_at(track, t: float) -> tuple[float, float] | None:
 
 def positions_at(scenario, log, t: float) -> dict[str, tuple[float, float]]:
     """unit id -> (x, y) at time t, interpolated along the logged waypoints."""
-    return {u: position_at(tr, t) for u, tr in unit_tracks(log, scenario).items() if tr}
+    return {u: position_on(tr, t) for u, tr in unit_tracks(log, scenario).items() if tr}
 
 
 GONE = {"eliminated", "killed", "reserve", "withdrawn", "off_board"}

@@ -51,8 +51,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from sim.events import ASSAULT, DEPLOY, HIT, NO_DEPLOY, PIN, RALLY, SAVE, SHOOT, SPOT, TO_RESERVE
-from sim.systems.fow.events import (ASSAULT_AFTER_CATCH, CATCH, ESCAPE, FIREPOWER, NO_SHOT,
-                                    RELOCATE, SNIPER_SHOT)
+from sim.systems.fow.events import ASSAULT_AFTER_CATCH, CATCH, ESCAPE, FIREPOWER, NO_SHOT, RELOCATE, SNIPER_SHOT
 from sim.systems.fow.game import FowGame
 from sim.systems.fow.knobs import FowKnobs
 from sim.systems.knobs import BaseKnobs, ChargeOrders

@@ -28,9 +28,9 @@ from sim.catalogue import implements
 from sim.engine.context import BattleContext
 from sim.events import ASSAULT as ASSAULT_EVENT
 from sim.events import HIT as HIT_EVENT
-from sim.events import MOVE, PIN as PIN_EVENT
-from sim.events import RALLY, SAVE as SAVE_EVENT
-from sim.events import STOP
+from sim.events import MOVE, RALLY, STOP
+from sim.events import PIN as PIN_EVENT
+from sim.events import SAVE as SAVE_EVENT
 from sim.space.geometry import dist
 from sim.systems.fow.events import FIREPOWER
 from sim.systems.fow.knobs import FowKnobs
@@ -42,7 +42,7 @@ CONTACT = 1.0
 
 def knobs(battle: BattleContext) -> FowKnobs:
     """The battle's ``rules.fow`` knobs."""
-    return battle.knobs.fow  # type: ignore[no-any-return]
+    return battle.knobs.fow
 
 
 def concealed(battle: BattleContext, unit: Unit) -> bool:

@@ -13,9 +13,18 @@ from sim.engine.context import BattleContext
 from sim.space.geometry import dist
 from sim.systems.fow import fow_base
 from sim.systems.fow.events import ASSAULT_AFTER_CATCH
-from sim.systems.fow.rules import (CATCH_RADIUS, catch, forced_move, placement, relocate,
-                                   route_for, sniper_shoots, spot_check, team_shoots,
-                                   wants_relocation)
+from sim.systems.fow.rules import (
+    CATCH_RADIUS,
+    catch,
+    forced_move,
+    placement,
+    relocate,
+    route_for,
+    sniper_shoots,
+    spot_check,
+    team_shoots,
+    wants_relocation,
+)
 from sim.systems.fow.state import FowState
 
 
@@ -69,10 +78,10 @@ class FowGame:
             if not unit.on_board or unit.pinned:
                 continue
             if unit.kind == "sniper":
-                team = self.state.team_of(unit)
-                if team is not None and unit.route:   # ordered to move: FOW.IMMOBILE
+                sniper = self.state.team_of(unit)
+                if sniper is not None and unit.route:   # ordered to move: FOW.IMMOBILE
                     unit.route = []
-                    yield from forced_move(battle, team, reason="ordered to move")
+                    yield from forced_move(battle, sniper, reason="ordered to move")
                 continue
             unit.route = route_for(battle, unit)
             if unit.route:

@@ -53,8 +53,13 @@ path) instead of their orders' destination while one is on the board.
 from __future__ import annotations
 
 from sim.events import ACTIVATE, ATTACK, DEPLOY, HIT, PIN, RALLY, SPOT, WITHDRAW
-from sim.systems.h17.events import (ELIMINATION_CHECK, NO_ACTIVATION, NO_ELIMINATION_CHECK,
-                                    OPPORTUNITY_FIRE, SNIPER_ATTACK)
+from sim.systems.h17.events import (
+    ELIMINATION_CHECK,
+    NO_ACTIVATION,
+    NO_ELIMINATION_CHECK,
+    OPPORTUNITY_FIRE,
+    SNIPER_ATTACK,
+)
 from sim.systems.h17.game import H17Game
 from sim.systems.h17.knobs import H17Knobs
 from sim.systems.knobs import BaseKnobs

@@ -27,7 +27,8 @@ from typing import Any
 from sim.agents.unit import Unit
 from sim.catalogue import implements
 from sim.engine.context import BattleContext
-from sim.events import ATTACK, HIT, PIN as PIN_EVENT, RALLY
+from sim.events import ATTACK, HIT, RALLY
+from sim.events import PIN as PIN_EVENT
 from sim.systems.h17.knobs import H17Knobs
 from sim.systems.h17.state import state_of
 
@@ -36,7 +37,7 @@ AP, CP, PIN = "BASE.H.AP", "BASE.H.CP", "BASE.H.PIN"
 
 def knobs(battle: BattleContext) -> H17Knobs:
     """The battle's ``rules.h17`` knobs."""
-    return battle.knobs.h17  # type: ignore[no-any-return]
+    return battle.knobs.h17
 
 
 def hex_units(battle: BattleContext, side: str, node: str) -> list[Unit]:

@@ -1,11 +1,11 @@
 """``rules.h17``: the readings of what seed 000 leaves open, and the hex base game's numbers."""
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
-from sim.systems.knobs import Knobs, choice
+from sim.systems.knobs import Knobs, behaviour_of
 
 
 class H17Withdraw(Knobs):
@@ -13,7 +13,7 @@ class H17Withdraw(Knobs):
     ``enemy_within`` (an enemy unit within ``hexes`` of the sniper's hex);
     ``after_attacks`` (the sniper has made ``attacks`` attacks since it was placed)."""
 
-    when: choice("h17.withdraw") = "never"  # type: ignore[valid-type]
+    when: Annotated[str, behaviour_of("h17.withdraw")] = "never"
     hexes: int = Field(2, ge=0, le=100)
     attacks: int = Field(2, ge=1, le=1000)
 
@@ -21,7 +21,7 @@ class H17Withdraw(Knobs):
 class H17Knobs(Knobs):
     """H17.* and the small hex base game around it (BASE.H.*); see ``sim.systems.h17``."""
 
-    placement: choice("h17.placement") = "best_cover"  # type: ignore[valid-type]
+    placement: Annotated[str, behaviour_of("h17.placement")] = "best_cover"
     withdraw: H17Withdraw = H17Withdraw()
     withdraw_phase: Literal["any", "own"] = "any"
     ap_range: int = Field(6, ge=1, le=100)

@@ -21,7 +21,7 @@ RANGE = 6   # hexes: placement (H17.2b) and opportunity fire (H17.4)
 
 def knobs(battle: BattleContext) -> H17Knobs:
     """The battle's ``rules.h17`` knobs."""
-    return battle.knobs.h17  # type: ignore[no-any-return]
+    return battle.knobs.h17
 
 
 @implements("H17.1s")

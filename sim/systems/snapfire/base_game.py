@@ -72,7 +72,8 @@ def shooting_phase(battle: BattleContext, side: str) -> None:
                         [e.pos for e in within_extent(enemies, shooters, reach)], shoot_range)
     if not any(in_range):
         return
-    index = SpatialGrid(max(shoot_range, 1.0)).add_all(enemies)
+    grid: SpatialGrid[Unit] = SpatialGrid(max(shoot_range, 1.0))
+    index = grid.add_all(enemies)
     for unit, maybe in zip(shooters, in_range):
         if not maybe or not unit.on_board:
             continue

@@ -5,21 +5,21 @@ from typing import Literal
 
 from pydantic import Field
 
-from sim.systems.knobs import FINITE, BaseKnobs, Knobs
+from sim.systems.knobs import BaseKnobs, Knobs
 
 
 class SnapFireKnobs(Knobs):
     """SF.*: the reaction radius and the two variants the seed leaves open."""
 
-    radius: float = Field(10.0, gt=0, le=1000, **FINITE)
+    radius: float = Field(10.0, gt=0, le=1000, allow_inf_nan=False)
     reaction: Literal["snap_fire", "zoc"] = "snap_fire"
-    zoc_radius: float = Field(5.0, gt=0, le=1000, **FINITE)
+    zoc_radius: float = Field(5.0, gt=0, le=1000, allow_inf_nan=False)
     march_halt: Literal["rest_of_phase", "this_move"] = "rest_of_phase"
 
 
 class SnapBaseKnobs(BaseKnobs):
     """``rules.base`` of the snap-fire base game (BASE.S.*): ranges and the hit's effect."""
 
-    shoot_range: float = Field(40.0, ge=0, le=10_000, **FINITE)
-    charge_range: float = Field(15.0, ge=0, le=10_000, **FINITE)
+    shoot_range: float = Field(40.0, ge=0, le=10_000, allow_inf_nan=False)
+    charge_range: float = Field(15.0, ge=0, le=10_000, allow_inf_nan=False)
     steps_per_hit: int = Field(1, ge=1, le=100)

@@ -1,7 +1,8 @@
 """The snap-fire system's metrics: halts, rolls and hits, zone-of-control halts."""
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from sim.events import HALT
 from sim.systems.registry import MetricReporter, Record

@@ -13,7 +13,7 @@ from typing import Literal
 from pydantic import Field
 
 from sim.events import ATTACK, DEPLOY, HIT, REHIDE, REVEAL, SAVE, SPOT, WOUND
-from sim.systems.knobs import FINITE, BaseKnobs, Knobs
+from sim.systems.knobs import BaseKnobs, Knobs
 from sim.systems.registry import RuleSystem
 from sim.systems.too import events as ev
 from sim.systems.too.game import TooGame
@@ -27,7 +27,7 @@ class TooUnitKeys(Knobs):
     ``alert`` option (TOO.ALERT) it asks for."""
 
     level: Literal["green", "recruit", "seasoned", "veteran", "elite"] | None = None
-    facing: float | None = Field(None, ge=-360, le=360, **FINITE)
+    facing: float | None = Field(None, ge=-360, le=360, allow_inf_nan=False)
     sniper: bool = False
     medic: bool = False
     prone: bool = False

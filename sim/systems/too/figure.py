@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sim.agents.unit import OnUnit
+from sim.agents.unit import OnUnit, Unit
 from sim.systems.too.tables import IMMOBILE_EFFECTS, NO_ACTION_EFFECTS
 
 
@@ -50,7 +50,7 @@ class Alert:
 
 @dataclass(eq=False)
 class Figure(OnUnit):
-    unit: object
+    unit: Unit
     level: str
     morale: int
     facing: float
@@ -94,7 +94,7 @@ class Figure(OnUnit):
 
     def dies_at(self) -> int | None:
         """The turn at whose start it dies if nobody treats it, or None."""
-        due = [w.dies_at_turn for w in self.bleeding()]
+        due = [w.dies_at_turn for w in self.bleeding() if w.dies_at_turn is not None]
         return min(due) if due else None
 
     def treat(self, by: str) -> list[Wound]:

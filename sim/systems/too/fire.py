@@ -30,7 +30,6 @@ from sim.systems.too.state import TooState
 from sim.systems.too.tables import acq_mods, damage, range_band, scoped
 
 
-
 # -- target choice ---------------------------------------------------------------------
 def moved_lately(t: Figure, turn: int) -> bool:
     """The figure moved in this turn or the last."""

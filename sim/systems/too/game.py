@@ -42,7 +42,7 @@ Every roll is ``battle.dice.roll(figure, rule, ...)`` and one record with ``dice
 from __future__ import annotations
 
 from collections.abc import Generator
-from typing import Any
+from typing import Any, cast
 
 import simpy
 
@@ -120,7 +120,7 @@ class TooGame:
         for fig in [st.figs[i] for i in st.order]:
             due = fig.dies_at()
             if fig.alive and due is not None and due <= phase.turn:
-                w = min(fig.bleeding(), key=lambda w: w.dies_at_turn)
+                w = min(fig.bleeding(), key=lambda w: cast(int, w.dies_at_turn))   # bleeding: set
                 battle.eliminate(fig.unit, rule="TOO.DAMAGE", reason="bleed_out",
                                  hit_turn=w.hit_turn, dies_in=w.dies_in, location=w.location)
                 if battle.done.triggered:

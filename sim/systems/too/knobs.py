@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 import math
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, Strict, field_validator
 
-from sim.systems.knobs import FINITE, Knobs
+from sim.systems.knobs import Knobs
+from sim.systems.too.tables import ACQ_COVER_MODS, MORALE_BY_LEVEL, SAVE_NEED, CoverClass, Level
 
 
 class TooKnobs(Knobs):
@@ -23,29 +24,25 @@ class TooKnobs(Knobs):
     ``none``. ``bleed_clock``: ``player_turns`` (default) or ``own_turns``.
     """
 
-    morale_by_level: dict[Literal["green", "recruit", "seasoned", "veteran", "elite"],
-                          int] = Field(default_factory=lambda: {
-                              "green": 2, "recruit": 3, "seasoned": 4, "veteran": 5, "elite": 6})
+    morale_by_level: dict[Level, int] = Field(default_factory=lambda: dict(MORALE_BY_LEVEL))
     # Strict(False) on the tuple only: a YAML list [name, up_to, base] is one.
     range_bands: list[Annotated[tuple[str, float | None, int], Strict(False)]] = Field(
         max_length=20, default_factory=lambda: [
         ("point_blank", 5.0, 2), ("close", 20.0, 4), ("medium", 40.0, 6), ("long", 80.0, 8),
         ("extreme", None, 10)])
-    acq_cover_mods: dict[Literal["open", "soft", "medium", "hard", "enclosed"], int] = Field(
-        default_factory=lambda: {"open": -1, "soft": 0, "medium": 0, "hard": 1, "enclosed": 2})
-    save_need: dict[Literal["open", "soft", "medium", "hard", "enclosed"], int] = Field(
-        default_factory=lambda: {"open": 6, "soft": 5, "medium": 4, "hard": 3, "enclosed": 2})
+    acq_cover_mods: dict[CoverClass, int] = Field(default_factory=lambda: dict(ACQ_COVER_MODS))
+    save_need: dict[CoverClass, int] = Field(default_factory=lambda: dict(SAVE_NEED))
     stealth_reading: Literal["literal", "exposure", "cover_bonus"] = "literal"
-    facing_half_angle: float = Field(45.0, gt=0, le=180, **FINITE)
+    facing_half_angle: float = Field(45.0, gt=0, le=180, allow_inf_nan=False)
     facing_bonus_scope: Literal["recheck", "all_searches"] = "recheck"
-    fire_arc_half: float = Field(45.0, gt=0, le=180, **FINITE)
+    fire_arc_half: float = Field(45.0, gt=0, le=180, allow_inf_nan=False)
     treatment: Literal["medic", "buddy", "none"] = "medic"
-    treat_range: float = Field(6.0, ge=0, le=10_000, **FINITE)
+    treat_range: float = Field(6.0, ge=0, le=10_000, allow_inf_nan=False)
     bleed_clock: Literal["player_turns", "own_turns"] = "player_turns"
-    alert_fraction: float = Field(0.5, ge=0, le=1, **FINITE)
+    alert_fraction: float = Field(0.5, ge=0, le=1, allow_inf_nan=False)
     alert_rounding: Literal["floor", "ceil"] = "floor"
-    opp_range: float = Field(60.0, gt=0, le=10_000, **FINITE)
-    search_range: float = Field(200.0, gt=0, le=100_000, **FINITE)
+    opp_range: float = Field(60.0, gt=0, le=10_000, allow_inf_nan=False)
+    search_range: float = Field(200.0, gt=0, le=100_000, allow_inf_nan=False)
     snipers_start_hidden: bool = True
 
     @field_validator("morale_by_level")

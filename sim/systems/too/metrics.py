@@ -1,7 +1,8 @@
 """The TOO system's metrics: acquisitions, spotting, stealth, fire, wounds and treatment."""
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from sim.events import ATTACK, DEPLOY, ELIMINATE, HIT, REVEAL, SAVE
 from sim.systems.registry import MetricReporter, Record

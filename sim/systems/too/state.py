@@ -11,7 +11,7 @@ from sim.engine.context import BattleContext
 from sim.space.geometry import dist
 from sim.systems.too.figure import Figure
 from sim.systems.too.knobs import TooKnobs
-from sim.systems.too.tables import COVER_CLASSES, cover_class
+from sim.systems.too.tables import COVER_CLASSES, CoverClass, cover_class
 
 if TYPE_CHECKING:
     from sim.systems.too.watch import OpportunityWatch
@@ -36,7 +36,7 @@ class TooState:
         """The other side's figures, in file order."""
         return [self.figs[i] for i in self.order if self.figs[i].side != side]
 
-    def cover_of(self, battle: BattleContext, fig: Figure) -> str:
+    def cover_of(self, battle: BattleContext, fig: Figure) -> CoverClass:
         """The TOO cover class where the figure stands: on a table, the highest cover of
         the areas containing its exact position (boundary included); on a hex map, its
         hex's cover."""

@@ -54,7 +54,7 @@ Cover saves (TOO.SAVE)
     enclosed 2. The seed's table ends with a line "1: None"; we read it as "no cover
     class has target number 1", i.e. a save always needs at least 2 and a 1 never
     saves (the table's own "Open terrain — troop has no cover" is already the no-cover
-    case at 6). ``check_save_table`` enforces it.
+    case at 6). The knob ``rules.too.save_need`` enforces it (2..7).
 
 Stealth (TOO.STEALTH) — the ambiguous text, knob ``rules.too.stealth_reading``
     The seed: "If a sniper moves at his allotted movement for the turn, he may move
@@ -82,22 +82,28 @@ Stealth (TOO.STEALTH) — the ambiguous text, knob ``rules.too.stealth_reading``
 from __future__ import annotations
 
 import math
+from typing import Literal
 
-LEVELS = ("green", "recruit", "seasoned", "veteran", "elite")
+#: A figure's level (BASE.T.RANGE).
+Level = Literal["green", "recruit", "seasoned", "veteran", "elite"]
+#: A TOO cover class.
+CoverClass = Literal["open", "soft", "medium", "hard", "enclosed"]
 
-MORALE_BY_LEVEL = {"green": 2, "recruit": 3, "seasoned": 4, "veteran": 5, "elite": 6}
+LEVELS: tuple[Level, ...] = ("green", "recruit", "seasoned", "veteran", "elite")
+
+MORALE_BY_LEVEL: dict[Level, int] = {"green": 2, "recruit": 3, "seasoned": 4, "veteran": 5, "elite": 6}
 
 #: TOO.CONCEAL: the hider's level modifier on the spotter's d6.
 CONCEAL_MODS = {"elite": 5, "veteran": 4, "seasoned": 3, "recruit": 2, "green": -1}
 
 #: TOO cover classes, in the order of the terrain's integer cover (0, 1, 2, 3, 4+).
-COVER_CLASSES = ("open", "soft", "medium", "hard", "enclosed")
+COVER_CLASSES: tuple[CoverClass, ...] = ("open", "soft", "medium", "hard", "enclosed")
 
 #: TOO.SAVE target numbers (d6 >= need saves).
-SAVE_NEED = {"open": 6, "soft": 5, "medium": 4, "hard": 3, "enclosed": 2}
+SAVE_NEED: dict[CoverClass, int] = {"open": 6, "soft": 5, "medium": 4, "hard": 3, "enclosed": 2}
 
 #: TOO.ACQ modifiers for the target's cover ("medium" is our reading: see above).
-ACQ_COVER_MODS = {"open": -1, "soft": 0, "medium": 0, "hard": 1, "enclosed": 2}
+ACQ_COVER_MODS: dict[CoverClass, int] = {"open": -1, "soft": 0, "medium": 0, "hard": 1, "enclosed": 2}
 
 #: BASE.T.RANGE: (band, upper distance or None for unlimited, base number on a d10).
 RANGE_BANDS = (("point_blank", 5.0, 2), ("close", 20.0, 4), ("medium", 40.0, 6),
@@ -142,20 +148,7 @@ def damage(d10: int, d6: int) -> dict:
     return {"location": location, "body_side": body_side(d6), "dies_in": dies_in, "effect": effect}
 
 
-def check_save_table(save_need: dict) -> None:
-    for cls in COVER_CLASSES:
-        if cls not in save_need:
-            raise ValueError(f"save table needs a target number for '{cls}'")
-        if not 2 <= int(save_need[cls]) <= 7:
-            raise ValueError(f"save target number for '{cls}' must be 2..7 (the seed's '1: None'), "
-                             f"got {save_need[cls]}")
-
-
-def save_need(cover_class: str, table: dict | None = None) -> int:
-    return int((table or SAVE_NEED)[cover_class])
-
-
-def cover_class(cover: int, prone: bool = False, classes=COVER_CLASSES) -> str:
+def cover_class(cover: int, prone: bool = False, classes: tuple[CoverClass, ...] = COVER_CLASSES) -> CoverClass:
     """The TOO cover class of a terrain cover value; prone in the open counts as soft."""
     cls = classes[max(0, min(int(cover), len(classes) - 1))]
     if cls == "open" and prone:
