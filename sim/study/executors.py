@@ -24,6 +24,7 @@ from multiprocessing import get_context
 from typing import Any, Callable, Iterable, Iterator
 
 from sim.errors import InputError
+from sim.study.cells import resolved
 
 DEFAULT_BATTLE = "sim.engine.battle:run_battle"
 
@@ -71,7 +72,8 @@ def _scenario(task: "Task") -> Any:
     if cached is None:
         if len(_SCENARIOS) >= 64:
             _SCENARIOS.clear()
-        cached = _SCENARIOS[task.scenario_hash] = task.scenario
+        # A cell's scenario may come as a recipe, built here once (sim.study.cells).
+        cached = _SCENARIOS[task.scenario_hash] = resolved(task.scenario)
     return cached
 
 

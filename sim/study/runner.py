@@ -20,7 +20,7 @@ from typing import Any
 
 from sim.errors import InputError
 from sim.study.design import Study, package_version
-from sim.study.executors import DEFAULT_BATTLE, SerialExecutor, Task, portable, task_size
+from sim.study.executors import DEFAULT_BATTLE, SerialExecutor, Task, task_size
 from sim.study.seeds import replication_seed
 from sim.study.stats import Summary, summarize
 from sim.study.store import ResultStore, Stored
@@ -151,7 +151,8 @@ def _ensure(run: StudyRun, n: int, executor, store, progress, battle: str,
         per_cell.setdefault(ci, []).append(rep)
     chunks = {ci: [reps[i:i + size] for i in range(0, len(reps), size)]
               for ci, reps in per_cell.items()}
-    shipped = {ci: portable(cells[ci].scenario) for ci in chunks}
+    # Recipes, not scenarios: a worker builds each cell's scenario once (sim.study.cells).
+    shipped = {ci: cells[ci].recipe() for ci in chunks}
     tasks = []
     # Interleave cells so every variant advances together (and a killed run has some of each).
     for k in range(max(len(c) for c in chunks.values())):
