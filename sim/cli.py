@@ -112,6 +112,11 @@ def build_parser() -> argparse.ArgumentParser:
         p = sub.add_parser("demo", help="the main job: a what-if study on built-in defaults")
         study.add_demo_arguments(p)
         p.set_defaults(func=study.run_demo_command)
+        from sim.study import analyse_command as analyse
+
+        p = sub.add_parser("analyse", help="sensitivity indices and metamodels of a stored study")
+        analyse.add_analyse_arguments(p)
+        p.set_defaults(func=analyse.run_analyse_command)
     return parser
 
 
