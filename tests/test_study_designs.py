@@ -243,3 +243,21 @@ factors:
     again = load_study(write(tmp_path, text, "again.yaml"))
     assert len(built) == 64  # a small study builds every cell
     assert [c.scenario_hash for c in again.cells] == [c.scenario_hash for c in study.cells]
+
+
+def test_a_cell_that_fails_its_full_build_where_it_runs_stops_the_study_in_one_line(
+        tmp_path, monkeypatch, capsys):
+    import sim.study.design as design
+    from sim.cli import main
+
+    # As if the sample had missed it: only the first cell is built at load time.
+    monkeypatch.setattr(design, "FULL_CHECK_CELLS", 0)
+    monkeypatch.setattr(design, "probe_indices", lambda points: {0})
+    path = write(tmp_path, HEAD + 'factors:\n  vary: {forces.blue.0.at: ["0,1", "NOWHERE"]}\n')
+    study = load_study(path)  # the schema takes any node name: the map check is the full build's
+    assert [c.label for c in study.cells] == ["a@at=0,1", "a@at=NOWHERE"]
+    for executor in ("serial", "processes"):
+        code = main(["study", str(path), "--executor", executor, "--workers", "2", "--quiet"])
+        err = capsys.readouterr().err.strip().splitlines()
+        assert code == 2 and len(err) == 1, err
+        assert str(path) in err[0] and "'NOWHERE' is not on the map" in err[0]

@@ -113,7 +113,7 @@ def test_sim_analyse_prints_indices_metamodels_and_writes_files_and_plots(stored
 @pytest.mark.parametrize("extra,message", [
     (["--db", "NOFILE"], "none.db: --db: no such results database"),
     (["--db", "EMPTY"], "holds no replications of study 'farm'"),
-    (["--db", "DB", "--metric", "atacker_won"], "key --metric: unknown metric 'atacker_won'"),
+    (["--db", "DB", "--metric", "atacker_won"], "--metric: unknown metric 'atacker_won'"),
     (["--db", "DB", "--resamples", "0"], "expected a number from 1 to 100000"),
 ])
 def test_sim_analyse_bad_input_is_one_line_exit_2(stored, tmp_path, capsys, extra, message):
@@ -177,3 +177,20 @@ def test_shipped_study_rederives_the_ranking_the_readme_states(tmp_path):
     assert {i.factor for i in ranked[-len(low):]} == set(low)
     assert all(i.value < 0.01 for i in ranked[-len(low):])
     assert ranked[0].ci_low > max(i.ci_high for i in ranked[-len(low):])
+
+
+def test_a_farming_study_on_dask_gives_identical_rows_and_analysis(tmp_path):
+    from sim.study.analysis import analyse
+    from sim.study.executors import DaskExecutor, SerialExecutor
+    from sim.study.report_farming import as_dict
+
+    study = load_study(farm(tmp_path, 8))
+    out = {}
+    for name, ex in (("serial", SerialExecutor()), ("dask", DaskExecutor(2))):
+        with ex:
+            run = run_study(study, executor=ex, per_task=2)
+        rows = {k: (r.seed, json.dumps(r.metrics, sort_keys=True)) for k, r in run.records.items()}
+        found = analyse(study, [run.records[k] for k in sorted(run.records)], run.kinds)
+        out[name] = (rows, json.dumps(as_json(run)), json.dumps(as_dict(found)))
+    assert out["dask"] == out["serial"]
+    assert len(out["serial"][0]) == 8 * 3

@@ -46,7 +46,8 @@ def test_sobol_indices_of_ishigami_within_their_bootstrap_intervals():
     factors = [Factor(f"x{i}", "real", -math.pi, math.pi) for i in (1, 2, 3)]
     plan = make_plan("saltelli", factors, seed=3, samples=4096)
     x = np.array([plan.points[r] for r in plan.rows])
-    found = sobol_indices(plan.keys, ishigami(x), seed=0)
+    found = sobol_indices(plan.keys, ishigami(x))
+    assert found == sobol_indices(plan.keys, ishigami(x))  # a seeded bootstrap
     s1, st = ishigami_indices()
     assert [round(v, 4) for v in s1 + st] == [0.3139, 0.4424, 0.0, 0.5576, 0.4424, 0.2437]
     for i in found:
@@ -87,27 +88,27 @@ def test_only_complete_blocks_of_a_partly_stored_plan_are_analysed():
 
 
 def test_metamodels_recover_a_known_function():
-    factors = [Factor("rules.a", "real", 0.0, 10.0), Factor("rules.b", "integer", 1, 5),
-               Factor("rules.c", "categorical", levels=("p", "q")), Factor("rules.d", "real", 0.0, 1.0)]
+    factors = [Factor("rules.alpha", "real", 0.0, 10.0), Factor("rules.bravo", "integer", 1, 5),
+               Factor("rules.charlie", "categorical", levels=("p", "q")), Factor("rules.delta", "real", 0.0, 1.0)]
     plan = make_plan("nolh", factors, seed=1, stacks=3)
     coded = [(2 * a / 10 - 1, (b - 1) / 2 - 1, c == "q", 2 * d - 1) for a, b, c, d in plan.points]
     # 1 + 2 a + 0.5 b - 1.5 [c = q] + 1.25 a d, on the coded scales: no noise at all.
     y = [1 + 2 * a + 0.5 * b - 1.5 * c + 1.25 * a * d for a, b, c, d in coded]
     m = fit(factors, plan.points, y, "y")
     got = {e.term: e for e in m.effects}
-    assert got["a"].effect == pytest.approx(4.0)  # twice the coded slope: low to high
-    assert got["b"].effect == pytest.approx(1.0)
-    assert got["c=q"].effect == pytest.approx(-1.5)
-    assert got["a x d"].effect == pytest.approx(5.0)  # a's effect: 4 - 2.5 at low d, 4 + 2.5 at high d
-    assert all(abs(e.effect) < 1e-9 for t, e in got.items() if t not in ("a", "b", "c=q", "a x d"))
+    assert got["alpha"].effect == pytest.approx(4.0)  # twice the coded slope: low to high
+    assert got["bravo"].effect == pytest.approx(1.0)
+    assert got["charlie=q"].effect == pytest.approx(-1.5)
+    assert got["alpha x delta"].effect == pytest.approx(5.0)  # a's effect: 4 - 2.5 at low d, 4 + 2.5 at high d
+    assert all(abs(e.effect) < 1e-9 for t, e in got.items() if t not in ("alpha", "bravo", "charlie=q", "alpha x delta"))
     assert m.linear_r2 == pytest.approx(1.0) and m.linear_fit_r2 == pytest.approx(1.0)
-    assert "changes y by +4" in got["a"].words("y")
+    assert "alpha from its low to its high end changes y by +4 " in got["alpha"].words("y")
     # A step in one knob: the tree's first split finds it, in the knob's own units.
     step = [5.0 if v[0] > 6.0 else 0.0 for v in plan.points]
     root = fit(factors, plan.points, step, "y").splits[0]
     below = max(v[0] for v in plan.points if v[0] <= 6.0)
     above = min(v[0] for v in plan.points if v[0] > 6.0)
-    assert root.rule == f"a <= {(below + above) / 2:.4g}"
+    assert root.rule == f"alpha <= {(below + above) / 2:.4g}"
     assert (root.left_mean, root.right_mean) == (0.0, 5.0) and root.gain == pytest.approx(1.0)
 
 
@@ -143,7 +144,9 @@ factors:
     (r,) = result.results
     assert result.replications == {"a": 2} and r.blocks == 16
     x = np.array([[v - 1 - math.pi for v in study.plan.points[p]] for p in study.plan.rows])
-    direct = sobol_indices(study.plan.keys, ishigami(x), seed=0)
+    direct = sobol_indices(study.plan.keys, ishigami(x))
     assert [(i.factor, i.name, i.value) for i in r.indices] == \
         [(i.factor, i.name, pytest.approx(i.value, abs=1e-12)) for i in direct]
     assert r.model is not None and r.model.points == len(study.plan.points)
+    again = analyse(study, stored, {}, ["y"]).results[0]
+    assert again.indices == r.indices and again.model.effects == r.model.effects

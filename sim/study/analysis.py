@@ -21,7 +21,7 @@ from sim.errors import InputError
 from sim.study.designs import Plan, Properties, properties
 from sim.study.factors import Factor, is_number
 from sim.study.metamodel import Metamodel, fit
-from sim.study.sensitivity import RESAMPLES, Index, indices
+from sim.study.sensitivity import BOOTSTRAP_SEED, RESAMPLES, Index, indices
 
 
 @dataclass
@@ -82,7 +82,7 @@ def _unit(f: Factor, v: Any) -> float:
 
 
 def analyse(study, stored: list, kinds: dict[str, str], metrics: list[str] | None = None,
-            seed: int = 0, resamples: int = RESAMPLES, study_hash: str = "") -> Analysis:
+            seed: int = BOOTSTRAP_SEED, resamples: int = RESAMPLES, study_hash: str = "") -> Analysis:
     """Analyse the stored replications (``Stored`` rows of this study's hash)."""
     plan = plan_of_study(study)
     results, reps_used = [], {}

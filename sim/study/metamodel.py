@@ -54,12 +54,12 @@ def code(factors: Sequence[Any], points: Sequence[tuple]) -> Coded:
         values = [p[j] for p in points]
         if f.kind == "categorical":
             for level in f.levels[1:]:
-                names.append(f"{_short(f.key)}={level}")
+                names.append(f"{short_name(f.key)}={level}")
                 cols.append([1.0 if v == level else 0.0 for v in values])
                 owner.append(f.key)
                 spans.append(None)
         else:
-            names.append(_short(f.key))
+            names.append(short_name(f.key))
             cols.append([2 * (float(v) - f.low) / (f.high - f.low) - 1 for v in values])
             owner.append(f.key)
             spans.append((float(f.low), float(f.high)))
@@ -67,8 +67,13 @@ def code(factors: Sequence[Any], points: Sequence[tuple]) -> Coded:
     return Coded(names, x, owner, spans)
 
 
-def _short(key: str) -> str:
-    return key.rsplit(".", 1)[-1] if not key.startswith("forces.") else key
+def short_name(key: str) -> str:
+    """How a model names a knob: its last part ('ap_range'), the last two when that part is
+    short ('relocate.when'), the whole key for a unit number ('forces.blue.3.move')."""
+    parts = key.split(".")
+    if key.startswith("forces.") or len(parts) < 2:
+        return key
+    return parts[-1] if len(parts[-1]) > 4 else ".".join(parts[-2:])
 
 
 @dataclass

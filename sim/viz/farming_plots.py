@@ -119,8 +119,9 @@ def main_effects(a, r, terrain: str, ylabel: str, path: str) -> str:
 
 def interactions(a, r, ylabel: str, path: str) -> str:
     """Heat map of two-factor interaction effects from the linear model."""
-    short = [f.key.rsplit(".", 1)[-1] if not f.key.startswith("forces.") else f.key
-             for f in a.plan.factors]
+    from sim.study.metamodel import short_name
+
+    short = [short_name(f.key) for f in a.plan.factors]
     k = len(short)
     grid = np.full((k, k), np.nan)
     for e in r.model.effects:
