@@ -59,8 +59,9 @@ def cmd_validate(args) -> int:
         if isinstance(data, dict) and "study" in data:
             from sim.study.command import load_study
 
-            load_study(path)
-            print(f"{path}: valid study")
+            from sim.study.design import describe
+
+            print(f"{path}: valid study ({describe(load_study(path))})")
         else:
             load_scenario(path)
             print(f"{path}: valid scenario")

@@ -261,3 +261,13 @@ def test_a_cell_that_fails_its_full_build_where_it_runs_stops_the_study_in_one_l
         err = capsys.readouterr().err.strip().splitlines()
         assert code == 2 and len(err) == 1, err
         assert str(path) in err[0] and "'NOWHERE' is not on the map" in err[0]
+
+
+def test_sim_validate_reports_the_designs_quality(tmp_path, capsys):
+    from sim.cli import main
+
+    path = write(tmp_path, HEAD + "factors: {design: nolh, vary: {rules.h17.ap_range: [3, 8], "
+                 "rules.h17.ap_need: [6, 10]}}\n")
+    assert main(["validate", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "valid study (17 cells; design nolh: 17 distinct rows, max |pairwise correlation| 0.0000" in out

@@ -86,7 +86,7 @@ def test_sim_analyse_prints_indices_metamodels_and_writes_files_and_plots(stored
     out_dir = tmp_path / "out"
     assert main(["analyse", str(path), "--db", str(db), "--out", str(out_dir)]) == 0
     text = capsys.readouterr().out
-    assert "Design sobol over 4 factors: 16 points, max |pairwise correlation|" in text
+    assert "Design sobol over 4 factors: 16 distinct rows, max |pairwise correlation|" in text
     assert "Regression tree: out-of-sample R^2" in text and "Linear model with interactions" in text
     assert "Replications averaged at every point: a: 3" in text
     names = sorted(p.name for p in out_dir.iterdir())
@@ -194,3 +194,28 @@ def test_a_farming_study_on_dask_gives_identical_rows_and_analysis(tmp_path):
         out[name] = (rows, json.dumps(as_json(run)), json.dumps(as_dict(found)))
     assert out["dask"] == out["serial"]
     assert len(out["serial"][0]) == 8 * 3
+
+
+def test_sim_analyse_never_writes_over_an_input(stored, tmp_path, capsys):
+    path, db = stored
+    out_dir = tmp_path / "out"
+    out_dir.mkdir()
+    named = out_dir / "analysis.json"  # a study file that happens to bear an output's name
+    named.write_text(path.read_text())
+    shutil.copy(path.parent / "village_sniper.yaml", out_dir)
+    capsys.readouterr()
+    assert main(["analyse", str(named), "--db", str(db), "--out", str(out_dir)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "would write over the input" in err[0]
+    assert named.read_text() == path.read_text()
+
+
+def test_study_plots_of_a_designed_study_leave_out_the_per_cell_rows(stored, tmp_path, monkeypatch):
+    from sim.viz import study_plots
+
+    path, db = stored
+    monkeypatch.setattr(study_plots, "MAX_CELL_ROWS", 10)  # the 16 points are "many" here
+    assert main(["study", str(path), "--db", str(db), "--resume", "--quiet",
+                 "--plot", str(tmp_path / "p")]) == 0
+    names = sorted(p.name for p in (tmp_path / "p").iterdir())
+    assert "means.png" not in names and "response_rules_h17_ap_range.png" in names

@@ -14,6 +14,7 @@ import argparse
 import importlib.util
 import json
 import os
+import re
 
 from sim.errors import InputError
 
@@ -40,6 +41,20 @@ def add_analyse_arguments(parser: argparse.ArgumentParser) -> None:
 def missing_extra() -> list[str]:
     """The analysis libraries that are not installed."""
     return [m for m in EXTRA if importlib.util.find_spec(m) is None]
+
+
+OUTPUTS = re.compile(r"^(analysis\.json|(indices|effects|splits|responses)\.csv|"
+                     r"(main_effects|interactions|tornado|tree)_.*\.png)$")
+
+
+def _refuse_inputs(out_dir: str, inputs: list[str]) -> None:
+    """Never write an output over an input: refuse a --out that holds an input under one
+    of the names the analysis writes."""
+    for path in inputs:
+        same_dir = os.path.abspath(os.path.dirname(path)) == os.path.abspath(out_dir)
+        if same_dir and OUTPUTS.match(os.path.basename(path)):
+            raise InputError(f"would write over the input {path} (expected another directory)",
+                             file=out_dir, place="--out")
 
 
 def run_analyse_command(args: argparse.Namespace) -> int:
@@ -76,6 +91,7 @@ def run_analyse_command(args: argparse.Namespace) -> int:
     else:
         print(text(result, args.db))
     if args.out:
+        _refuse_inputs(args.out, [args.study, study.scenario_path, args.db])
         try:
             written = write_files(result, args.out)
         except OSError as exc:

@@ -173,6 +173,16 @@ class Study:
         }
 
 
+def describe(study: Study) -> str:
+    """One line on a study's cells and, for a designed study, its design's quality."""
+    text = f"{len(study.cells)} cells"
+    if study.plan is not None:
+        from sim.study.designs import properties
+
+        text += f"; design {study.plan.method}: {properties(study.plan.unit).describe()}"
+    return text
+
+
 def package_version() -> str:
     try:
         return importlib.metadata.version("sim")

@@ -175,7 +175,7 @@ class Properties:
 
     def describe(self) -> str:
         """One line for people."""
-        return (f"{self.points} points, max |pairwise correlation| {self.max_abs_correlation:.4f}, "
+        return (f"{self.points} distinct rows, max |pairwise correlation| {self.max_abs_correlation:.4f}, "
                 f"condition number {self.condition_number:.3f}, maximin distance "
                 f"{self.maximin:.3f}, centred L2 discrepancy {self.centred_discrepancy:.4g}")
 

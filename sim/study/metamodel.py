@@ -188,7 +188,20 @@ def _terms(coded: Coded, y: np.ndarray) -> tuple[list[str], np.ndarray]:
             pairs = cand
             break
     cols = [coded.x] + [coded.x[:, [a]] * coded.x[:, [b]] for a, b in pairs]
-    return names + [f"{names[a]} x {names[b]}" for a, b in pairs], np.hstack(cols)
+    return _independent(names + [f"{names[a]} x {names[b]}" for a, b in pairs], np.hstack(cols))
+
+
+def _independent(terms: list[str], design: np.ndarray) -> tuple[list[str], np.ndarray]:
+    """Leave out a term whose column the earlier ones (and the intercept) already span: a
+    design need not separate every term (a Morris grid, a few points of a category), and
+    a least-squares fit cannot say anything about such a term."""
+    keep: list[int] = []
+    base = np.ones((len(design), 1))
+    for j in range(design.shape[1]):
+        trial = np.hstack([base, design[:, keep + [j]]])
+        if np.linalg.matrix_rank(trial) == trial.shape[1]:
+            keep.append(j)
+    return [terms[j] for j in keep], design[:, keep]
 
 
 def _strongest(x: np.ndarray, y: np.ndarray, m: int) -> list[int]:
