@@ -168,6 +168,8 @@ BAD = [
      "needs 'samples'"),
     ("design: saltelli\n  samples: 524288\n  vary: {rules.h17.ap_range: [3, 8]}",
      "line 6, key factors", "expected at most 1000000"),
+    ("design: lhs\n  samples: 20000\n  vary: {rules.h17.ap_range: [3, 8]}",
+     "line 8, key factors.samples", "at most 10000 samples"),
     ("design: sobol\n  samples: 8\n  vary: {rules.h17.ap_range: [3, 300]}",
      "line 9, key factors.vary.rules.h17.ap_range", "less than or equal to 100"),
     ("design: sobol\n  samples: 8\n  vary: {rules.h17.placement: [best_cover, anywhere]}",

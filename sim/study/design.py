@@ -33,11 +33,10 @@ from sim.study.cells import FULL_CHECK_CELLS, Resolver, probe_indices
 from sim.study.designs import Plan
 from sim.study.executors import portable
 from sim.study.nolh import MAX_FACTORS
-from sim.study.plan_check import MAX_ROWS, check_factors, plan_of
+from sim.study.plan_check import MAX_CELLS, MAX_ROWS, check_factors, plan_of
 from sim.study.seeds import stable_key
 
 NAME = r"^[A-Za-z0-9_][A-Za-z0-9_.\-]*$"  # no '@', ',', '=' or spaces: they build cell names
-MAX_CELLS = 10_000
 
 
 class _Strict(BaseModel):

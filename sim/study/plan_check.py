@@ -17,6 +17,7 @@ OPTIONS = {"samples": NEEDS_SAMPLES + ("nolh",), "stacks": ("nolh",),
            "levels": ("factorial", "morris"), "generators": ("fractional",)}
 # Rows before repeated points merge; the cell limit applies to the points after.
 MAX_ROWS = 1_000_000
+MAX_CELLS = 10_000
 
 
 def check_factors(f: Any, path: str, lines: dict) -> None:
@@ -40,6 +41,8 @@ def check_factors(f: Any, path: str, lines: dict) -> None:
                 fail("a value is listed twice", "vary", key)
         return
     if f.design == "lhs":
+        if f.samples > MAX_CELLS:  # its points are drawn before repeated ones merge
+            fail(f"at most {MAX_CELLS} samples (got {f.samples})", "samples")
         for key, values in f.vary.items():
             if not (isinstance(values, list) and len(values) == 2
                     and all(is_number(v) for v in values) and values[0] < values[1]):
