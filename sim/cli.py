@@ -70,9 +70,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
         data, _ = read_yaml(path)
         if isinstance(data, dict) and "study" in data:
             from sim.study.command import load_study
+            from sim.study.design import describe
 
-            load_study(path)
-            print(f"{path}: valid study")
+            print(f"{path}: valid study ({describe(load_study(path))})")
         else:
             load_scenario(path)
             print(f"{path}: valid scenario")
@@ -134,6 +134,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("demo", help="the main job: a what-if study on built-in defaults")
     study.add_demo_arguments(p)
     p.set_defaults(func=study.run_demo_command)
+    from sim.study import analyse_command as analyse
+
+    p = sub.add_parser("analyse", help="sensitivity indices and metamodels of a stored study")
+    analyse.add_analyse_arguments(p)
+    p.set_defaults(func=analyse.run_analyse_command)
     return parser
 
 

@@ -85,6 +85,22 @@ def _pydantic_message(err: ValidationError, system: RuleSystem) -> tuple[tuple[A
     return loc, f"{msg} (got {first.get('input')!r})" if kind != "value_error" else msg
 
 
+def model_of(data: dict[str, Any], file: str = "<scenario>",
+             lines: dict[tuple[Any, ...], int] | None = None) -> Scenario:
+    """The document validated against its rule system's schema only.
+
+    No terrain, no map or set-up checks: a cheap check, giving the same model (so the same
+    hash) as a full load.
+    """
+    lines = lines or {}
+    system = _system_of(data, file, lines)
+    try:
+        return model_for(system).model_validate(data)
+    except ValidationError as err:
+        loc, msg = _pydantic_message(err, system)
+        raise InputError(msg, file=file, place=place_of(loc, lines)) from None
+
+
 def scenario_from_dict(data: Any, file: str = "<scenario>",
                        lines: dict[tuple[Any, ...], int] | None = None) -> Scenario:
     """Validate a parsed scenario document under its rule system and build its terrain.
@@ -95,12 +111,8 @@ def scenario_from_dict(data: Any, file: str = "<scenario>",
     if not isinstance(data, dict):
         raise InputError(f"expected a mapping of scenario keys at the top level, got {type(data).__name__}",
                          file=file, place="line 1")
-    system = _system_of(data, file, lines)
-    try:
-        scenario = model_for(system).model_validate(data)
-    except ValidationError as err:
-        loc, msg = _pydantic_message(err, system)
-        raise InputError(msg, file=file, place=place_of(loc, lines)) from None
+    scenario = model_of(data, file, lines)
+    system = get_system(scenario.ruleset)
     scenario._raw = copy.deepcopy(data)
     scenario._file = file
     scenario._lines = lines
@@ -147,7 +159,8 @@ def _index(part: str) -> int | None:
     return int(part) if part.isascii() and part.isdigit() and len(part) <= 18 else None
 
 
-def _set_path(doc: dict, dotted: str, value: Any, source: str) -> None:
+def set_path(doc: dict[str, Any], dotted: str, value: Any, source: str) -> None:
+    """Set ``value`` at the dotted key path in a document (``--set``'s meaning of a key)."""
     parts = dotted.split(".")
     if not dotted or any(p == "" for p in parts):
         raise InputError(f"'{dotted}' is not a key path (expected e.g. rules.snapfire.radius)", file=source)
@@ -209,7 +222,7 @@ def apply_overrides(scenario: Scenario, overrides: dict[str, Any], source: str =
         return scenario
     doc = copy.deepcopy(scenario._raw)
     for key, value in overrides.items():
-        _set_path(doc, key, value, source)
+        set_path(doc, key, value, source)
     try:
         return scenario_from_dict(doc, scenario.file, {})
     except InputError as err:

@@ -7,5 +7,9 @@
 - ``runner``: plans, runs, stores and summarizes; the precision stopping rule;
 - ``stats``: t and Wilson intervals, paired differences;
 - ``report``: table, JSON contract, CSV, the one-sentence meaning;
-- ``command``: the ``sim study`` and ``sim demo`` commands.
+- ``command``: the ``sim study`` and ``sim demo`` commands;
+- data farming: ``factors`` (continuous, integer, categorical), ``designs`` and ``nolh``
+  (the designs and their quality), ``plan_check`` (their validation), ``cells`` (lazy
+  cells), ``sensitivity`` (SALib), ``metamodel`` (scikit-learn, statsmodels),
+  ``analysis``, ``report_farming`` and ``analyse_command`` (``sim analyse``).
 """

@@ -1,10 +1,12 @@
 """Study files: what to run, resolved into cells before anything runs.
 
 A study names a scenario, a seed, how many replications (or a precision target), named
-variants (sets of knob overrides), optional factors (a full grid, or a Latin hypercube
-via ``scipy.stats.qmc``) and the metrics to report. ``load_study`` reads and checks the
-file and applies every override to the scenario at once, so a misspelt knob is an
-``InputError`` naming the file and line before a single battle runs.
+variants (sets of knob overrides), optional factors (a design over them: a grid, a Latin
+hypercube, a nearly orthogonal Latin hypercube, Sobol' or Halton points, factorials, or
+the Saltelli and Morris plans of ``sim.study.designs``) and the metrics to report.
+``load_study`` reads and checks the file and checks every cell's overrides against the
+scenario's schema at once (``sim.study.cells``), so a misspelt knob is an ``InputError``
+naming the file and line before a single battle runs.
 
 A *cell* is one (variant, factor point) pair: the unit that replications are run in and
 that statistics are reported for. Cells are ordered variants-first, in file order, then
@@ -20,20 +22,23 @@ import json
 import os
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from sim.errors import InputError
 from sim.scenario.yamlfile import place_of, read_yaml
+from sim.study.cells import FULL_CHECK_CELLS, Resolver, portable, probe_indices
+from sim.study.designs import Plan
+from sim.study.nolh import MAX_FACTORS
+from sim.study.plan_check import MAX_CELLS, MAX_ROWS, check_factors, plan_of
 from sim.study.seeds import stable_key
 
 if TYPE_CHECKING:
     from pydantic_core import ErrorDetails
 
 NAME = r"^[A-Za-z0-9_][A-Za-z0-9_.\-]*$"  # no '@', ',', '=' or spaces: they build cell names
-MAX_CELLS = 10_000
 
 
 class _Strict(BaseModel):
@@ -51,11 +56,15 @@ class Precision(_Strict):
 
 class Factors(_Strict):
     """``grid``: ``vary`` maps knobs to lists of values, every combination is a point.
-    ``lhs``: ``vary`` maps knobs to ``[low, high]`` and ``samples`` points are drawn."""
+    Any other design (``sim.study.designs``): ``vary`` maps knobs to ``[low, high]`` or to
+    categorical levels (``sim.study.factors``), and the design places the points."""
 
-    design: Literal["grid", "lhs"] = "grid"
-    vary: dict[str, list[Any]] = Field(min_length=1)
-    samples: int | None = Field(None, ge=1, le=MAX_CELLS)
+    design: str = "grid"
+    vary: dict[str, Any] = Field(min_length=1)
+    samples: int | None = Field(None, ge=1, le=MAX_ROWS)
+    stacks: int | None = Field(None, ge=1, le=MAX_FACTORS)
+    levels: int | None = Field(None, ge=2, le=100)
+    generators: str | None = None
 
 
 class StudySpec(_Strict):
@@ -89,39 +98,36 @@ def _check_spec(spec: StudySpec, path: str, lines: dict) -> None:
              "baseline")
     if spec.metrics and len(set(spec.metrics)) != len(spec.metrics):
         fail("a metric is listed twice", "metrics")
-    f = spec.factors
-    if f is None:
-        return
-    for key, values in f.vary.items():
-        if f.design == "grid":
-            if not values:
-                fail("expected a non-empty list of values", "factors", "vary", key)
-            if len({json.dumps(v, sort_keys=True) for v in values}) != len(values):
-                fail("a value is listed twice", "factors", "vary", key)
-        elif not (len(values) == 2 and all(_is_number(v) for v in values)
-                  and values[0] < values[1]):
-            fail(f"expected [low, high] numbers with low < high (got {values!r})",
-                 "factors", "vary", key)
-    if f.design == "lhs" and f.samples is None:
-        fail("design lhs needs 'samples' (how many points to draw)", "factors")
-    if f.design == "grid" and f.samples is not None:
-        fail("'samples' is only for design lhs", "factors", "samples")
-
-
-def _is_number(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
+    if spec.factors is not None:
+        check_factors(spec.factors, path, lines)
 
 
 @dataclass(frozen=True)
 class Cell:
-    """One (variant, factor point): its overrides and its resolved scenario."""
+    """One (variant, factor point): its overrides and the hash of its resolved scenario.
+    The scenario itself is built on demand (``scenario``), never kept."""
 
     variant: str
     point: tuple[tuple[str, Any], ...]
     overrides: dict[str, Any]
-    scenario: Any
     scenario_hash: str
     label: str = ""  # 'zoc@radius=5'; just the variant name when there are no factors
+    resolver: Resolver | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def scenario(self) -> Any:
+        """The cell's scenario, built and checked in full."""
+        return self._resolver.scenario(self.overrides)
+
+    def recipe(self) -> Any:
+        """What a task ships so that a worker can build this cell's scenario."""
+        return self._resolver.recipe(self.overrides)
+
+    @property
+    def _resolver(self) -> Resolver:
+        if self.resolver is None:
+            raise ValueError(f"cell {self.label} was made without its study's resolver")
+        return self.resolver
 
     @property
     def point_json(self) -> str:
@@ -142,6 +148,7 @@ class Study:
     baseline: str
     metrics: list[str] | None
     lines: dict = field(default_factory=dict, repr=False)
+    plan: Plan | None = field(default=None, repr=False)  # the factor design, when there is one
 
     @property
     def name(self) -> str:
@@ -171,6 +178,16 @@ class Study:
                        "overrides": c.overrides, "scenario_hash": c.scenario_hash}
                       for c in self.cells],
         }
+
+
+def describe(study: Study) -> str:
+    """One line on a study's cells and, for a designed study, its design's quality."""
+    text = f"{len(study.cells)} cells"
+    if study.plan is not None:
+        from sim.study.designs import properties
+
+        text += f"; design {study.plan.method}: {properties(study.plan.unit).describe()}"
+    return text
 
 
 def package_version() -> str:
@@ -221,21 +238,30 @@ def study_from_dict(data: Any, scenario: Any = None, base_dir: str = ".",
                              "the study file)", file=path, place=place_of(("scenario",), lines))
         base = scen.load_scenario(scenario_path)
     _check_metrics(spec, base, path, lines)
-    points = _points(spec, path, lines)
+    plan, points = _points(spec, path, lines)
+    resolver = Resolver(base, path, lambda o: scen.apply_overrides(base, o, source=path),
+                        portable(base))
+    full = set(range(len(points))) if len(points) * len(spec.variants) <= FULL_CHECK_CELLS \
+        else probe_indices(points)
     cells: list[Cell] = []
     for variant, overrides in spec.variants.items():
         clash = sorted(set(overrides) & set(spec.factors.vary if spec.factors else ()))
         if clash:
             raise InputError(f"sets {clash[0]}, which factors.vary also sets (expected one owner)",
                              file=path, place=place_of(("variants", variant, clash[0]), lines))
-        for point in points:
+        for i, point in enumerate(points):
             merged = {**overrides, **dict(point)}
-            resolved = _apply(scen, base, merged, variant, set(overrides), path, lines)
-            cells.append(Cell(variant, point, merged, resolved, scen.scenario_hash(resolved),
-                              _label(variant, point, spec)))
+            digest = resolver.cheap_hash(merged) if merged else scen.scenario_hash(base)
+            if digest is None or i in full:
+                # The full build: its checks, and a bad key blamed at its own line.
+                resolved = _apply(scen, base, merged, variant, set(overrides), path, lines)
+                digest = scen.scenario_hash(resolved)
+            cells.append(Cell(variant, point, merged, digest, _label(variant, point, spec),
+                              resolver))
     return Study(path=path, spec=spec, scenario_path=scenario_path, scenario=base,
                  scenario_hash=scen.scenario_hash(base), cells=cells,
-                 baseline=spec.baseline or next(iter(spec.variants)), metrics=metrics, lines=lines)
+                 baseline=spec.baseline or next(iter(spec.variants)), metrics=metrics,
+                 lines=lines, plan=plan)
 
 
 def _explain(err: ErrorDetails) -> str:
@@ -273,34 +299,47 @@ def _check_metrics(spec: StudySpec, scenario: Any, path: str, lines: dict) -> No
                              file=path, place=place_of(("precision", "metrics"), lines))
 
 
-def _points(spec: StudySpec, path: str, lines: dict) -> list[tuple[tuple[str, Any], ...]]:
-    """The factor points in design order; one empty point when there are no factors."""
+def _points(spec: StudySpec, path: str, lines: dict):
+    """The design (None for a grid or lhs) and its factor points in design order; one
+    empty point when there are no factors."""
     f = spec.factors
     if f is None:
-        return [()]
+        return None, [()]
     keys = list(f.vary)
+    plan = None
     if f.design == "grid":
         rows = list(itertools.product(*(f.vary[k] for k in keys)))
+    elif f.design == "lhs":
+        rows = _lhs(spec, keys)
     else:
-        from scipy.stats import qmc
-
-        rng = np.random.default_rng(np.random.SeedSequence(spec.seed, spawn_key=(stable_key("lhs"),)))
-        unit = qmc.LatinHypercube(d=len(keys), rng=rng).random(f.samples)
-        lows = [f.vary[k][0] for k in keys]
-        highs = [f.vary[k][1] for k in keys]
-        scaled = qmc.scale(unit, lows, highs)
-        rows, seen = [], set()
-        for row in scaled:
-            # Integer bounds mean an integer knob: round, and drop repeated points.
-            vals = tuple(int(round(v)) if isinstance(lo, int) and isinstance(hi, int) else float(v)
-                         for v, lo, hi in zip(row, lows, highs))
-            if vals not in seen:
-                seen.add(vals)
-                rows.append(vals)
+        plan = plan_of(f, spec.seed, path, lines)
+        rows = plan.points
     if len(rows) * len(spec.variants) > MAX_CELLS:
         raise InputError(f"{len(rows) * len(spec.variants)} cells (expected at most {MAX_CELLS})",
                          file=path, place=place_of(("factors",), lines))
-    return [tuple(zip(keys, row)) for row in rows]
+    return plan, [tuple(zip(keys, row)) for row in rows]
+
+
+def _lhs(spec: StudySpec, keys: list[str]) -> list[tuple]:
+    """The original Latin hypercube: its points are kept as they were (stored studies)."""
+    from scipy.stats import qmc
+
+    f = spec.factors
+    assert f is not None and f.samples is not None   # a study with design lhs (checked)
+    rng = np.random.default_rng(np.random.SeedSequence(spec.seed, spawn_key=(stable_key("lhs"),)))
+    unit = qmc.LatinHypercube(d=len(keys), rng=rng).random(f.samples)
+    lows = [f.vary[k][0] for k in keys]
+    highs = [f.vary[k][1] for k in keys]
+    scaled = qmc.scale(unit, lows, highs)
+    rows, seen = [], set()
+    for row in scaled:
+        # Integer bounds mean an integer knob: round, and drop repeated points.
+        vals = tuple(int(round(v)) if isinstance(lo, int) and isinstance(hi, int) else float(v)
+                     for v, lo, hi in zip(row, lows, highs))
+        if vals not in seen:
+            seen.add(vals)
+            rows.append(vals)
+    return rows
 
 
 def _apply(scen, base, overrides: dict, variant: str, own: set, path: str, lines: dict):

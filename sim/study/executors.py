@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from sim.errors import InputError
 from sim.study import lifetime
+from sim.study.cells import resolved
 
 if TYPE_CHECKING:
     from distributed import Client, LocalCluster
@@ -56,29 +57,6 @@ class Outcome:
     traceback: str | None = None
 
 
-@dataclass(frozen=True)
-class ScenarioDoc:
-    """A scenario as shipped to a worker: the document it was read from (cheap to pickle;
-    the worker checks it once per scenario hash) and the rule systems registered from
-    Python in this process that the worker may not know (a notebook's, a test's)."""
-
-    raw: dict[str, Any]
-    file: str
-    systems: tuple[Any, ...] = ()
-
-
-def portable(scenario: Any) -> Any:
-    """What a task carries of a scenario: a ``ScenarioDoc`` for a loaded one (its models
-    are built per process, so they are not pickled), anything else as it is."""
-    from sim.scenario.schema import Scenario
-    from sim.systems.registry import get_system, origin_of
-
-    if not isinstance(scenario, Scenario):
-        return scenario
-    local = (get_system(scenario.ruleset),) if origin_of(scenario.ruleset) == "Python" else ()
-    return ScenarioDoc(scenario.raw, scenario.file, local)
-
-
 # Per worker process: one scenario object per scenario hash, so it is checked and its
 # terrain (and the terrain's sight-line caches) built once per worker, not once per task.
 _SCENARIOS: dict[str, Any] = {}
@@ -89,16 +67,8 @@ def _scenario(task: Task) -> Any:
     if cached is None:
         if len(_SCENARIOS) >= 64:
             _SCENARIOS.clear()
-        doc = task.scenario
-        if isinstance(doc, ScenarioDoc):
-            from sim.scenario.load import scenario_from_dict
-            from sim.systems.registry import register_system, system_names
-
-            for system in doc.systems:
-                if system.name not in system_names():
-                    register_system(system)
-            doc = scenario_from_dict(doc.raw, doc.file)
-        cached = _SCENARIOS[task.scenario_hash] = doc
+        # A cell's scenario may come as a recipe, built here once (sim.study.cells).
+        cached = _SCENARIOS[task.scenario_hash] = resolved(task.scenario)
     return cached
 
 

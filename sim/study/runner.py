@@ -21,7 +21,7 @@ from typing import Any, cast
 from sim.errors import InputError
 from sim.metrics import metric_kinds
 from sim.study.design import Study, package_version
-from sim.study.executors import DEFAULT_BATTLE, SerialExecutor, Task, portable, task_size
+from sim.study.executors import DEFAULT_BATTLE, SerialExecutor, Task, task_size
 from sim.study.seeds import replication_seed
 from sim.study.stats import Summary, summarize
 from sim.study.store import ResultStore, Stored
@@ -90,7 +90,13 @@ def run_study(study: Study, *, executor=None, replications: int | None = None,
         store.register(key, study.name, study.config(crn))
         if resume:
             _load(run, store)
-            if not run.resumed and others:
+            adopted = _adopt(run, store, others)
+            if adopted:
+                run.notes.append(
+                    f"{adopted} replications of the same cells reused from an earlier "
+                    f"configuration of '{study.name}' in {store.path} (a design with fewer "
+                    "points), not run again")
+            elif not run.resumed and others:
                 run.notes.append(
                     f"nothing to resume: {store.path} holds '{study.name}' only as another "
                     f"configuration (hash {others[-1]}: a changed seed, CRN mode, scenario or "
@@ -127,6 +133,33 @@ def _load(run: StudyRun, store: ResultStore) -> None:
     run.other_versions = sorted({s.version for s in run.records.values()} - {package_version()})
 
 
+def _adopt(run: StudyRun, store: ResultStore, others: list[str]) -> int:
+    """Take over rows stored under earlier hashes of this study for cells it still has: the
+    same variant and point, the same resolved scenario (hash) and the seed this study would
+    give the replication, so they are the very battles it would run. A design extended
+    with more points (or stacks) thereby reruns nothing. They are stored under the new
+    hash too, so the store alone says what the study holds."""
+    study = run.study
+    index = {(c.variant, c.point_json): i for i, c in enumerate(study.cells)}
+    taken = []
+    for other in reversed(others):  # the newest first
+        for s in store.load(other):
+            ci = index.get((s.variant, s.point))
+            if ci is None or (ci, s.rep) in run.records:
+                continue
+            cell = study.cells[ci]
+            seed = replication_seed(study.spec.seed, s.rep, crn=run.crn, variant=cell.variant,
+                                    point=cell.point_json)
+            if s.scenario_hash == cell.scenario_hash and s.seed == seed:
+                run.records[(ci, s.rep)] = s
+                taken.append(s)
+    if taken:
+        store.add(run.study_hash, taken)
+        run.resumed += len(taken)
+        run.other_versions = sorted({s.version for s in run.records.values()} - {package_version()})
+    return len(taken)
+
+
 def _ensure(run: StudyRun, n: int, executor, store, progress, battle: str,
             per_task: int | None) -> None:
     """Run every replication < n of every cell that is not yet recorded."""
@@ -147,7 +180,8 @@ def _ensure(run: StudyRun, n: int, executor, store, progress, battle: str,
         per_cell.setdefault(ci, []).append(rep)
     chunks = {ci: [reps[i:i + size] for i in range(0, len(reps), size)]
               for ci, reps in per_cell.items()}
-    shipped = {ci: portable(cells[ci].scenario) for ci in chunks}
+    # Recipes, not scenarios: a worker builds each cell's scenario once (sim.study.cells).
+    shipped = {ci: cells[ci].recipe() for ci in chunks}
     tasks = []
     # Interleave cells so every variant advances together (and a killed run has some of each).
     for k in range(max(len(c) for c in chunks.values())):

@@ -1,7 +1,9 @@
 """Plots of a finished study, written as PNG files.
 
 - ``means.png``: every cell's mean with its 95% interval, one panel per metric;
-- ``differences.png``: every paired difference with its interval and a zero line;
+- ``differences.png``: every paired difference with its interval and a zero line
+  (these two only up to 100 cells or differences: a designed study's many points are
+  drawn by ``sim analyse --out``);
 - ``response_<knob>.png`` (one per factor): each metric's mean against the factor's
   values, one line per variant. With one factor the points carry their intervals; with
   several, a point is the average of the cell means at that value (a marginal mean),
@@ -100,11 +102,19 @@ def plot_response(run, key: str, path: str) -> str:
     return path
 
 
+# One row per cell: beyond this many cells (a designed study's points) the means and
+# differences would be an unreadable, and past about 2,000 an impossibly tall, image;
+# such a study is plotted by `sim analyse --out`.
+MAX_CELL_ROWS = 100
+
+
 def plot_study(run, out_dir: str) -> list[str]:
     """Write every plot of ``run`` into ``out_dir`` (created if needed); return the paths."""
     os.makedirs(out_dir, exist_ok=True)
-    paths = [plot_means(run, os.path.join(out_dir, "means.png"))]
-    if run.summary.differences:
+    paths = []
+    if len(run.summary.cells) <= MAX_CELL_ROWS:
+        paths.append(plot_means(run, os.path.join(out_dir, "means.png")))
+    if run.summary.differences and len(run.summary.differences) <= MAX_CELL_ROWS:
         paths.append(plot_differences(run, os.path.join(out_dir, "differences.png")))
     if run.study.cells and run.study.cells[0].point:
         for key, _ in run.study.cells[0].point:

@@ -1,0 +1,129 @@
+"""The analysis of a designed study from what its store holds: responses per design
+point, sensitivity indices (``sim.study.sensitivity``) and metamodels
+(``sim.study.metamodel``), per variant and metric.
+
+Nothing is run here: the analysis reads the rows stored under the study's hash, so it
+can follow a study that is still being extended (``--resume`` with more points or more
+replications) and always uses whatever is stored. A point's response is the metric's
+mean over the replication indices that *every* stored point of the variant has, so all
+points average the same seeds (common random numbers).
+"""
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from sim.errors import InputError
+from sim.study.designs import Plan, Properties, properties
+from sim.study.factors import Factor, is_number
+from sim.study.metamodel import Metamodel, fit
+from sim.study.sensitivity import BOOTSTRAP_SEED, RESAMPLES, Index, indices
+
+
+@dataclass
+class MetricAnalysis:
+    """One metric of one variant: responses, indices and metamodels."""
+
+    variant: str
+    metric: str
+    responses: dict[int, float]  # point index -> mean over the common replications
+    indices: list[Index] = field(default_factory=list)
+    blocks: int = 0  # Saltelli base points or Morris trajectories behind the indices
+    model: Metamodel | None = None
+    note: str = ""  # why something could not be computed
+
+
+@dataclass
+class Analysis:
+    """Everything ``sim analyse`` reports about a stored study."""
+
+    study: Any
+    study_hash: str
+    plan: Plan
+    design: Properties
+    replications: dict[str, int]  # variant -> replications averaged at every point
+    results: list[MetricAnalysis]
+    kinds: dict[str, str]
+
+
+def plan_of_study(study) -> Plan:
+    """The study's design; for a ``grid`` or ``lhs`` study one is made from its points
+    (numbers become ranges from the lowest to the highest, anything else levels)."""
+    if study.plan is not None:
+        return study.plan
+    if study.spec.factors is None:
+        raise InputError("the study has no factors, so there is nothing to analyse "
+                         "(`sim study` compares its variants)", file=study.path,
+                         place="factors")
+    first = study.cells[0].variant
+    points = [tuple(v for _, v in c.point) for c in study.cells if c.variant == first]
+    keys = [k for k, _ in study.cells[0].point]
+    factors = []
+    for j, key in enumerate(keys):
+        values = [p[j] for p in points]
+        if all(is_number(v) for v in values) and min(values) < max(values):
+            whole = all(isinstance(v, int) for v in values)
+            factors.append(Factor(key, "integer" if whole else "real", min(values), max(values)))
+        else:
+            levels = list(dict.fromkeys(json.dumps(v, sort_keys=True) for v in values))
+            factors.append(Factor(key, "categorical", levels=tuple(json.loads(v) for v in levels)))
+    unit = np.array([[_unit(f, v) for f, v in zip(factors, p)] for p in points], dtype=float)
+    return Plan(study.spec.factors.design, factors, points, unit)
+
+
+def _unit(f: Factor, v: Any) -> float:
+    if f.kind == "categorical":
+        return (f.levels.index(v) + 0.5) / len(f.levels)
+    return (float(v) - f.low) / (f.high - f.low)
+
+
+def analyse(study, stored: list, kinds: dict[str, str], metrics: list[str] | None = None,
+            seed: int = BOOTSTRAP_SEED, resamples: int = RESAMPLES, study_hash: str = "") -> Analysis:
+    """Analyse the stored replications (``Stored`` rows of this study's hash)."""
+    plan = plan_of_study(study)
+    results, reps_used = [], {}
+    for variant in study.spec.variants:
+        cells = {c.point_json: i for i, c in enumerate(c for c in study.cells
+                                                         if c.variant == variant)}
+        by_point: dict[int, dict[int, dict]] = {}
+        for s in stored:
+            if s.variant == variant and s.metrics is not None and s.point in cells:
+                by_point.setdefault(cells[s.point], {})[s.rep] = s.metrics
+        common = set.intersection(*(set(r) for r in by_point.values())) if by_point else set()
+        reps_used[variant] = len(common)
+        names = metrics or study.metrics or sorted({m for r in by_point.values()
+                                                    for row in r.values() for m in row})
+        for metric in names:
+            results.append(_metric(plan, variant, metric, by_point, sorted(common), seed,
+                                   resamples))
+    return Analysis(study, study_hash, plan, properties(plan.unit), reps_used, results, kinds)
+
+
+def _metric(plan: Plan, variant: str, metric: str, by_point: dict, reps: list[int],
+            seed: int, resamples: int) -> MetricAnalysis:
+    responses = {}
+    for p, rows in by_point.items():
+        vals = [float(rows[r][metric]) for r in reps
+                if rows[r].get(metric) is not None and math.isfinite(float(rows[r][metric]))]
+        if vals:
+            responses[p] = float(np.mean(vals))
+    out = MetricAnalysis(variant, metric, responses)
+    if not reps:
+        out.note = "no replication index is stored at every point yet"
+        return out
+    if len(set(responses.values())) < 2:
+        out.note = f"{metric} does not vary over the design points"
+        return out
+    if plan.rows is not None:
+        out.indices, out.blocks = indices(plan, responses, seed, resamples)
+        if not out.indices:
+            out.note = "fewer than two complete Saltelli blocks / Morris trajectories stored"
+    stored = sorted(responses)
+    if len(stored) >= 4:
+        out.model = fit(plan.factors, [plan.points[p] for p in stored],
+                        [responses[p] for p in stored], metric, seed)
+    return out
