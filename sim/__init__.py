@@ -103,13 +103,16 @@ def study_from_dict(data: dict[str, Any], scenario: Scenario | str | None = None
 
 def run_study(study: Study | str, *, replications: int | None = None, workers: int = 1,
               executor: str | None = None, db: str | None = None, resume: bool = False,
-              crn: bool = True) -> StudyRun:
+              crn: bool = True, precision: float | None = None) -> StudyRun:
     """Run (or, with ``db`` and ``resume``, finish) a study; returns its outcomes and summary.
 
     The result has ``.summary`` and ``.rows()``. ``executor``: ``serial``, ``processes`` or
-    ``dask`` (default: processes when ``workers`` > 1).
+    ``dask`` (default: processes when ``workers`` > 1). ``precision`` (a half-width), or the
+    study file's ``precision``, runs batches until every interval is that narrow, capped at
+    ``replications``.
     """
     from sim.study.executors import make_executor
+    from sim.study.runner import precision_target
     from sim.study.runner import run_study as run_it
     from sim.study.store import ResultStore
 
@@ -121,7 +124,7 @@ def run_study(study: Study | str, *, replications: int | None = None, workers: i
     try:
         with make_executor(executor, workers) as ex:
             return run_it(study, executor=ex, replications=replications, crn=crn, store=store,
-                          resume=resume)
+                          resume=resume, precision=precision_target(study, precision, replications))
     finally:
         if store is not None:
             store.close()

@@ -335,3 +335,17 @@ def test_scenarios_pickle_and_keep_their_rule_system():
     assert back.ruleset == "fow" and back.file == sc.file
     assert list(sim.run(back, 2).log.lines()) == list(sim.run(sc, 2).log.lines())
     assert copy.deepcopy(sc).rules == sc.rules
+
+
+def test_run_study_follows_a_precision_file(tmp_path):
+    """A study file with `precision:` instead of `replications:` runs batches through the
+    public API too (it crashed on a missing replication count)."""
+    text = (ROOT / "scenarios" / "march_halt.yaml").read_text()
+    text = text.replace("replications: ", "# replications: ")
+    text += "\nprecision: {half_width: 0.3, max_replications: 20, batch: 10}\n"
+    study_file = tmp_path / "precise.yaml"
+    study_file.write_text(text.replace("scenario: march_column.yaml",
+                                       f"scenario: {ROOT / 'scenarios' / 'march_column.yaml'}"))
+    run = sim.run_study(str(study_file))
+    assert run.stop in ("precision", "cap") and run.replications in (10, 20)
+    assert all(e.n == run.replications for cell in run.summary.cells.values() for e in cell.values())

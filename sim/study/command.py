@@ -20,13 +20,13 @@ import os
 import sys
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from sim.errors import InputError
 
 if TYPE_CHECKING:
-    from sim.study.design import Precision, Study
-    from sim.study.runner import PrecisionTarget, StudyRun
+    from sim.study.design import Study
+    from sim.study.runner import StudyRun
 
 # The study machinery (scipy, pandas, the store) is imported when a study runs, not when
 # the `sim` parser is built, so other commands start fast.
@@ -97,19 +97,6 @@ def add_study_arguments(parser: argparse.ArgumentParser) -> None:
            "to 250 on Dask)")
 
 
-def _precision(args, study: Study) -> PrecisionTarget | None:
-    from sim.study.runner import PrecisionTarget
-
-    p = study.spec.precision
-    if args.precision is None and (p is None or args.replications is not None):
-        return None  # a fixed count: the file's, or --replications over a precision file
-    half = args.precision if args.precision is not None else cast("Precision", p).half_width  # p: see above
-    cap = args.replications or (p.max_replications if p else 2000)
-    batch = p.batch if p else 50
-    metrics = tuple(p.metrics) if p and p.metrics else None
-    return PrecisionTarget(half, cap, min(batch, cap), metrics)
-
-
 def _progress(name: str, quiet: bool):
     from tqdm import tqdm
 
@@ -122,14 +109,14 @@ def execute(study: Study, args, *, executor=None, out=None) -> tuple[int, StudyR
     from sim.study import lifetime
     from sim.study.executors import WorkersLost, make_executor
     from sim.study.report import as_json, table, write_csv
-    from sim.study.runner import run_study
+    from sim.study.runner import precision_target, run_study
     from sim.study.store import ResultStore
 
     out = out or sys.stdout
     if args.resume and args.db is None:
         raise InputError("--resume needs --db FILE (the store to resume from)", place="--resume")
     _check_outputs(study, args)
-    precision = _precision(args, study)
+    precision = precision_target(study, args.precision, args.replications)
     executor = executor or make_executor(args.executor, args.workers, args.address)
     store = ResultStore(args.db) if args.db is not None else None
     bar = _progress(study.name, args.quiet)

@@ -20,7 +20,7 @@ from typing import Any, cast
 
 from sim.errors import InputError
 from sim.metrics import metric_kinds
-from sim.study.design import Study, package_version
+from sim.study.design import Precision, Study, package_version
 from sim.study.executors import DEFAULT_BATTLE, SerialExecutor, Task, task_size
 from sim.study.seeds import replication_seed
 from sim.study.stats import Summary, summarize
@@ -36,6 +36,21 @@ class PrecisionTarget:
     max_replications: int = 2000
     batch: int = 50
     metrics: tuple[str, ...] | None = None
+
+
+def precision_target(study: Study, half_width: float | None = None,
+                     replications: int | None = None) -> PrecisionTarget | None:
+    """The stopping rule of a study run: ``half_width`` (``--precision``) or the file's
+    ``precision``, capped at ``replications`` (or the file's ``max_replications``);
+    None for a fixed count (the file's, or ``replications`` over a precision file)."""
+    p = study.spec.precision
+    if half_width is None and (p is None or replications is not None):
+        return None
+    half = half_width if half_width is not None else cast(Precision, p).half_width  # p is set: above
+    cap = replications or (p.max_replications if p else 2000)
+    batch = p.batch if p else 50
+    metrics = tuple(p.metrics) if p and p.metrics else None
+    return PrecisionTarget(half, cap, min(batch, cap), metrics)
 
 
 @dataclass
