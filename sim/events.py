@@ -30,7 +30,9 @@ LIFECYCLE_EVENTS = frozenset({MOVE, HALT, ARRIVE, ACTIVATE, DEPLOY, WITHDRAW, TO
                               ELIMINATE, HIT, PIN, SPOT})
 
 # -- events every battle may write ------------------------------------------------------
+PLACE = "place"            # where a unit starts (t = 0, phase ``setup``), for every unit
 STOP = "stop"              # a move ended short of its destination (``reason`` says why)
+DECIDE = "decide"          # a choice a policy made (a reaction taken or declined, ...)
 END = "end"                # the last record: ``winner`` and ``reason``
 NO_DEPLOY = "no_deploy"    # a reserve found no allowed position for a sniper (FOW.RESERVE)
 
@@ -47,9 +49,9 @@ SAVE = "save"              # a saving roll (BASE.F.SAVE, TOO.SAVE)
 RALLY = "rally"            # a pinned unit's rally roll (BASE.H.PIN, BASE.F.PIN)
 
 #: Events any battle may write, whatever its rule system.
-CORE_EVENTS = frozenset({MOVE, STOP, ARRIVE, ELIMINATE, END})
+CORE_EVENTS = frozenset({PLACE, MOVE, STOP, ARRIVE, ELIMINATE, END, DECIDE})
 
-__all__ = ["ACTIVATE", "ARRIVE", "ASSAULT", "ATTACK", "CONTRACT_KEYS", "CORE_EVENTS", "DEPLOY",
-           "ELIMINATE", "END", "NO_DEPLOY", "HALT", "HIT", "LIFECYCLE_EVENTS", "MOVE", "PIN", "RALLY",
-           "REHIDE", "REVEAL", "ROLL_KEYS", "SAVE", "SHOOT", "SPOT", "STOP", "TO_RESERVE", "WITHDRAW",
-           "WOUND"]
+__all__ = ["ACTIVATE", "ARRIVE", "ASSAULT", "ATTACK", "CONTRACT_KEYS", "CORE_EVENTS", "DECIDE",
+           "DEPLOY", "ELIMINATE", "END", "HALT", "HIT", "LIFECYCLE_EVENTS", "MOVE", "NO_DEPLOY",
+           "PIN", "PLACE", "RALLY", "REHIDE", "REVEAL", "ROLL_KEYS", "SAVE", "SHOOT", "SPOT",
+           "STOP", "TO_RESERVE", "WITHDRAW", "WOUND"]

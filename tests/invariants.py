@@ -26,9 +26,18 @@ The invariants (issue 7, item 3; DESIGN.md's event-log contract; rules/CATALOGUE
 * rolls: every record with ``dice`` satisfies its rule's test (``ROLL_TESTS``, from
   the catalogue's last column, and for BASE rules not in the catalogue from their
   module's documented table). A roll under a rule that is in neither table fails.
-* SF.HALT (and SF.ZOC) halts lie on the radius to 1e-6; ``inside: true`` ones within it;
-  ``dist`` is the distance between ``pos`` and ``firer_pos``; halts happen only in the
-  movement phase, and a firer halts a given target at most once a turn (SF.ONCE).
+* SF.HALT (and SF.ZOC) halts lie on the radius to 1e-6; ``inside: true`` ones strictly
+  within it (``dist`` < radius); ``dist`` is the distance between ``pos`` and
+  ``firer_pos``; halts happen only in the movement phase, and a firer halts a given
+  target at most once a turn (SF.ONCE).
+* the log needs nothing else (issue 12): every unit has exactly one ``place`` record, at
+  t = 0 in phase ``setup``, in scenario order, at its start (``pos`` null when off the
+  board), before anything else of it but its rule system's own set-up ``deploy``; every
+  ``move`` has ``times``, one per waypoint, non-decreasing, none before the move starts;
+  a move still under way when the battle ends is closed by a ``stop`` (``battle_end``)
+  at the end's instant, so every ``move`` is closed by a ``halt``, ``stop`` or
+  ``arrive`` or by the unit's elimination; ``decide`` records name a policy, a choice
+  (``take`` or ``decline``) and a chance in [0, 1].
 """
 from __future__ import annotations
 
@@ -275,8 +284,8 @@ def check(scenario, records: list[dict], battle=None) -> None:
         if abs(d - r["dist"]) > EPS:
             _fail(i, r, f"`dist` {r['dist']} is not |pos - firer_pos| = {d}")
         if r.get("inside"):
-            if d > radius + EPS:
-                _fail(i, r, f"an inside halt at {d} > radius {radius}")
+            if d >= radius:
+                _fail(i, r, f"an inside halt at {d} >= radius {radius}")
         elif abs(d - radius) > EPS:
             _fail(i, r, f"halt point at {d}, not on the radius {radius} (to 1e-6)")
         if r["phase"] != "movement":
@@ -286,6 +295,8 @@ def check(scenario, records: list[dict], battle=None) -> None:
             if k in once:
                 _fail(i, r, "a second snap fire at the same target this turn (SF.ONCE)")
             once.add(k)
+
+    _check_log_completeness(scenario, records, specs)
 
     # -- strength ------------------------------------------------------------------------
     lost = defaultdict(int)
@@ -309,6 +320,49 @@ def check(scenario, records: list[dict], battle=None) -> None:
 
     if battle is not None:
         _check_final(battle, records, states, lost)
+
+
+def _check_log_completeness(scenario, records, specs) -> None:
+    """Placements, planned arrival times, closed moves and decisions (module docstring)."""
+    places = [(i, r) for i, r in enumerate(records) if r.get("event") == "place"]
+    if [r["unit"] for _, r in places] != list(specs):
+        _fail(places[0][0] if places else 0, places[0][1] if places else None,
+              f"place records {[r['unit'] for _, r in places]} are not every unit in order {list(specs)}")
+    seen: set[str] = set()
+    for i, r in enumerate(records):
+        uid, ev = r.get("unit"), r.get("event")
+        if ev == "place":
+            side, spec = specs[uid]
+            if r["t"] != 0.0 or r["phase"] != "setup" or r.get("force") != side:
+                _fail(i, r, "a place record is at t = 0, in setup, naming the unit's side")
+            if (r["pos"] is None) == bool(r["on_board"]):
+                _fail(i, r, "a place record has a pos exactly when the unit is on the board")
+            if uid in seen:
+                _fail(i, r, f"{uid} was logged before its place record")
+        elif uid in specs and not (ev == "deploy" and r.get("phase") == "setup"):
+            seen.add(uid)
+        if ev == "move":
+            times, wps = r.get("times"), r.get("waypoints")
+            if not isinstance(times, list) or len(times) != len(wps or []):
+                _fail(i, r, "a move record has one planned time per waypoint")
+            if any(b < a - EPS for a, b in zip([r["t"], *times], times)):
+                _fail(i, r, "a move's planned times go back")
+        if ev == "decide":
+            if r.get("choice") not in ("take", "decline") or not 0 <= r.get("chance", -1) <= 1:
+                _fail(i, r, "a decision names its choice (take/decline) and a chance in [0, 1]")
+    open_moves: dict[str, int] = {}
+    for i, r in enumerate(records):
+        uid, ev = r.get("unit"), r.get("event")
+        if ev == "move":
+            open_moves[uid] = i
+        elif ev in MOVE_ENDS or ev == "eliminate":
+            open_moves.pop(uid, None)
+            if ev == "stop" and r.get("reason") == "battle_end" and (
+                    i + 1 >= len(records) or records[-1]["t"] != r["t"]):
+                _fail(i, r, "a battle_end stop is at the battle's end")
+    if open_moves:
+        uid, i = next(iter(open_moves.items()))
+        _fail(i, records[i], f"{uid}'s move is never closed (halt, stop, arrive or elimination)")
 
 
 def _check_need(i, r, specs, knobs) -> None:

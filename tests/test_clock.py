@@ -95,6 +95,9 @@ def test_battle_records_follow_the_clock():
     for r in b.log:
         if r["event"] == "end":
             continue
+        if r["phase"] == "setup":   # where each unit starts, before the first phase
+            assert r["event"] == "place" and r["t"] == 0.0 and r["turn"] == 1
+            continue
         assert r["side"] == ("blue" if r["turn"] % 2 else "red")
         k = (r["turn"] - 1) * 3 + phases.index(r["phase"])
         assert 2.5 * k - 1e-9 <= r["t"] <= 2.5 * (k + 1) + 1e-9

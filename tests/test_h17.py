@@ -234,7 +234,7 @@ def test_h17_5_woods_example_roll_five_gives_three_cp():
                    [{"id": "s", "kind": "sniper", "at": "2,0", "sniper_team": {"start": "deployed"}}]))
     b.dice = FixedDice(b.dice, {"H17.5": [5], "H17.6a": [1]})
     team = b.state.teams[0]
-    rec = h17.sniper_attack(b, team, "0,0", trigger="H17.4")
+    rec = h17.sniper_attack(b, team, "0,0", [b.units["b"]], trigger="H17.4")
     assert rec["need"] == 2 + b.terrain.hindrance("2,0", "0,0")
     assert rec["need"] == 2 and rec["cp"] == 3 and rec["success"]
     hit = b.log.where(event="hit")[0]

@@ -320,14 +320,17 @@ def test_every_catalogued_roll_has_a_test():
 
 
 @pytest.mark.parametrize("mutate, message", [
-    (lambda rs: rs.insert(3, dict(rs[2], t=rs[2]["t"] - 1.0)), "time went back"),
+    (lambda rs: rs.insert(_k(rs) + 1, dict(rs[_k(rs)], t=rs[_k(rs)]["t"] - 1.0)), "time went back"),
     (lambda rs: _first(rs, "SF.HALT").update(dist=9.5, pos=[0.0, 0.0]), "dist"),
     (lambda rs: _first(rs, "SF.ROLL").update(success=not _first(rs, "SF.ROLL")["success"]), "SF.ROLL"),
     (lambda rs: _first(rs, "BASE.S.HIT").update(steps_left=-1), "steps"),
-    (lambda rs: rs[2].update(phase="fire"), "phase"),
-    (lambda rs: rs[2].update(turn=0), "turn"),
-    (lambda rs: rs.insert(2, {**rs[2], "event": "stand", "rule": None, "unit": "r1", "pos": [1.0, 1.0]}),
+    (lambda rs: rs[_k(rs)].update(phase="fire"), "phase"),
+    (lambda rs: rs[_k(rs)].update(turn=0), "turn"),
+    (lambda rs: rs.insert(_k(rs), {**rs[_k(rs)], "event": "stand", "rule": None, "unit": "r1", "pos": [1.0, 1.0]}),
      "two places"),
+    (lambda rs: rs.pop(0), "place records"),
+    (lambda rs: rs[_k(rs)].pop("times", None) if rs[_k(rs)]["event"] == "move" else
+     next(r for r in rs if r["event"] == "move").pop("times"), "planned time"),
 ])
 def test_checker_catches_broken_logs(mutate, message):
     import copy
@@ -339,6 +342,11 @@ def test_checker_catches_broken_logs(mutate, message):
     mutate(records)
     with pytest.raises(InvariantError, match=message):
         check(scenario, records)
+
+
+def _k(records):
+    """The index of the third record after the placements (the first phases' records)."""
+    return next(i for i, r in enumerate(records) if r["phase"] != "setup") + 2
 
 
 def _first(records, rule):

@@ -87,7 +87,8 @@ def test_a_new_rule_system_is_one_module_and_one_registration(toss):
     rolls = [r for r in result.log if r["event"] == "toss"]
     assert rolls and all(r["rule"] == "TOSS.ROLL" and r["success"] == (r["dice"][0] >= 6) for r in rolls)
     assert result.metrics["tosses"] == len(rolls)
-    assert {r["phase"] for r in result.log if r["event"] != "end"} == {"toss"}
+    assert {r["phase"] for r in result.log if r["event"] not in ("end", "place")} == {"toss"}
+    assert [r["unit"] for r in result.log if r["event"] == "place"] == ["a1", "a2", "b1", "b2"]
     # Same seed, same log; the knob is read.
     assert list(sim.run(sc, seed=5).log.lines()) == list(result.log.lines())
     easy = sim.run(sim.scenario_from_dict(toss_scenario(need=1)), seed=5)

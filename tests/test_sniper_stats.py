@@ -99,7 +99,7 @@ def test_h17_5_casualty_point_distribution_per_cover(cover):
         for _ in range(n):
             target.steps = 100
             target.flags.discard("pinned")
-            h17.sniper_attack(b, team, "0,0", trigger="H17.4")
+            h17.sniper_attack(b, team, "0,0", [target], trigger="H17.4")
             yield b.env.timeout(0)
 
     b.env.process(harness())

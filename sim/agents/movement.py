@@ -18,6 +18,7 @@ import simpy
 
 from sim.agents.referee import Trigger
 from sim.agents.unit import Leg, Unit
+from sim.events import STOP
 from sim.space.geometry import Point, dist, lerp
 
 if TYPE_CHECKING:
@@ -89,7 +90,7 @@ def walk(battle: BattleContext, unit: Unit, move_index: int, duration: float, en
             return "done"
         speed = unit.move / duration  # cost units per unit of time
         waypoints = [p for p, _, _ in legs]
-        battle.record_move(unit, move_index, waypoints)
+        battle.record_move(unit, move_index, waypoints, planned_times(env.now, legs, speed, end))
         budget = unit.move
         # Broad phase: a move far from every watched enemy arms no segment at all. (A
         # one-leg move skips it: arming that leg asks the same question.)
@@ -125,18 +126,26 @@ def walk(battle: BattleContext, unit: Unit, move_index: int, duration: float, en
                 trigger = intr.cause
                 if not isinstance(trigger, Trigger):  # eliminated while moving: Battle.eliminate
                     return "dead"                     # set its exact position
-                frac = 0.0 if seg_time <= 0 else min(1.0, (env.now - t0) / seg_time)
-                # The referee's exact point; the kinematic one (p0 + v·elapsed) agrees
-                # with it to rounding, and a unit already inside is stopped where it stands.
-                unit.pos = p0 if trigger.inside else trigger.point
                 unit.course = None  # halted here, whatever the rule then decides
-                budget -= frac * cost
-                outcome = trigger.watch.react(battle, unit, trigger)
-                if outcome == "continue" and unit.alive:
-                    legs = legs[:i] + plan_move(battle, unit, max(0.0, budget))
+                if trigger.s >= 1.0:  # the moment it reaches the leg's end: it is there
+                    _reach(unit, target, node)
+                    budget -= cost
+                    i += 1
+                else:
+                    frac = 0.0 if seg_time <= 0 else min(1.0, (env.now - t0) / seg_time)
+                    # The referee's exact point; the kinematic one (p0 + v·elapsed) agrees
+                    # with it to rounding, and a unit already inside is stopped where it stands.
+                    unit.pos = p0 if trigger.inside else trigger.point
+                    budget -= frac * cost
+                outcome = react_all(battle, unit, trigger)
+                if outcome == "continue":
+                    if trigger.s < 1.0:
+                        legs = legs[:i] + plan_move(battle, unit, max(0.0, budget))
                     unit.course = (env.now, unit.pos, legs[i:], speed, end)
                     continue
-                return outcome if unit.alive else "dead"
+                if outcome != "dead" and trigger.s >= 1.0 and not unit.route:
+                    _end_of_move(battle, unit)   # halted on reaching its destination
+                return outcome
             referee.disarm(unit)
             _reach(unit, target, node)
             budget -= cost
@@ -147,6 +156,59 @@ def walk(battle: BattleContext, unit: Unit, move_index: int, duration: float, en
         if owner:
             battle.referee.disarm(unit)
             unit.process = None
+
+
+STRENGTH = {"continue": 0, "halt_move": 1, "halt_phase": 2, "dead": 3}
+
+
+def react_all(battle: BattleContext, unit: Unit, trigger: Trigger) -> str:
+    """Every reaction due at this instant, in order (``Trigger.each``); the mover does
+    what the strongest asks: 'dead' over 'halt_phase' over 'halt_move' over 'continue'.
+    A halt that no reacting rule logged is closed here (``stop``, reason ``halted``)."""
+    outcome, closed = "continue", False
+    for each in trigger.each():
+        said = each.watch.react(battle, unit, each)
+        if STRENGTH[said] > STRENGTH[outcome]:
+            outcome = said
+        if not unit.alive:
+            return "dead"
+        closed = closed or (said != "continue" and each.watch.closes_move)
+    if outcome != "continue" and not closed:
+        battle.record(STOP, rule=trigger.watch.rule, unit=unit.id, pos=unit.pos, node=unit.node,
+                      reason="halted")
+    return outcome
+
+
+def walk_straight(battle: BattleContext, unit: Unit, point: Point,
+                  duration: float) -> Generator[simpy.Event, Any, str]:
+    """A straight move off the route that the referee watches like any move (leaving a
+    zone of control): a generator for inside the unit's own process. Returns 'done'
+    (it got there), 'dead', or what the reacting rules decided."""
+    p0, t0 = unit.pos, battle.env.now
+    unit.course = (t0, p0, [(point, None, duration)], 1.0, None)
+    battle.referee.arm(unit, p0, point, duration)
+    try:
+        yield battle.env.timeout(duration)
+    except simpy.Interrupt as intr:
+        trigger = intr.cause
+        if not isinstance(trigger, Trigger):
+            return "dead"   # struck down: Battle.eliminate set its exact position
+        unit.course = None
+        unit.pos = point if trigger.s >= 1.0 else p0 if trigger.inside else trigger.point
+        outcome = react_all(battle, unit, trigger)
+        if outcome != "continue":
+            return outcome
+        rest = dist(unit.pos, point)
+        if rest <= EPS:
+            return "done"
+        return (yield from walk_straight(battle, unit, point, duration * rest / dist(p0, point)))
+    finally:
+        unit.course = None
+        battle.referee.disarm(unit)
+    if not unit.on_board:
+        return "dead"
+    unit.pos = point
+    return "done"
 
 
 def go_straight(battle: BattleContext, unit: Unit, point: Point,
@@ -165,6 +227,19 @@ def go_straight(battle: BattleContext, unit: Unit, point: Point,
         return False
     unit.pos = point
     return True
+
+
+def planned_times(t: float, legs: list[Leg], speed: float, end: float | None) -> list[float]:
+    """When a move reaches each of its waypoints if nothing stops it, timed as the walk
+    times it (the ``move`` record's ``times``)."""
+    out = []
+    for _, _, cost in legs:
+        seg_time = cost / speed
+        if end is not None and t + seg_time > end:
+            seg_time = _clamped(t, seg_time, end)
+        t += seg_time
+        out.append(t)
+    return out
 
 
 def exact_place(unit: Unit, now: float) -> tuple[Point, str | None]:
@@ -210,6 +285,7 @@ def _reach(unit: Unit, target: Point, node: str | None) -> None:
 
 
 def _end_of_move(battle: BattleContext, unit: Unit) -> str:
+    unit.course = None   # the move is over: nothing of it is left to close at a battle's end
     if not unit.route:
         battle.record_arrive(unit)
         return "arrived"

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, cast
 import simpy
 
 from sim.agents.unit import Unit
-from sim.space.geometry import Point, first_root, lerp, moving_closer, reach
+from sim.space.geometry import Point, first_root, lerp, moving_closer, reach, tolerance
 from sim.space.grid import SpatialGrid
 
 if TYPE_CHECKING:
@@ -27,13 +27,25 @@ if TYPE_CHECKING:
 
 @dataclass
 class Trigger:
-    """Why a mover was interrupted: which watch, which enemy, where and when."""
+    """Why a mover was interrupted: which watch, which enemy, where and when.
+
+    ``s`` is the fraction of the segment at which it comes (1.0: the mover has reached
+    the segment's end). ``tied`` are the other reactions due at the same instant, to the
+    referee's tolerance (``sim.space.geometry.tolerance``), in watch order, then unit-id
+    order: each reacts in turn after this one.
+    """
 
     watch: Watch
     reactor: Unit
     point: Point
     dist: float
-    inside: bool          # the mover was already within the radius (SF.INSIDE)
+    inside: bool          # the mover was strictly within the radius already (SF.INSIDE)
+    s: float = 0.0
+    tied: tuple[Trigger, ...] = ()
+
+    def each(self) -> tuple[Trigger, ...]:
+        """This reaction and those tied with it, in the order they react."""
+        return (self, *self.tied)
 
 
 class Watch:
@@ -45,6 +57,9 @@ class Watch:
 
     rule: str = ""
     radius: float = 0.0
+    # Whether ``react`` itself writes the record that ends a move it halts (a ``halt``);
+    # otherwise the movement closes the move with a ``stop`` (reason ``halted``).
+    closes_move = False
 
     def active(self, battle: BattleContext, mover: Unit) -> bool:
         """Whether the watch applies to this mover at all (default: always)."""
@@ -115,8 +130,13 @@ class Referee:
         return grid
 
     def earliest(self, mover: Unit, p0: Point, p1: Point) -> tuple[float, Trigger] | None:
-        """(s, Trigger) of the first reaction along p0→p1, or None."""
-        best: tuple[tuple[float, int, str], Trigger] | None = None
+        """(s, Trigger) of the first reaction along p0→p1, or None.
+
+        Every reaction due at that first instant (to the tolerance) comes with it, in
+        ``Trigger.tied``: each reactor whose trigger falls there reacts.
+        """
+        found: list[tuple[float, int, str, float, Trigger]] = []   # (s, watch, unit, tie, trigger)
+        best = math.inf   # the earliest s so far
         for idx, (watch, grid) in enumerate(self._indexes.get(mover.side) or self._index_side(mover.side)):
             r = watch.radius
             near = grid.near_segment(p0, p1, r)
@@ -135,6 +155,8 @@ class Referee:
             bx0, bx1 = (x0 - far, p1[0] + far) if dx >= 0.0 else (p1[0] - far, x0 + far)
             by0, by1 = (y0 - far, p1[1] + far) if dy >= 0.0 else (p1[1] - far, y0 + far)
             ahead = far / math.sqrt(seg2) if seg2 > 0.0 else 0.0  # the reach as a fraction
+            tol = tolerance(r)
+            tie = tol / math.sqrt(seg2) if seg2 > 0.0 else 0.0    # the tolerance as a fraction
             battle, eligible = self.battle, watch.eligible
             for reactor in near:
                 cx, cy = reactor.pos
@@ -145,8 +167,8 @@ class Referee:
                 if seg2 > 0.0:
                     u = -(rx * dx + ry * dy) / seg2
                     # it enters no earlier than (closest approach - reach): a best found
-                    # before that cannot be beaten (ties included: the bound is strict)
-                    if best is not None and u - ahead > best[0][0] + 1e-9:
+                    # before that cannot be beaten nor tied
+                    if u - ahead > best + tie + 1e-9:
                         continue
                     u = 0.0 if u < 0.0 else 1.0 if u > 1.0 else u
                     fx, fy = rx + u * dx, ry + u * dy
@@ -159,7 +181,9 @@ class Referee:
                 if d0 <= r:
                     if not watch.inside_triggers(battle, reactor, mover, p0, p1):
                         continue
-                    s, inside = 0.0, True
+                    # on the circle to the tolerance, it comes within the radius here:
+                    # an entry, not a start inside
+                    s, inside = 0.0, d0 < r - tol
                 else:
                     # = first_entry(p0, p1, reactor.pos, r), from the numbers at hand
                     s = None if seg2 == 0.0 else first_root(rx, ry, dx, dy, r)
@@ -170,7 +194,7 @@ class Referee:
                 if watch.delays:
                     # a moment is never before its entry: one that cannot come first is
                     # not worth working out
-                    if best is not None and (s, idx, reactor.id) > best[0]:
+                    if s > best + tie:
                         continue
                     later = watch.first_moment(battle, reactor, mover, p0, p1, s)
                     if later is None:
@@ -178,12 +202,19 @@ class Referee:
                     if later > s:  # in range earlier, but it reacts only from here
                         s, inside = later, False
                         far_in = lerp(p0, p1, s)
-                key = (s, idx, reactor.id)
-                if best is None or key < best[0]:
-                    point = p0 if inside else far_in or lerp(p0, p1, s)
-                    d = d0 if inside else r if far_in is None else math.hypot(point[0] - cx, point[1] - cy)
-                    best = (key, Trigger(watch, reactor, point, d, inside))
-        return None if best is None else (best[0][0], best[1])
+                point = p0 if s == 0.0 else far_in or lerp(p0, p1, s)
+                d = d0 if s == 0.0 else r if far_in is None else math.hypot(point[0] - cx, point[1] - cy)
+                found.append((s, idx, reactor.id, tie, Trigger(watch, reactor, point, d, inside, s)))
+                best = min(best, s)
+        if not found:
+            return None
+        first = min(found)   # the earliest; its point is where the mover is stopped
+        tied = sorted((f for f in found if f[0] - first[0] <= max(f[3], first[3])),
+                      key=lambda f: (f[1], f[2]))
+        head = tied[0][4]
+        head.point, head.s = first[4].point, first[0]
+        head.tied = tuple(f[4] for f in tied[1:])
+        return first[0], head
 
     def quiet(self, mover: Unit, points: Sequence[Point]) -> bool:
         """True when no watch has an enemy near the box of the mover's position and ``points``.

@@ -20,7 +20,7 @@ from sim.agents.unit import Unit
 from sim.engine.clock import Phase, TurnClock
 from sim.engine.dice import Dice
 from sim.engine.log import EventLog
-from sim.events import ARRIVE, ELIMINATE, END, MOVE, STOP
+from sim.events import ARRIVE, ELIMINATE, END, MOVE, PLACE, STOP
 from sim.space.terrain import Terrain
 from sim.systems.registry import Game, RuleSystem, get_system
 
@@ -89,15 +89,17 @@ class Battle:
         return self._add({"t": self.env.now, "turn": c.turn, "side": c.side, "phase": c.phase,
                           "event": event, "rule": rule, **fields})
 
-    def record_move(self, unit: Unit, move: int, waypoints: list[tuple[float, float]]) -> None:
-        """``record("move", unit=…, pos=…, node=…, move=…, waypoints=…)``, spelled out.
+    def record_move(self, unit: Unit, move: int, waypoints: list[tuple[float, float]],
+                    times: list[float]) -> None:
+        """``record("move", unit=…, pos=…, node=…, move=…, waypoints=…, times=…)``.
 
-        One literal, no keyword packing: every move writes it.
+        Spelled out as one literal, no keyword packing: every move writes it. ``times``
+        are the planned arrival times at the waypoints.
         """
         c = self.clock.current
         self._add({"t": self.env.now, "turn": c.turn, "side": c.side, "phase": c.phase,
                    "event": MOVE, "rule": None, "unit": unit.id, "pos": unit.pos,
-                   "node": unit.node, "move": move, "waypoints": waypoints})
+                   "node": unit.node, "move": move, "waypoints": waypoints, "times": times})
 
     def record_stop(self, unit: Unit) -> None:
         """``record("stop", unit=…, pos=…, node=…, reason="allowance")``, spelled out."""
@@ -117,14 +119,7 @@ class Battle:
         if not unit.alive:
             return
         unit.flags.add("eliminated")
-        if unit.course is not None:  # struck down mid-move: it falls where it is now
-            unit.pos, reached = exact_place(unit, self.env.now)
-            unit.course = None
-            if reached is not None and reached != unit.node:
-                # It got there this very instant, before its walk could note it.
-                unit.node = reached
-                if unit.route and unit.route[0] == reached:
-                    del unit.route[0]
+        self._stand_still(unit)   # struck down mid-move: it falls where it is now
         self.record(ELIMINATE, rule=rule, unit=unit.id, pos=unit.pos, node=unit.node, **fields)
         if unit.process is not None and unit.process.is_alive and unit.process is not self.env.active_process:
             self.referee.disarm(unit)
@@ -132,6 +127,22 @@ class Battle:
         if self.scenario.victory.destroy and not any(u.on_board for u in self.units_of(unit.side)):
             other = next(s for s in self.scenario.sides if s != unit.side)
             self.end(other, "destroyed")
+
+    def _stand_still(self, unit: Unit) -> bool:
+        """Put a moving unit exactly where its course has it now and end the move.
+
+        Returns whether it was moving.
+        """
+        if unit.course is None:
+            return False
+        unit.pos, reached = exact_place(unit, self.env.now)
+        unit.course = None
+        if reached is not None and reached != unit.node:
+            # It got there this very instant, before its walk could note it.
+            unit.node = reached
+            if unit.route and unit.route[0] == reached:
+                del unit.route[0]
+        return True
 
     def on_arrive(self, unit: Unit) -> None:
         """An attacker unit at the objective wins the battle for its side."""
@@ -144,6 +155,10 @@ class Battle:
         if self.done.triggered:
             return
         self.winner, self.reason = winner, reason
+        # Moves the end cuts short are closed where each unit stands (the log says all).
+        for u in self.units.values():
+            if u.alive and self._stand_still(u):
+                self.record(STOP, unit=u.id, pos=u.pos, node=u.node, reason="battle_end")
         self.record(END, winner=winner, reason=reason)
         self.log.seal()
         self.clock.stop()
@@ -167,7 +182,17 @@ class Battle:
         if not self._set_up:
             self._set_up = True
             self.game.setup(self)
+            self._record_placements()
         return self
+
+    def _record_placements(self) -> None:
+        """Where every unit starts (``place`` at t = 0): the starting state is in the log."""
+        for side, spec in self.scenario.units():
+            u = self.units[spec.id]
+            on = u.on_board
+            self.record(PLACE, unit=u.id, pos=u.pos if on else None, node=u.node if on else None,
+                        force=side, kind=u.kind, steps=u.steps, on_board=on,
+                        flags=sorted(u.flags - {"off_board"}))
 
     def run(self) -> Battle:
         """Set up and run to the end; returns the battle (its ``log`` holds the story)."""

@@ -62,8 +62,9 @@ class BattleContext(Protocol):
     def record(self, event: str, rule: str | None = None, **fields: Any) -> dict[str, Any]:
         """Write one record of the event log at the current instant; returns it."""
 
-    def record_move(self, unit: Unit, move: int, waypoints: list[tuple[float, float]]) -> None:
-        """The ``move`` record of a unit setting off (a fast path of ``record``)."""
+    def record_move(self, unit: Unit, move: int, waypoints: list[tuple[float, float]],
+                    times: list[float]) -> None:
+        """The ``move`` record of a unit setting off, with each waypoint's planned arrival."""
 
     def record_stop(self, unit: Unit) -> None:
         """The ``stop`` record of a move whose allowance is spent."""

@@ -44,6 +44,12 @@ def reach(r: float) -> float:
     return math.sqrt(r * r * (1.0 + 1e-6) + 1e-6)
 
 
+def tolerance(r: float) -> float:
+    """The referee's tolerance at radius ``r``: two entries closer than this (along a
+    segment) are the same instant, and a point this close to the circle is *on* it."""
+    return reach(r) - r
+
+
 def first_entry(p0: Point, p1: Point, c: Point, r: float) -> float | None:
     """Fraction s in [0, 1] of segment p0→p1 where it first reaches distance r of c.
 

@@ -42,7 +42,8 @@ BUILTIN_SYSTEMS = {
     "fow": "sim.systems.fow:SYSTEM",
     "too": "sim.systems.too:SYSTEM",
 }
-BUILTIN_BEHAVIOURS = ("sim.systems.h17.policies:BEHAVIOURS", "sim.systems.fow.policies:BEHAVIOURS")
+BUILTIN_BEHAVIOURS = ("sim.systems.h17.policies:BEHAVIOURS", "sim.systems.fow.policies:BEHAVIOURS",
+                      "sim.systems.reactions:BEHAVIOURS")
 
 
 class PluginError(InputError):

@@ -13,22 +13,26 @@ an interrupt sent by another process:
 * H17.2b placement: a hex within 6 hexes of the activating unit, in its LOS, whose cover
   modifier against it (cover + hindrance, ``terrain.cover_modifier``) is > 0, not
   impassable and holding no enemy unit. None: no activation (a ``no_activation`` record).
-* H17.2c: the sniper at once attacks the units in the activating unit's hex (H17.5).
+* H17.2c: the sniper at once attacks "those units" that activated it: the activating
+  unit (its ``targets``), not the others in its hex (H17.5).
 * H17.4 opportunity fire: a referee watch (radius 6) on infantry moving in the sniper
   owner's opponent's movement phase. The sniper fires, at most once per turn (the Fire
-  marker, ``fired_turn``), at the first moment a mover *in a hex centre* — as it sets off
-  on a hex-to-hex step, its first one included — stands in a hex within 6 hexes and in
-  LOS. A unit stands in the hex whose centre it last reached; circle entries between
-  centres are declined with ``continue``. A mover pinned or eliminated by the attack
-  stops (``halt_phase`` / ``dead``); otherwise it keeps moving (``continue``).
+  marker, ``fired_turn``), at the first moment the mover stands in a hex within 6 hexes
+  and in LOS, wherever along its move: as it sets off from a hex centre (its start, or
+  a centre it reached on the way) and in the hex where its move ends, as it gets there.
+  A unit stands in the hex whose centre it last reached, so entering the 6-hex circle
+  between centres is not a moment of its own. The attack is against the mover alone.
+  A mover pinned or eliminated by the attack stops (``halt_phase`` / ``dead``; a halt
+  is closed by a ``stop`` record, reason ``halted``); otherwise it keeps moving.
 * H17.5 attack: d6 > need = the target hex's cover modifier seen from the sniper's hex
-  → ``cp`` = d6 − cover casualty points on the units of the target hex (BASE.H.CP).
+  → ``cp`` = d6 − cover casualty points on the units attacked (BASE.H.CP), only them.
   The first attack reveals the sniper (``spot``).
 * H17.6a: after every sniper attack a process of the targeted side makes the
-  elimination check, if any targeted unit in the target hex is still unpinned after the
-  attack's damage: d6 > need = the sniper hex's cover modifier seen from the target
-  hex → it interrupts the sniper with ``eliminate``. The check is made by the first
-  such unit in scenario order (its dice stream).
+  elimination check, if a targeted unit in the target hex is unpinned ("Only the units
+  targeted by the sniper may make an elimination check"): d6 > need = the sniper hex's
+  cover modifier seen from the target hex → it interrupts the sniper with
+  ``eliminate``. The check is made by the first such unit in scenario order (its dice
+  stream). Knob ``check_order`` says when the attack's pins (BASE.H.PIN) apply.
 * H17.6b: a referee watch of radius 0.5 (the hexside) on enemy movers: crossing into the
   sniper's hex eliminates it (interrupt), and the mover goes on.
 * H17.6c: ``eliminated`` is terminal in the state machine; ``available`` is false.
@@ -45,6 +49,11 @@ Knobs (``rules.h17``, ``sim.systems.h17.knobs``), the readings of what the seed 
   (the sniper has made ``attacks`` attacks since it was placed).
 * ``withdraw_phase``: ``any`` (default: the seed's "during any After-Action Phase",
   the opponent's included) or ``own`` (only its owner's After-Action Phase).
+* ``check_order``: ``attack_then_check`` (default: the attack's step losses pin the
+  targets first, so a lone target that lost a step cannot check: in practice only
+  misses and stacks check) or ``check_then_pin`` (the targets check, then are pinned).
+* ``take_reactions``: a side's policy for the opportunity fire it *may* make
+  (``sim.systems.reactions``: ``always``, ``never``, ``threshold`` on H17.5's chance).
 * BASE numbers: ``ap_range``, ``ap_need``, ``cp_per_step`` (see ``hex_base``).
 
 Units with ``hunt: true`` move towards the hex of a revealed enemy sniper (shortest
@@ -52,7 +61,7 @@ path) instead of their orders' destination while one is on the board.
 """
 from __future__ import annotations
 
-from sim.events import ACTIVATE, ATTACK, DEPLOY, HIT, PIN, RALLY, SPOT, WITHDRAW
+from sim.events import ACTIVATE, ATTACK, DECIDE, DEPLOY, HIT, PIN, RALLY, SPOT, WITHDRAW
 from sim.systems.h17.events import (
     ELIMINATION_CHECK,
     NO_ACTIVATION,
@@ -63,13 +72,15 @@ from sim.systems.h17.events import (
 from sim.systems.h17.game import H17Game
 from sim.systems.h17.knobs import H17Knobs
 from sim.systems.knobs import BaseKnobs
+from sim.systems.reactions import check_sides
 from sim.systems.registry import Checks, RuleSystem
 from sim.systems.snipers import SNIPER_METRICS, SniperUnitKeys
 
 
 def check(c: Checks) -> None:
     """Load-time set-up checks: at most one sniper per side (H17.1), starting off the
-    board or deployed, never in a reserve."""
+    board or deployed, never in a reserve; reaction policies name sides of the scenario."""
+    check_sides(c, "h17")
     for side in c.scenario.sides:
         seen = None
         for i, spec in enumerate(c.scenario.forces[side]):
@@ -94,7 +105,7 @@ SYSTEM = RuleSystem(
     unit_keys=SniperUnitKeys,
     check=check,
     metrics=(SNIPER_METRICS,),
-    events=frozenset({ACTIVATE, DEPLOY, SPOT, WITHDRAW, HIT, PIN, RALLY, ATTACK, SNIPER_ATTACK,
+    events=frozenset({DECIDE, ACTIVATE, DEPLOY, SPOT, WITHDRAW, HIT, PIN, RALLY, ATTACK, SNIPER_ATTACK,
                       OPPORTUNITY_FIRE, ELIMINATION_CHECK, NO_ELIMINATION_CHECK, NO_ACTIVATION}),
     rules=("H17.1", "H17.1s", "H17.2a", "H17.2b", "H17.2c", "H17.3", "H17.4", "H17.5",
            "H17.6a", "H17.6b", "H17.6c", "BASE.H.AP", "BASE.H.CP", "BASE.H.PIN"),

@@ -47,11 +47,12 @@ def hex_units(battle: BattleContext, side: str, node: str) -> list[Unit]:
 
 @implements(CP, PIN)
 def apply_cp(battle: BattleContext, targets: list[Unit], cp: int, by: Unit | None = None,
-             cause: str | None = None) -> None:
-    """Spread ``cp`` casualty points over ``targets`` (BASE.H.CP), pin the survivors that
-    lost a step (BASE.H.PIN) and eliminate those at 0 steps."""
+             cause: str | None = None, pin_now: bool = True) -> list[Unit]:
+    """Spread ``cp`` casualty points over ``targets`` (BASE.H.CP), eliminate those at 0
+    steps and pin the survivors that lost a step (BASE.H.PIN). With ``pin_now`` false the
+    pins are left to the caller: the units to pin are returned."""
     if cp <= 0:
-        return
+        return []
     per_step = knobs(battle).cp_per_step
     taken = state_of(battle).cp_taken
     alive = [u for u in targets if u.on_board]
@@ -74,13 +75,23 @@ def apply_cp(battle: BattleContext, targets: list[Unit], cp: int, by: Unit | Non
         battle.record(HIT, rule=CP, unit=unit.id, target=unit.id, pos=unit.pos, node=unit.node,
                       by=by.id if by is not None else None, cause=cause, cp=got[unit.id],
                       steps_lost=lost[unit.id], steps_left=unit.steps)
+    to_pin = []
     for unit in alive:
         if unit.steps <= 0:
             battle.eliminate(unit, rule=CP)
         elif lost[unit.id] and not unit.pinned:
-            unit.flags.add("pinned")
-            battle.record(PIN_EVENT, rule=PIN, unit=unit.id, pos=unit.pos, node=unit.node,
-                          cause=cause)
+            to_pin.append(unit)
+            if pin_now:
+                pin(battle, unit, cause)
+    return [] if pin_now else to_pin
+
+
+@implements(PIN)
+def pin(battle: BattleContext, unit: Unit, cause: str | None) -> None:
+    """BASE.H.PIN: a unit that lost a step (and is still on the board) is pinned."""
+    if unit.on_board and not unit.pinned:
+        unit.flags.add("pinned")
+        battle.record(PIN_EVENT, rule=PIN, unit=unit.id, pos=unit.pos, node=unit.node, cause=cause)
 
 
 def nearest_target(battle: BattleContext, unit: Unit) -> Unit | None:

@@ -6,6 +6,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from sim.systems.knobs import Knobs, behaviour_of
+from sim.systems.reactions import ReactionPolicy
 
 
 class H17Withdraw(Knobs):
@@ -19,7 +20,13 @@ class H17Withdraw(Knobs):
 
 
 class H17Knobs(Knobs):
-    """H17.* and the small hex base game around it (BASE.H.*); see ``sim.systems.h17``."""
+    """H17.* and the small hex base game around it (BASE.H.*); see ``sim.systems.h17``.
+
+    ``check_order``: after a sniper attack, ``attack_then_check`` (default: the attack's
+    step losses pin first, so a lone target that lost a step cannot check) or
+    ``check_then_pin`` (the targets check, then the attack's pins apply).
+    ``take_reactions``: each side's policy for the opportunity fire it *may* make (H17.4).
+    """
 
     placement: Annotated[str, behaviour_of("h17.placement")] = "best_cover"
     withdraw: H17Withdraw = H17Withdraw()
@@ -27,3 +34,5 @@ class H17Knobs(Knobs):
     ap_range: int = Field(6, ge=1, le=100)
     ap_need: int = Field(8, ge=2, le=30)
     cp_per_step: int = Field(1, ge=1, le=20)
+    check_order: Literal["attack_then_check", "check_then_pin"] = "attack_then_check"
+    take_reactions: dict[str, ReactionPolicy] = Field(default_factory=dict, max_length=2)

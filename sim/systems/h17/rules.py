@@ -76,7 +76,8 @@ def natural_twelve(battle: BattleContext, attacker: Unit,
         target_node = attacker.node
 
         def attack_now(team: SniperTeam = team, target_node: str = target_node) -> None:
-            sniper_attack(battle, team, target_node, trigger="H17.2c")
+            # "the sniper immediately attacks those units": the one that activated it
+            sniper_attack(battle, team, target_node, [attacker], trigger="H17.2c")
 
         yield team.request("activate", rule="H17.2a", node=node, then=attack_now,
                            dice=list(attack["dice"]), mods=0, need=12, success=True,
@@ -86,13 +87,14 @@ def natural_twelve(battle: BattleContext, attacker: Unit,
 
 # -- H17.5 / H17.6a: the attack and the elimination check ----------------------------------
 @implements("H17.5")
-def sniper_attack(battle: BattleContext, team: SniperTeam, target_node: str,
+def sniper_attack(battle: BattleContext, team: SniperTeam, target_node: str, targets: list[Unit],
                   trigger: str) -> dict[str, Any]:
-    """d6 > the target hex's cover modifier → (d6 − cover) CP on the units there."""
+    """d6 > the target hex's cover modifier → (d6 − cover) CP on the units attacked
+    (``targets``, in that hex: the mover of H17.4, the activating unit of H17.2c); then
+    they make the elimination check (H17.6a), in the order ``check_order`` says."""
     t = battle.terrain
     sniper = team.unit
-    enemy_sides = [s for s in battle.scenario.sides if s != team.side]
-    targets = [u for s in enemy_sides for u in hex_base.hex_units(battle, s, target_node)]
+    targets = [u for u in targets if u.on_board and u.node == target_node]
     cover = t.cover_modifier(target_node, sniper.node)
     (face,) = battle.dice.roll(sniper.id, "H17.5")
     success = face > cover
@@ -106,33 +108,46 @@ def sniper_attack(battle: BattleContext, team: SniperTeam, target_node: str,
     team.attacks_since_deploy += 1
     if team.state == HIDDEN:
         team.request("spot", rule=trigger, by=[u.id for u in targets])
-    hex_base.apply_cp(battle, targets, cp, by=sniper, cause="H17.5")
-    battle.env.process(elimination_check(battle, team, target_node, targets))
+    check_first = knobs(battle).check_order == "check_then_pin"
+    to_pin = hex_base.apply_cp(battle, targets, cp, by=sniper, cause="H17.5", pin_now=not check_first)
+    battle.env.process(elimination_check(battle, team, target_node, targets, to_pin))
     return rec
 
 
 @implements("H17.6a")
 def elimination_check(battle: BattleContext, team: SniperTeam, target_node: str,
-                      targets: list[Unit]) -> Generator[Any, Any, None]:
+                      targets: list[Unit], pin_after: list[Unit] | None = None) -> Generator[Any, Any, None]:
     """The targeted units' process: if one of them in the target hex is unpinned, d6 >
-    the sniper hex's cover modifier eliminates the sniper (an interrupt)."""
+    the sniper hex's cover modifier eliminates the sniper (an interrupt). ``pin_after``
+    (check_then_pin) are the attack's pins, made after the check."""
+    checker = _checker(battle, team, target_node, targets)
+    success = False
+    if checker is not None:
+        need = battle.terrain.cover_modifier(team.unit.node, target_node)
+        (face,) = battle.dice.roll(checker.id, "H17.6a")
+        success = face > need
+        battle.record(ELIMINATION_CHECK, rule="H17.6a", unit=checker.id, target=team.id,
+                      pos=checker.pos, node=checker.node, sniper_node=team.unit.node,
+                      dice=[face], mods=0, need=need, success=success)
+    for unit in pin_after or []:
+        hex_base.pin(battle, unit, "H17.5")
+    if checker is not None and success:
+        team.doomed = True
+        yield team.request("eliminate", rule="H17.6a", by=checker.id)
+
+
+def _checker(battle: BattleContext, team: SniperTeam, target_node: str,
+             targets: list[Unit]) -> Unit | None:
+    """The targeted unit that makes the check: the first still unpinned in the target
+    hex; None (logged) when there is none."""
     if not team.on_board or team.doomed:
-        return
+        return None
     able = [u for u in targets if u.on_board and not u.pinned and u.node == target_node]
     if not able:
         battle.record(NO_ELIMINATION_CHECK, rule="H17.6a", unit=team.id,
                       targets=[u.id for u in targets], reason="no unpinned targeted unit")
-        return
-    checker = able[0]
-    need = battle.terrain.cover_modifier(team.unit.node, target_node)
-    (face,) = battle.dice.roll(checker.id, "H17.6a")
-    success = face > need
-    battle.record(ELIMINATION_CHECK, rule="H17.6a", unit=checker.id, target=team.id,
-                  pos=checker.pos, node=checker.node, sniper_node=team.unit.node,
-                  dice=[face], mods=0, need=need, success=success)
-    if success:
-        team.doomed = True
-        yield team.request("eliminate", rule="H17.6a", by=checker.id)
+        return None
+    return able[0]
 
 
 # -- H17.3: withdrawal ---------------------------------------------------------------------

@@ -15,6 +15,7 @@ class H17State(SniperTeams):
 
     cp_taken: dict[str, int] = field(default_factory=dict)
     hunters: frozenset[str] = frozenset()
+    declined: set[tuple[str, str, int]] = field(default_factory=set)   # (sniper, mover, turn)
 
 
 def state_of(battle: BattleContext) -> H17State:

@@ -6,9 +6,11 @@ from sim.agents.referee import Trigger, Watch
 from sim.agents.unit import Unit
 from sim.catalogue import implements
 from sim.engine.context import BattleContext
+from sim.space.geometry import Point
 from sim.systems.h17.events import OPPORTUNITY_FIRE
-from sim.systems.h17.rules import RANGE, sniper_attack
+from sim.systems.h17.rules import RANGE, knobs, sniper_attack
 from sim.systems.h17.state import state_of
+from sim.systems.reactions import take
 
 
 def _at_centre(battle: BattleContext, p: tuple[float, float]) -> str | None:
@@ -19,10 +21,17 @@ def _at_centre(battle: BattleContext, p: tuple[float, float]) -> str | None:
 
 @implements("H17.4")
 class OpportunityFireWatch(Watch):
-    """H17.4: once per turn, the sniper fires at a moving infantry unit in LOS within 6."""
+    """H17.4: once per turn, the sniper fires at a moving infantry unit in LOS within 6.
+
+    A mover is a target wherever along its move it stands in a hex within 6 and in
+    sight: as it sets off from a hex centre (its start, or a centre it reached), and in
+    the hex where its move ends, when it gets there. It stands in the hex whose centre it
+    last reached, so circle entries between centres are not moments of their own.
+    """
 
     rule = "H17.4"
     radius = RANGE + 1e-9   # hex distance <= 6 implies centre distance <= 6
+    delays = True           # sight and the hex decide, not the circle: first_moment
 
     def active(self, battle: BattleContext, mover: Unit) -> bool:
         return battle.clock.phase == "movement" and mover.kind == "infantry"
@@ -31,9 +40,11 @@ class OpportunityFireWatch(Watch):
         return [tm.unit for tm in state_of(battle).teams if tm.side != side and tm.on_board]
 
     def eligible(self, battle: BattleContext, reactor: Unit, mover: Unit) -> bool:
-        team = state_of(battle).team_of(reactor)
+        st = state_of(battle)
+        team = st.team_of(reactor)
+        turn = battle.clock.turn
         return (team is not None and team.on_board and not team.doomed
-                and team.fired_turn != battle.clock.turn)
+                and team.fired_turn != turn and (team.id, mover.id, turn) not in st.declined)
 
     def _qualifies(self, battle: BattleContext, sniper: Unit, mover: Unit,
                    p: tuple[float, float]) -> bool:
@@ -43,23 +54,46 @@ class OpportunityFireWatch(Watch):
                 and t.distance(node, sniper.node) <= RANGE and t.los(node, sniper.node))
 
     def inside_triggers(self, battle: BattleContext, reactor: Unit, mover: Unit,
-                        p0: tuple[float, float], p1: tuple[float, float]) -> bool:
-        team = state_of(battle).team_of(reactor)
-        return team is not None and self._qualifies(battle, team.unit, mover, p0)
+                        p0: Point, p1: Point) -> bool:
+        return True   # first_moment decides
+
+    def first_moment(self, battle: BattleContext, reactor: Unit, mover: Unit, p0: Point, p1: Point,
+                     s: float) -> float | None:
+        """0 as it sets off from a qualifying hex; 1 as it reaches the qualifying hex where
+        its move ends; otherwise not on this segment (the next centre is looked at when
+        the mover sets off from it)."""
+        if s == 0.0 and self._qualifies(battle, reactor, mover, p0):
+            return 0.0
+        course = mover.course
+        last = course[2][-1] if course is not None and course[2] else None
+        if last is not None and last[1] is not None and last[0] == p1 \
+                and self._qualifies(battle, reactor, mover, p1):
+            return 1.0
+        return None
 
     def react(self, battle: BattleContext, mover: Unit, trigger: Trigger) -> str:
-        team = state_of(battle).team_of(trigger.reactor)
+        st = state_of(battle)
+        team = st.team_of(trigger.reactor)
         if (team is None or not self.eligible(battle, trigger.reactor, mover)
                 or not self._qualifies(battle, team.unit, mover, mover.pos)):
+            return "continue"
+        t = battle.terrain
+        cover = t.cover_modifier(mover.node, team.unit.node)
+        chance = min(6, max(0, 6 - cover)) / 6        # H17.5: d6 > cover
+        if not take(battle, team.unit, mover, "H17.4", chance, knobs(battle).take_reactions):
+            st.declined.add((team.id, mover.id, battle.clock.turn))
             return "continue"
         team.fired_turn = battle.clock.turn
         battle.record(OPPORTUNITY_FIRE, rule="H17.4", unit=team.id, target=mover.id,
                       pos=team.unit.pos, node=team.unit.node, target_node=mover.node,
-                      dist=battle.terrain.distance(mover.node, team.unit.node), marker="fire")
-        sniper_attack(battle, team, mover.node, trigger="H17.4")
+                      dist=t.distance(mover.node, team.unit.node), marker="fire")
+        # "against a moving infantry target": the mover takes the attack, no one else
+        steps = mover.steps
+        sniper_attack(battle, team, mover.node, [mover], trigger="H17.4")
         if not mover.alive:
             return "dead"
-        return "halt_phase" if mover.pinned else "continue"
+        # pinned now, or (check_then_pin) as soon as the elimination check is made
+        return "halt_phase" if mover.pinned or mover.steps < steps else "continue"
 
 
 @implements("H17.6b")

@@ -10,13 +10,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from sim.events import ASSAULT, HALT, HIT, SHOOT
+from sim.events import ASSAULT, DECIDE, HALT, HIT, SHOOT
 from sim.systems.knobs import ChargeOrders
-from sim.systems.registry import RuleSystem
+from sim.systems.reactions import check_sides
+from sim.systems.registry import Checks, RuleSystem
 from sim.systems.snapfire.events import SNAP_FIRE
 from sim.systems.snapfire.game import SnapFireGame
 from sim.systems.snapfire.knobs import SnapBaseKnobs, SnapFireKnobs
 from sim.systems.snapfire.metrics import SNAP_FIRE_METRICS
+
+
+def check(c: Checks) -> None:
+    """Load-time checks: reaction policies name sides of the scenario, and are set only
+    where there is a reaction to take (a zone of control is not one a side may decline)."""
+    check_sides(c, "snapfire")
+    sf = c.scenario.rules.snapfire
+    if sf.reaction == "zoc" and sf.take_reactions:
+        c.fail("is set but a zone of control (reaction: zoc) is never declined; it applies "
+               "to snap fire only", "rules", "snapfire", "take_reactions")
 
 
 def _radius(rules: Any) -> tuple[float, str]:
@@ -34,8 +45,9 @@ SYSTEM = RuleSystem(
     knobs=SnapFireKnobs,
     base_knobs=SnapBaseKnobs,
     order_keys=ChargeOrders,
+    check=check,
     metrics=(SNAP_FIRE_METRICS,),
-    events=frozenset({HALT, SNAP_FIRE, SHOOT, ASSAULT, HIT}),
+    events=frozenset({HALT, SNAP_FIRE, SHOOT, ASSAULT, HIT, DECIDE}),
     rules=("SF.TRIGGER", "SF.HALT", "SF.ROLL", "SF.ONCE", "SF.AFTER", "SF.INSIDE",
            "SF.NOASSAULT", "SF.MARCH", "SF.ZOC", "BASE.S.HIT", "BASE.S.SHOOT", "BASE.S.ASSAULT"),
     source="seed 004",

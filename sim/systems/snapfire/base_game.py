@@ -107,11 +107,12 @@ def _charge(battle: BattleContext, unit: Unit, target: Unit) -> Generator[Any, A
     d = dist(unit.pos, target.pos)
     if d > CONTACT:
         contact = lerp(unit.pos, target.pos, (d - CONTACT) / d)
-        battle.record(MOVE, rule="BASE.S.ASSAULT", unit=unit.id, pos=unit.pos, node=unit.node,
-                      waypoints=[list(contact)], reason="charge")
         # A charge covers at most the unit's move, within half the phase.
         speed = 2 * max(unit.move, d) / battle.clock.phase_length
-        if not (yield from go_straight(battle, unit, contact, (d - CONTACT) / speed)):
+        duration = (d - CONTACT) / speed
+        battle.record(MOVE, rule="BASE.S.ASSAULT", unit=unit.id, pos=unit.pos, node=unit.node,
+                      waypoints=[list(contact)], times=[battle.env.now + duration], reason="charge")
+        if not (yield from go_straight(battle, unit, contact, duration)):
             return
         battle.record(STOP, rule="BASE.S.ASSAULT", unit=unit.id, pos=unit.pos, node=unit.node,
                       reason="contact")

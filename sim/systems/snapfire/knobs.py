@@ -6,15 +6,19 @@ from typing import Literal
 from pydantic import Field
 
 from sim.systems.knobs import BaseKnobs, Knobs
+from sim.systems.reactions import ReactionPolicy
 
 
 class SnapFireKnobs(Knobs):
-    """SF.*: the reaction radius and the two variants the seed leaves open."""
+    """SF.*: the reaction radius, the two variants the seed leaves open, and each side's
+    policy for the snap fire it *may* take (``take_reactions``: side -> policy; a side
+    not named takes every one)."""
 
     radius: float = Field(10.0, gt=0, le=1000, allow_inf_nan=False)
     reaction: Literal["snap_fire", "zoc"] = "snap_fire"
     zoc_radius: float = Field(5.0, gt=0, le=1000, allow_inf_nan=False)
     march_halt: Literal["rest_of_phase", "this_move"] = "rest_of_phase"
+    take_reactions: dict[str, ReactionPolicy] = Field(default_factory=dict, max_length=2)
 
 
 class SnapBaseKnobs(BaseKnobs):

@@ -8,27 +8,38 @@ the radius is fired at only if it moves closer (SF.INSIDE); it is then stopped w
 stands, so its ``dist`` is below the radius and the record says ``inside: true``. A
 survivor acts normally later in the turn (SF.AFTER): nothing here marks it.
 
+Every firer whose circle the mover enters at the same first instant (to the referee's
+tolerance: a symmetric ambush) fires, each its own roll, in unit-id order; the mover is
+halted at that one point. A mover exactly on the circle (to the tolerance) that moves
+closer *comes within* it there: an ordinary halt, ``inside: false``; ``inside: true``
+records are strictly inside (``dist`` < ``radius``). "You may make a Snap Fire attack":
+knob ``take_reactions`` gives a side a policy (``sim.systems.reactions``); a declined
+attack halts nothing and is the firer's one chance at that target this turn.
+
 SF.MARCH (knob ``march_halt``): under March orders a halt ends the rest of the phase
 (``rest_of_phase``, default) or only the current one of its three moves (``this_move``).
 
 SF.ZOC (knob ``reaction: zoc``): no snap fire; a unit may not enter an enemy's
 ``zoc_radius`` unless its orders say ``charge``: it stops on the zone's edge (no roll),
 for the rest of the phase. A non-charging unit that starts its move inside a zone
-must leave: it moves straight away from the nearest zone holder to the zone's edge,
-and that is its move for the phase.
+(strictly: one on the edge, to the referee's tolerance, is not inside) must leave: it
+moves straight away from the nearest zone holder to the zone's edge, and that is its
+move for the phase. The way out is watched like any move: entering another enemy's
+zone, it stops on that zone's edge.
 """
 from __future__ import annotations
 
 from collections.abc import Generator
 from typing import Any
 
-from sim.agents.movement import go_straight
+from sim.agents.movement import walk_straight
 from sim.agents.referee import Trigger, Watch
 from sim.agents.unit import Unit
 from sim.catalogue import implements
 from sim.engine.context import BattleContext
 from sim.events import HALT, MOVE, STOP
-from sim.space.geometry import dist, lerp
+from sim.space.geometry import dist, lerp, tolerance
+from sim.systems.reactions import take
 from sim.systems.snapfire.base_game import apply_hit
 from sim.systems.snapfire.events import SNAP_FIRE
 from sim.systems.snapfire.knobs import SnapFireKnobs
@@ -39,6 +50,7 @@ class SnapFireWatch(Watch):
     """Snap fire: a mover coming within ``radius`` of an enemy is halted and fired at."""
 
     rule = "SF.TRIGGER"
+    closes_move = True   # the SF.HALT record
 
     def __init__(self, knobs: SnapFireKnobs):
         self.knobs = knobs
@@ -68,6 +80,11 @@ class SnapFireWatch(Watch):
     def react(self, battle: BattleContext, mover: Unit, trigger: Trigger) -> str:
         firer = trigger.reactor
         self.fired_at.setdefault(mover.id, set()).add(firer.id)
+        # "you may make a Snap Fire attack": the side's policy decides (a decline halts
+        # nothing, and is the firer's one chance at this target this turn)
+        chance = min(6, max(0, 7 - mover.armour)) / 6
+        if not take(battle, firer, mover, "SF.TRIGGER", chance, self.knobs.take_reactions):
+            return "continue"
         battle.record(HALT, rule="SF.HALT", unit=mover.id, pos=mover.pos, node=mover.node,
                       firer=firer.id, firer_pos=firer.pos, dist=dist(mover.pos, firer.pos),
                       radius=self.radius, inside=trigger.inside)
@@ -91,6 +108,7 @@ class ZoneOfControlWatch(Watch):
     """A zone of control: a non-charging mover stops on an enemy's zone edge."""
 
     rule = "SF.ZOC"
+    closes_move = True   # the SF.ZOC halt record
 
     def __init__(self, knobs: SnapFireKnobs):
         self.knobs = knobs
@@ -120,8 +138,10 @@ class ZoneOfControlWatch(Watch):
         """
         if unit.orders.charge:
             return False
+        # strictly inside: a unit on the zone's edge, to the referee's tolerance, is not
+        edge = self.radius - tolerance(self.radius)
         inside = [(dist(unit.pos, e.pos), e.id, e) for e in battle.enemies_of(unit.side)
-                  if e.on_board and dist(unit.pos, e.pos) < self.radius]
+                  if e.on_board and dist(unit.pos, e.pos) < edge]
         if not inside:
             return False
         d, _, holder = min(inside)
@@ -136,12 +156,15 @@ class ZoneOfControlWatch(Watch):
         exit_point = (min(max(exit_point[0], x0), x1), min(max(exit_point[1], y0), y1))
         if dist(unit.pos, exit_point) > unit.move:
             exit_point = lerp(unit.pos, exit_point, unit.move / dist(unit.pos, exit_point))
-        battle.record(MOVE, rule="SF.ZOC", unit=unit.id, pos=unit.pos, node=unit.node,
-                      move=1, waypoints=[list(exit_point)], reason="leave_zone")
         speed = unit.move / battle.clock.phase_length
         duration = min(dist(unit.pos, exit_point) / speed, battle.clock.phase_length)
-        if not (yield from go_straight(battle, unit, exit_point, duration)):
-            return True  # struck down on the way out: its move is over
+        battle.record(MOVE, rule="SF.ZOC", unit=unit.id, pos=unit.pos, node=unit.node,
+                      move=1, waypoints=[list(exit_point)], times=[battle.env.now + duration],
+                      reason="leave_zone")
+        # Watched like any move: the way out may enter another enemy's zone, and then it
+        # stops on that zone's edge (the halt record says so).
+        if (yield from walk_straight(battle, unit, exit_point, duration)) != "done":
+            return True  # halted on the way out, or struck down: its move is over
         battle.record(STOP, rule="SF.ZOC", unit=unit.id, pos=unit.pos, node=unit.node,
                       reason="left_zone", dist=dist(unit.pos, holder.pos), radius=self.radius)
         return True

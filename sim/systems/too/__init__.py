@@ -12,9 +12,10 @@ from typing import Literal
 
 from pydantic import Field
 
-from sim.events import ATTACK, DEPLOY, HIT, REHIDE, REVEAL, SAVE, SPOT, WOUND
+from sim.events import ATTACK, DECIDE, DEPLOY, HIT, REHIDE, REVEAL, SAVE, SPOT, WOUND
 from sim.systems.knobs import BaseKnobs, Knobs
-from sim.systems.registry import RuleSystem
+from sim.systems.reactions import check_sides
+from sim.systems.registry import Checks, RuleSystem
 from sim.systems.too import events as ev
 from sim.systems.too.game import TooGame
 from sim.systems.too.knobs import TooKnobs
@@ -34,6 +35,11 @@ class TooUnitKeys(Knobs):
     alert: Literal["A", "B"] | None = None
 
 
+def check(c: Checks) -> None:
+    """Load-time checks: reaction policies name sides of the scenario."""
+    check_sides(c, "too")
+
+
 SYSTEM = RuleSystem(
     name="too",
     title="Theatre of Operation snipers (TOO), figure by figure",
@@ -42,8 +48,9 @@ SYSTEM = RuleSystem(
     knobs=TooKnobs,
     base_knobs=BaseKnobs,
     unit_keys=TooUnitKeys,
+    check=check,
     metrics=(TOO_METRICS,),
-    events=frozenset({DEPLOY, SPOT, HIT, SAVE, ATTACK, ev.ALERT, ev.ALERT_DENIED, ev.ALERT_ARMED,
+    events=frozenset({DECIDE, DEPLOY, SPOT, HIT, SAVE, ATTACK, ev.ALERT, ev.ALERT_DENIED, ev.ALERT_ARMED,
                       ev.OPP_FIRE, ev.PICK_UP, ev.TREAT, ev.KEEP, ev.LOSE_TARGET, ev.ACQUIRE,
                       ev.SCOPE, WOUND, ev.STEALTH, REVEAL, REHIDE, ev.SPOT_CHECK}),
     rules=("TOO.ACQ", "TOO.KEEP", "TOO.OPP", "TOO.SCOPE", "TOO.STEALTH", "TOO.CONCEAL",

@@ -109,6 +109,7 @@ class TooGame:
                 return
             battle.referee.begin_phase()
             self.state.declined.clear()
+            self.state.refused.clear()
             self._declare_alerts(battle, phase)
             self._start_moves(battle, phase)
         elif phase.phase == "action":

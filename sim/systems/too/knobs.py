@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 from pydantic import Field, Strict, field_validator
 
 from sim.systems.knobs import Knobs
+from sim.systems.reactions import ReactionPolicy
 from sim.systems.too.tables import ACQ_COVER_MODS, MORALE_BY_LEVEL, SAVE_NEED, CoverClass, Level
 
 
@@ -22,6 +23,8 @@ class TooKnobs(Knobs):
     ``treatment``: who stops a bleed-out timer: ``medic`` (a figure marked medic within
     ``treat_range``, default), ``buddy`` (any able friend within ``treat_range``) or
     ``none``. ``bleed_clock``: ``player_turns`` (default) or ``own_turns``.
+    ``take_reactions``: each side's policy for the opportunity fire it *may* make
+    (TOO.OPP, TOO.ALERT), judged on the attack's chance to hit.
     """
 
     morale_by_level: dict[Level, int] = Field(default_factory=lambda: dict(MORALE_BY_LEVEL))
@@ -44,6 +47,7 @@ class TooKnobs(Knobs):
     opp_range: float = Field(60.0, gt=0, le=10_000, allow_inf_nan=False)
     search_range: float = Field(200.0, gt=0, le=100_000, allow_inf_nan=False)
     snipers_start_hidden: bool = True
+    take_reactions: dict[str, ReactionPolicy] = Field(default_factory=dict, max_length=2)
 
     @field_validator("morale_by_level")
     @classmethod

@@ -26,6 +26,7 @@ class TooState:
     figs: dict[str, Figure] = field(default_factory=dict)
     order: list[str] = field(default_factory=list)
     declined: set[tuple[str, str, float]] = field(default_factory=set)
+    refused: set[tuple[str, str]] = field(default_factory=set)   # (figure, mover): policy said no
     watch: OpportunityWatch | None = None
 
     def side_figs(self, side: str) -> list[Figure]:

@@ -20,12 +20,13 @@ from sim.catalogue import implements
 from sim.engine.context import BattleContext
 from sim.space.geometry import dist, lerp, reach
 from sim.space.terrain import Terrain
+from sim.systems.reactions import take
 from sim.systems.too.events import OPP_FIRE
 from sim.systems.too.figure import Figure
 from sim.systems.too.fire import attack
 from sim.systems.too.sight import first_true, sight_changes
 from sim.systems.too.state import TooState
-from sim.systems.too.tables import within_facing
+from sim.systems.too.tables import range_band, scoped, within_facing
 
 Point = tuple[float, float]
 
@@ -54,7 +55,8 @@ class OpportunityWatch(Watch):
             return False
         if f.sniper and f.acquired != m.id:
             return False
-        return (f.id, m.id, battle.env.now) not in self.st.declined
+        return ((f.id, m.id, battle.env.now) not in self.st.declined
+                and (f.id, m.id) not in self.st.refused)
 
     def _ok(self, battle: BattleContext, f: Figure, m: Figure, point: Point) -> bool:
         assert f.alert is not None
@@ -111,6 +113,15 @@ class OpportunityWatch(Watch):
         if (not trigger.reactor.on_board or not self.eligible(battle, trigger.reactor, mover)
                 or not self._ok(battle, f, m, mover.pos)):
             st.declined.add((f.id, m.id, battle.env.now))
+            return "continue"
+        # "may attack": the side's policy decides, on the attack's chance (BASE.T.RANGE)
+        bands = st.k.range_bands
+        band = range_band(dist(f.unit.pos, mover.pos), bands)
+        need = int(bands[scoped(band) if f.sniper else band][2])
+        rule = "TOO.OPP" if f.sniper else "TOO.ALERT"
+        if not take(battle, trigger.reactor, mover, rule, max(0, min(10, 11 - need)) / 10,
+                    st.k.take_reactions):
+            st.refused.add((f.id, m.id))
             return "continue"
         f.opp_fired_turn = battle.clock.turn
         assert f.alert is not None
