@@ -347,9 +347,13 @@ def _check_log_completeness(scenario, records, specs) -> None:
                 _fail(i, r, "a move record has one planned time per waypoint")
             if any(b < a - EPS for a, b in zip([r["t"], *times], times)):
                 _fail(i, r, "a move's planned times go back")
-        if ev == "decide":
-            if r.get("choice") not in ("take", "decline") or not 0 <= r.get("chance", -1) <= 1:
-                _fail(i, r, "a decision names its choice (take/decline) and a chance in [0, 1]")
+        if ev == "decide" and "chance" in r:
+            if r.get("choice") not in ("take", "decline") or not 0 <= r["chance"] <= 1:
+                _fail(i, r, "a reaction decision names its choice (take/decline) and a chance in [0, 1]")
+        elif ev == "decide":
+            if not (isinstance(r.get("policy"), str) and isinstance(r.get("choice"), str)
+                    and isinstance(r.get("trigger"), str)):
+                _fail(i, r, "a plan or policy decision names its policy, choice and trigger")
     open_moves: dict[str, int] = {}
     for i, r in enumerate(records):
         uid, ev = r.get("unit"), r.get("event")

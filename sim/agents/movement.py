@@ -45,6 +45,17 @@ def _leg(terrain: Terrain, legs: LegMemo, a: str, b: str) -> tuple[Point, float,
     return found
 
 
+def _factor_along(terrain: Terrain, node: str, pos: Point) -> float:
+    """Cost per unit length of the edge from ``node`` that ``pos`` stands on (1 if none)."""
+    here = terrain.pos(node)
+    for n in sorted(terrain.graph._adj[node], key=str):
+        data = terrain.graph._adj[node][n]
+        there = terrain.pos(n)
+        if abs(dist(here, pos) + dist(pos, there) - dist(here, there)) <= 1e-6 and data["length"] > 0:
+            return float(data["cost"] / data["length"])
+    return 1.0
+
+
 def plan_move(battle: BattleContext, unit: Unit, budget: float) -> list[Leg]:
     """The points this move would pass if nothing stops it: [(point, node|None, cost)]."""
     terrain = battle.terrain
@@ -54,8 +65,12 @@ def plan_move(battle: BattleContext, unit: Unit, budget: float) -> list[Leg]:
     whole_edges = terrain.kind == "hex"  # hex moves end in hex centres, never between
     first = True
     for nxt in unit.route:
-        found = memo.get((here, nxt))
-        target, length, factor = found if found is not None else _leg(terrain, memo, here, nxt)
+        if first and nxt == here:   # back to the node it stands past (a fall-back part-way)
+            target = terrain.pos(here)
+            length, factor = dist(pos, target), _factor_along(terrain, here, pos)
+        else:
+            found = memo.get((here, nxt))
+            target, length, factor = found if found is not None else _leg(terrain, memo, here, nxt)
         if first:  # the unit may stand part-way along its first edge
             length = dist(pos, target)
             first = False
@@ -72,7 +87,7 @@ def plan_move(battle: BattleContext, unit: Unit, budget: float) -> list[Leg]:
 
 
 def walk(battle: BattleContext, unit: Unit, move_index: int, duration: float, end: float | None = None,
-         owner: bool = False) -> Generator[simpy.Event, Any, str]:
+         owner: bool = False, allowance: float | None = None) -> Generator[simpy.Event, Any, str]:
     """One move: a generator used inside the unit's movement process.
 
     ``end`` is the absolute time the move's slot ends: a segment's end time is never
@@ -81,17 +96,19 @@ def walk(battle: BattleContext, unit: Unit, move_index: int, duration: float, en
     the walk *is* the unit's process (one move in the phase) and clears up after it.
 
     Returns 'done' (allowance spent or nothing to do), 'arrived', or what the reacting
-    rule decided: 'halt_move' / 'halt_phase' / 'dead'.
+    rule decided: 'halt_move' / 'halt_phase' / 'dead'. ``allowance`` (default the unit's
+    move) is what a move that starts late in its slot may still cover.
     """
     try:
         env, referee = battle.env, battle.referee
-        legs = plan_move(battle, unit, unit.move)
+        allowed = unit.move if allowance is None else allowance
+        legs = plan_move(battle, unit, allowed)
         if not legs:
             return "done"
-        speed = unit.move / duration  # cost units per unit of time
+        speed = allowed / duration  # cost units per unit of time
         waypoints = [p for p, _, _ in legs]
         battle.record_move(unit, move_index, waypoints, planned_times(env.now, legs, speed, end))
-        budget = unit.move
+        budget = allowed
         # Broad phase: a move far from every watched enemy arms no segment at all. (A
         # one-leg move skips it: arming that leg asks the same question.)
         watched = len(legs) == 1 or not referee.quiet(unit, waypoints)
@@ -297,6 +314,9 @@ def movement_process(battle: BattleContext, unit: Unit, phase: Phase) -> Generat
     """The unit's moves in one movement phase, each in its own slot of the phase: a
     generator for ``env.process``."""
     moves = moves_per_phase(unit)
+    late = battle.plans.start_fraction(unit)
+    if late > 0.0:   # the step starts part-way through the phase (``in_phase``)
+        return _moves(battle, unit, phase, moves, late)
     if moves == 1 and battle.env.now >= phase.start and unit.on_board and unit.route:
         # One move from the phase's start: the walk is the process, so each segment's
         # event resumes one generator, not two.
@@ -304,17 +324,26 @@ def movement_process(battle: BattleContext, unit: Unit, phase: Phase) -> Generat
     return _moves(battle, unit, phase, moves)
 
 
-def _moves(battle: BattleContext, unit: Unit, phase: Phase, moves: int) -> Generator[simpy.Event, Any, None]:
+def _moves(battle: BattleContext, unit: Unit, phase: Phase, moves: int,
+           late: float = 0.0) -> Generator[simpy.Event, Any, None]:
     slot = (phase.end - phase.start) / moves
+    begin = phase.start + late * (phase.end - phase.start)
     try:
         for k in range(moves):
-            start = phase.start + k * slot
+            move_end = phase.end if k == moves - 1 else phase.start + (k + 1) * slot
+            if move_end <= begin:
+                continue   # a slot that is over before the step starts
+            start = max(phase.start + k * slot, begin)
             if battle.env.now < start:
                 yield battle.env.timeout(start - battle.env.now)
             if not unit.on_board or not unit.route:
                 break
-            move_end = phase.end if k == moves - 1 else phase.start + (k + 1) * slot
-            outcome = yield from walk(battle, unit, k + 1, slot, move_end)
+            if start > phase.start + k * slot:   # a step starting inside the slot moves
+                allowance = unit.move * (move_end - start) / slot   # for the rest of it
+                outcome = yield from walk(battle, unit, k + 1, move_end - start, move_end,
+                                          allowance=allowance)
+            else:
+                outcome = yield from walk(battle, unit, k + 1, slot, move_end)
             if outcome in ("arrived", "halt_phase", "dead"):
                 break
     except simpy.Interrupt:

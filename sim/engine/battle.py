@@ -15,6 +15,7 @@ from typing import Any
 import simpy
 
 from sim.agents.movement import exact_place
+from sim.agents.plans import Plans
 from sim.agents.referee import Referee
 from sim.agents.unit import Unit
 from sim.engine.clock import Phase, TurnClock
@@ -49,11 +50,9 @@ class Battle:
         self._by_side: dict[str, list[Unit]] = {s: [] for s in scenario.sides}
         for side, spec in scenario.units():
             unit = Unit.from_spec(spec, side, self.terrain.pos(spec.at))
-            if spec.orders.type != "hold":
-                unit.route = list(self.terrain.path(spec.at, spec.orders.to)[1:])
             self.units[unit.id] = unit
             self._by_side[side].append(unit)
-        self._movers = {s: [u for u in units if u.orders.type != "hold"] for s, units in self._by_side.items()}
+        self.plans = Plans(self)   # each unit's orders and route, step by step
         self.attacker: str = scenario.victory.attacker
         self.defender: str = next(s for s in scenario.sides if s != self.attacker)
         self.done = self.env.event()
@@ -67,8 +66,8 @@ class Battle:
         return self._by_side[side]
 
     def movers_of(self, side: str) -> list[Unit]:
-        """The side's units whose orders move them (orders never change in a battle)."""
-        return self._movers[side]
+        """The side's units whose current orders move them."""
+        return self.plans.moving(side)
 
     def enemies_of(self, side: str) -> list[Unit]:
         """The other side's units that are on the board, in scenario order."""
@@ -169,6 +168,8 @@ class Battle:
             phase = yield self.clock.next_phase()
             if self.done.triggered:
                 return
+            if phase.phase == "movement":
+                self.plans.begin_phase(phase)
             self.game.on_phase(self, phase)
 
     def _finish(self, _ev: simpy.Event) -> None:

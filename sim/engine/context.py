@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     import simpy
 
+    from sim.agents.plans import Plans
     from sim.agents.referee import Referee
     from sim.agents.unit import Unit
     from sim.engine.clock import TurnClock
@@ -39,6 +40,7 @@ class BattleContext(Protocol):
     system: RuleSystem
     game: Game
     state: Any
+    plans: Plans
     attacker: str
     defender: str
     done: simpy.Event
@@ -54,7 +56,7 @@ class BattleContext(Protocol):
         """The other side's units that are on the board, in scenario order."""
 
     def movers_of(self, side: str) -> list[Unit]:
-        """The side's units whose orders move them."""
+        """The side's units whose current orders move them."""
 
     def cover_at(self, unit: Unit) -> int:
         """The cover of the terrain node nearest to the unit."""

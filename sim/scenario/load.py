@@ -11,11 +11,12 @@ import hashlib
 import json
 import os
 from dataclasses import dataclass
-from typing import Any, NoReturn, cast
+from typing import Any, NoReturn
 
 from pydantic import ValidationError
 
 from sim.errors import InputError
+from sim.scenario.plan_checks import check_orders
 from sim.scenario.schema import Scenario, model_for
 from sim.scenario.yamlfile import parse_yaml, place_of, read_yaml
 from sim.space.terrain import Terrain
@@ -72,9 +73,27 @@ def _foreign(loc: tuple[Any, ...], system: RuleSystem) -> tuple[tuple[Any, ...],
     return None
 
 
-def _pydantic_message(err: ValidationError, system: RuleSystem) -> tuple[tuple[Any, ...], str]:
+def _as_written(loc: tuple[Any, ...], data: Any) -> tuple[Any, ...]:
+    # A plan written as a bare list is validated as {"steps": [...]}: drop the "steps" the
+    # file does not have, so the place found is the line of the step itself.
+    out: list[Any] = []
+    node = data
+    for i, part in enumerate(loc):
+        if part == "steps" and isinstance(node, list) and out and out[-1] == "plan":
+            continue
+        out.append(part)
+        try:
+            node = node[part]
+        except (KeyError, IndexError, TypeError):
+            return tuple(out) + tuple(loc[i + 1:])
+    return tuple(out)
+
+
+def _pydantic_message(err: ValidationError, system: RuleSystem,
+                      data: Any = None) -> tuple[tuple[Any, ...], str]:
     first = err.errors()[0]
-    loc = tuple(p for p in first["loc"] if not (isinstance(p, str) and p.startswith("function-")))
+    loc = _as_written(tuple(p for p in first["loc"]
+                            if not (isinstance(p, str) and p.startswith("function-"))), data)
     kind = first["type"]
     if kind == "extra_forbidden":
         return _foreign(loc, system) or (
@@ -97,7 +116,7 @@ def model_of(data: dict[str, Any], file: str = "<scenario>",
     try:
         return model_for(system).model_validate(data)
     except ValidationError as err:
-        loc, msg = _pydantic_message(err, system)
+        loc, msg = _pydantic_message(err, system, data)
         raise InputError(msg, file=file, place=place_of(loc, lines)) from None
 
 
@@ -144,14 +163,7 @@ def _check_against_map(scenario: Scenario) -> None:
     for side in scenario.sides:
         for i, u in enumerate(scenario.forces[side]):
             need_node(u.at, ("forces", side, i, "at"))
-            if u.orders.type != "hold":
-                to = cast(str, u.orders.to)   # Orders requires it of a moving unit
-                need_node(to, ("forces", side, i, "orders", "to"))
-                if not terrain.reachable(u.at, to):
-                    raise InputError(
-                        f"unit '{u.id}' cannot reach '{u.orders.to}' from '{u.at}' "
-                        "(expected a destination connected to its start)",
-                        file=file, place=place_of(("forces", side, i, "orders", "to"), lines))
+    check_orders(scenario, need_node)
 
 
 def _index(part: str) -> int | None:

@@ -16,6 +16,7 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, create_model, field_validator, model_validator
 
+from sim.scenario.orders import MAX_STEPS, Group, Orders, Plan, Policies
 from sim.space import build_terrain
 from sim.space.terrain import Terrain
 from sim.systems.knobs import BaseKnobs, Knobs
@@ -32,23 +33,6 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=False, validate_assignment=True, strict=True)
 
 
-class Orders(Strict):
-    """What a unit does in its own turns.
-
-    ``hold`` stays put; ``advance`` makes one move a turn along the least-cost path to
-    ``to``; ``march`` makes up to three moves a turn (SF.MARCH).
-    """
-
-    type: Literal["hold", "advance", "march"] = "hold"
-    to: str | None = None
-
-    @model_validator(mode="after")
-    def _needs_destination(self) -> Orders:
-        if self.type != "hold" and not self.to:
-            raise ValueError(f"orders of type '{self.type}' need a destination node 'to'")
-        return self
-
-
 class UnitSpec(Strict):
     """A unit as the scenario gives it: the keys every rule system reads."""
 
@@ -61,7 +45,18 @@ class UnitSpec(Strict):
     skill: int = Field(4, ge=1, le=7)
     move: float = Field(10.0, gt=0, le=10_000, allow_inf_nan=False)
     orders: Orders = Orders()
+    plan: Plan | None = None
     flags: list[Literal["pinned", "no_snap_fire", "hidden"]] = []
+
+    @model_validator(mode="after")
+    def _orders_or_plan(self) -> UnitSpec:
+        if self.plan is not None and "orders" in self.model_fields_set:
+            raise ValueError(f"unit '{self.id}' has both 'orders' and a 'plan' (expected one)")
+        return self
+
+    def plan_steps(self) -> list[Any]:
+        """The unit's plan steps (its ``orders`` as a one-step plan when it has no plan)."""
+        return list(self.plan.steps) if self.plan is not None else [self.orders]
 
 
 class Victory(Strict):
@@ -88,6 +83,8 @@ class Scenario(Strict):
     forces: dict[str, list[UnitSpec]]
     victory: Victory
     rules: Any = None
+    groups: dict[str, Group] = Field(default_factory=dict, max_length=500)
+    policies: dict[str, Policies] = Field(default_factory=dict, max_length=2500)
 
     # Where it came from, kept for error messages and overrides, and its built terrain.
     _raw: dict[str, Any] = PrivateAttr(default_factory=dict)
@@ -124,6 +121,13 @@ class Scenario(Strict):
         for side in self.sides:
             for u in self.forces[side]:
                 yield side, u
+
+    def members(self, who: str) -> list[Any]:
+        """The unit specs a ``policies`` key names: a unit, a group's units or a side's."""
+        if who in self.forces:
+            return list(self.forces[who])
+        ids = set(self.groups[who].units) if who in self.groups else {who}
+        return [spec for _, spec in self.units() if spec.id in ids]
 
     @property
     def file(self) -> str:
@@ -163,16 +167,25 @@ def _model(system: RuleSystem, _generation: int) -> type[Scenario]:
     name = system.name
     orders: type[BaseModel] = (_subclass(f"Orders_{name}", (Orders, system.order_keys))
                                if system.order_keys else Orders)
+    # list[orders], list[unit]: lists of models made at run time, types mypy cannot check.
+    plan = _subclass(f"Plan_{name}", (Plan,),
+                     steps=(list[orders], Field(min_length=1, max_length=MAX_STEPS)))  # type: ignore[valid-type]
+    group = _subclass(f"Group_{name}", (Group,), plan=(plan, ...))
     unit_bases = (UnitSpec, system.unit_keys) if system.unit_keys else (UnitSpec,)
-    unit = _subclass(f"Unit_{name}", unit_bases, orders=(orders, orders()))
+    unit = _subclass(f"Unit_{name}", unit_bases, orders=(orders, orders()), plan=(plan | None, None))
+    policies = (_subclass(f"Policies_{name}", (Policies, system.policy_keys))
+                if system.policy_keys else Policies)
     base = system.base_knobs or BaseKnobs
     sections: dict[str, Any] = {"base": (base, base())}
     if system.knobs is not None:
         sections[name] = (system.knobs, system.knobs())
     rules = _subclass(f"Rules_{name}", (Knobs,), **sections)
-    # list[unit]: a list of a model made at run time, a type mypy cannot check statically.
-    return _subclass(f"Scenario_{name}", (Scenario,), ruleset=(Literal[name], name),
-                     forces=(dict[str, list[unit]], ...), rules=(rules, rules()))  # type: ignore[valid-type]
+    return _subclass(f"Scenario_{name}", (Scenario,),
+                     ruleset=(Literal[name], name),
+                     forces=(dict[str, list[unit]], ...),  # type: ignore[valid-type]
+                     rules=(rules, rules()),
+                     groups=(dict[str, group], Field(default_factory=dict, max_length=500)),  # type: ignore[valid-type]
+                     policies=(dict[str, policies], Field(default_factory=dict, max_length=2500)))  # type: ignore[valid-type]
 
 
 def model_for(system: RuleSystem) -> type[Scenario]:

@@ -8,7 +8,9 @@ its section's model (a ``Knobs`` subclass) once, in its ``RuleSystem``.
 """
 from __future__ import annotations
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from typing import Any
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 from sim.systems.registry import behaviours
 
@@ -31,7 +33,7 @@ class BaseKnobs(Knobs):
 
 
 class ChargeOrders(Knobs):
-    """The orders key ``charge``.
+    """The orders key ``charge`` (and the step type ``charge``: an advance that charges).
 
     The unit may enter enemy zones of control (SF.ZOC) and assaults in the assault phase
     (BASE.S.ASSAULT, BASE.F.ASSAULT).
@@ -39,17 +41,29 @@ class ChargeOrders(Knobs):
 
     charge: bool = False
 
+    @model_validator(mode="before")
+    @classmethod
+    def _charge_step(cls, data: Any) -> Any:
+        # A plan names a charge as a movement: ``type: charge`` is an advance that charges.
+        if isinstance(data, dict) and data.get("type") == "charge":
+            if data.get("charge") is False:
+                raise ValueError("a step of type 'charge' charges (drop 'charge: false')")
+            return {**data, "type": "advance", "charge": True}
+        return data
 
-def behaviour_of(kind: str) -> AfterValidator:
+
+def behaviour_of(kind: str, field: str | None = None) -> AfterValidator:
     """The check of a knob whose value names a registered behaviour of ``kind``.
 
-    The knob is ``Annotated[str, behaviour_of(kind)]``, so a user's behaviour, registered
-    with ``sim.register_behaviour``, is a valid value.
+    The knob is ``Annotated[str, behaviour_of(kind)]`` (or a model whose ``field`` names
+    it), so a user's behaviour, registered with ``sim.register_behaviour``, is a valid
+    value.
     """
-    def known(value: str) -> str:
+    def known(value: Any) -> Any:
+        name = getattr(value, field) if field is not None else value
         names = behaviours(kind)
-        if value not in names:
-            raise ValueError(f"'{value}' is not a {kind} behaviour (expected one of {sorted(names)})")
+        if name not in names:
+            raise ValueError(f"'{name}' is not a {kind} behaviour (expected one of {sorted(names)})")
         return value
 
     return AfterValidator(known)

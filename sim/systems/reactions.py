@@ -7,10 +7,12 @@ The texts let a player decline a reaction; a side's policy (a behaviour of kind
 * ``never``: none is;
 * ``threshold``: taken only when its chance of success is at least ``at_least``.
 
-A side with a policy logs every decision as a ``decide`` record (the rule, the reactor,
-the target, the policy, ``choice`` take or decline, the ``chance`` and ``at_least``); with
-no policy nothing is logged, so the default log is what it always was. A declined
-reaction counts as the reactor's one chance at that target this turn.
+A side, group or unit may have a policy of its own (``policies.<who>.take_reaction``,
+which comes before the side's ``take_reactions``). A reactor with a policy logs every
+decision as a ``decide`` record (the rule, the reactor, the target, the policy,
+``choice`` take or decline, the ``chance`` and ``at_least``); with no policy nothing is
+logged, so the default log is what it always was. A declined reaction counts as the
+reactor's one chance at that target this turn.
 """
 from __future__ import annotations
 
@@ -33,11 +35,18 @@ class ReactionPolicy(Knobs):
     at_least: float = Field(0.5, ge=0, le=1, allow_inf_nan=False)
 
 
+class ReactionPolicies(Knobs):
+    """``policies.<who>.take_reaction``: a side's, group's or unit's own reaction policy."""
+
+    take_reaction: ReactionPolicy | None = None
+
+
 def take(battle: BattleContext, reactor: Unit, mover: Unit, rule: str, chance: float,
          policies: dict[str, ReactionPolicy]) -> bool:
-    """Whether ``reactor`` takes the reaction ``rule`` against ``mover`` (logged when its
-    side has a policy)."""
-    p = policies.get(reactor.side)
+    """Whether ``reactor`` takes the reaction ``rule`` against ``mover`` (logged when it
+    has a policy: its own, its group's or side's ``take_reaction``, else its side's
+    ``take_reactions`` knob)."""
+    p = battle.plans.policy(reactor, "take_reaction") or policies.get(reactor.side)
     if p is None:
         return True
     taken = bool(behaviour("reaction", p.policy).choose(chance, p))

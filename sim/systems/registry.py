@@ -43,7 +43,7 @@ BUILTIN_SYSTEMS = {
     "too": "sim.systems.too:SYSTEM",
 }
 BUILTIN_BEHAVIOURS = ("sim.systems.h17.policies:BEHAVIOURS", "sim.systems.fow.policies:BEHAVIOURS",
-                      "sim.systems.reactions:BEHAVIOURS")
+                      "sim.systems.reactions:BEHAVIOURS", "sim.agents.plans:BEHAVIOURS")
 
 
 class PluginError(InputError):
@@ -110,7 +110,10 @@ class RuleSystem:
     of ``rules.base``; ``unit_keys`` and ``order_keys`` are models of the extra keys a
     unit (and its ``orders``) may have under this system; ``check`` runs at load time
     (``sim validate`` too); ``reaction_radius(knobs)`` gives the pictures the radius to
-    draw around the reacting side, with its label, or None.
+    draw around the reacting side, with its label, or None. ``policy_keys`` is a model of
+    the policies a side, group or unit may set under this system in ``policies.<who>``
+    besides the common ones (such as a sniper's withdrawal), read at run time with
+    ``battle.plans.policy(unit, key)``.
     """
 
     name: str
@@ -121,6 +124,7 @@ class RuleSystem:
     base_knobs: type[BaseModel] | None = None
     unit_keys: type[BaseModel] | None = None
     order_keys: type[BaseModel] | None = None
+    policy_keys: type[BaseModel] | None = None
     check: Callable[[Checks], None] | None = None
     metrics: tuple[MetricReporter, ...] = ()
     events: frozenset[str] = frozenset()

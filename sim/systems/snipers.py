@@ -12,7 +12,7 @@ from sim.agents.sniper import SniperTeam
 from sim.agents.unit import Unit
 from sim.events import ACTIVATE, DEPLOY, ELIMINATE, PIN, TO_RESERVE, WITHDRAW
 from sim.systems.knobs import Knobs
-from sim.systems.registry import MetricReporter, Record
+from sim.systems.registry import Checks, MetricReporter, Record
 
 
 @dataclass
@@ -27,6 +27,15 @@ class SniperTeams:
             if team.unit is unit:
                 return team
         return None
+
+
+def check_sniper_policy(c: Checks, key: str) -> None:
+    """A sniper policy (``policies.<who>.<key>``) names a sniper, or a group or side with
+    one: set anywhere else it would never be read."""
+    for who, p in c.scenario.policies.items():
+        if getattr(p, key) is not None and not any(s.kind == "sniper" for s in c.scenario.members(who)):
+            c.fail(f"'{who}' has no sniper, so its '{key}' policy would never be read (expected "
+                   "a sniper, or a group or side with one)", "policies", who, key)
 
 
 class SniperSpec(Knobs):

@@ -53,10 +53,10 @@ from pydantic import Field
 from sim.events import ASSAULT, DEPLOY, HIT, NO_DEPLOY, PIN, RALLY, SAVE, SHOOT, SPOT, TO_RESERVE
 from sim.systems.fow.events import ASSAULT_AFTER_CATCH, CATCH, ESCAPE, FIREPOWER, NO_SHOT, RELOCATE, SNIPER_SHOT
 from sim.systems.fow.game import FowGame
-from sim.systems.fow.knobs import FowKnobs
+from sim.systems.fow.knobs import FowKnobs, FowPolicies
 from sim.systems.knobs import BaseKnobs, ChargeOrders
 from sim.systems.registry import Checks, RuleSystem
-from sim.systems.snipers import SNIPER_METRICS, SniperUnitKeys
+from sim.systems.snipers import SNIPER_METRICS, SniperUnitKeys, check_sniper_policy
 
 
 class FowUnitKeys(SniperUnitKeys):
@@ -68,7 +68,8 @@ class FowUnitKeys(SniperUnitKeys):
 
 def check(c: Checks) -> None:
     """Load-time set-up checks: a sniper's hides are on the map, and it starts in the
-    reserve or deployed, never off the board."""
+    reserve or deployed, never off the board; a ``relocate`` policy names a sniper."""
+    check_sniper_policy(c, "relocate")
     for side in c.scenario.sides:
         for i, spec in enumerate(c.scenario.forces[side]):
             st = spec.sniper_team
@@ -89,6 +90,7 @@ SYSTEM = RuleSystem(
     phases=("movement", "shooting", "assault"),
     game=FowGame,
     knobs=FowKnobs,
+    policy_keys=FowPolicies,
     base_knobs=BaseKnobs,
     unit_keys=FowUnitKeys,
     order_keys=ChargeOrders,

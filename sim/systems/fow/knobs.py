@@ -16,6 +16,13 @@ class FowRelocate(Knobs):
     cm: float = Field(20.0, ge=0, le=10_000, allow_inf_nan=False)
 
 
+class FowPolicies(Knobs):
+    """``policies.<who>`` under FOW: ``relocate`` (as ``rules.fow.relocate``, for these
+    sniper teams only)."""
+
+    relocate: FowRelocate | None = None
+
+
 class FowKnobs(Knobs):
     """FOW.* and the small tabletop base game around it (BASE.F.*); see ``sim.systems.fow``."""
 

@@ -43,7 +43,7 @@ def placement(battle: BattleContext, team: SniperTeam) -> tuple[str, dict[str, A
 def wants_relocation(battle: BattleContext, team: SniperTeam) -> bool:
     """Whether the ``relocate`` policy (a behaviour) tries to change the hide now; never
     in the turn the sniper was placed."""
-    r = knobs(battle).relocate
+    r = battle.plans.policy(team.unit, "relocate") or knobs(battle).relocate
     if not team.on_board or team.deployed_turn == battle.clock.turn:
         return False
     return bool(behaviour("fow.relocate", r.when).choose(battle, team, r))
@@ -165,11 +165,11 @@ def _destroy_team(battle: BattleContext, target: Unit, rule: str = "BASE.F.FP") 
 def team_shoots(battle: BattleContext, unit: Unit) -> Generator[Any, Any, None]:
     """A generator: one BASE.F.HIT shot by an ordinary team at the nearest visible enemy."""
     rng = knobs(battle).shoot_range
-    cands = [(dist(unit.pos, e.pos), e.id, e) for e in battle.enemies_of(unit.side)
+    cands = [(dist(unit.pos, e.pos), e) for e in battle.enemies_of(unit.side)
              if dist(unit.pos, e.pos) <= rng and visible_to(battle, unit, e)]
-    if not cands:
+    target = battle.plans.choose_target(unit, cands)   # the target policy; default the nearest
+    if target is None:
         return
-    target = min(cands)[2]
     need, mods = fow_base.hit_need(battle, unit, target, rng)
     (face,) = battle.dice.roll(unit.id, "BASE.F.HIT")
     success = face >= need
@@ -215,6 +215,8 @@ def route_for(battle: BattleContext, unit: Unit) -> list[str]:
         goal = min(prey)[2].unit.node
     elif unit.orders.type != "hold" and unit.orders.to is not None:
         goal = unit.orders.to
+        if unit.orders.via or unit.orders.route != "shortest":
+            return unit.route   # its plan's own route (through its via nodes, by its planner)
     else:
         return []
     if goal == unit.node or not t.reachable(unit.node, goal):

@@ -70,17 +70,18 @@ from sim.systems.h17.events import (
     SNIPER_ATTACK,
 )
 from sim.systems.h17.game import H17Game
-from sim.systems.h17.knobs import H17Knobs
+from sim.systems.h17.knobs import H17Knobs, H17Policies
 from sim.systems.knobs import BaseKnobs
 from sim.systems.reactions import check_sides
 from sim.systems.registry import Checks, RuleSystem
-from sim.systems.snipers import SNIPER_METRICS, SniperUnitKeys
+from sim.systems.snipers import SNIPER_METRICS, SniperUnitKeys, check_sniper_policy
 
 
 def check(c: Checks) -> None:
     """Load-time set-up checks: at most one sniper per side (H17.1), starting off the
     board or deployed, never in a reserve; reaction policies name sides of the scenario."""
     check_sides(c, "h17")
+    check_sniper_policy(c, "withdraw")
     for side in c.scenario.sides:
         seen = None
         for i, spec in enumerate(c.scenario.forces[side]):
@@ -101,6 +102,7 @@ SYSTEM = RuleSystem(
     phases=("movement", "fire", "after_action"),
     game=H17Game,
     knobs=H17Knobs,
+    policy_keys=H17Policies,
     base_knobs=BaseKnobs,
     unit_keys=SniperUnitKeys,
     check=check,

@@ -11,7 +11,7 @@ from sim.catalogue import implements
 from sim.engine.clock import Phase
 from sim.engine.context import BattleContext
 from sim.systems.h17 import hex_base
-from sim.systems.h17.rules import knobs, natural_twelve, route_for, wants_withdrawal
+from sim.systems.h17.rules import knobs, natural_twelve, route_for, wants_withdrawal, withdraw_policy
 from sim.systems.h17.state import H17State
 from sim.systems.h17.watches import HexEntryWatch, OpportunityFireWatch
 
@@ -76,4 +76,4 @@ class H17Game:
             if k.withdraw_phase == "own" and team.side != phase.side:
                 continue
             if wants_withdrawal(battle, team):
-                yield team.request("withdraw", rule="H17.3", policy=k.withdraw.when)
+                yield team.request("withdraw", rule="H17.3", policy=withdraw_policy(battle, team).when)

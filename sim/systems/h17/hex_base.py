@@ -95,19 +95,18 @@ def pin(battle: BattleContext, unit: Unit, cause: str | None) -> None:
 
 
 def nearest_target(battle: BattleContext, unit: Unit) -> Unit | None:
-    """The nearest enemy (not a sniper) in LOS within AP range; ties by unit id."""
+    """The unit's target among the enemies (not snipers) in LOS within AP range: by its
+    target policy, default the nearest (ties by unit id)."""
     t = battle.terrain
-    best = None
+    found = []
     for enemy in battle.enemies_of(unit.side):
         if enemy.kind == "sniper" or not enemy.on_board:
             continue
         d = t.distance(unit.node, enemy.node)
         if d > knobs(battle).ap_range or not t.los(unit.node, enemy.node):
             continue
-        key = (d, enemy.id)
-        if best is None or key < best[0]:
-            best = (key, enemy)
-    return None if best is None else best[1]
+        found.append((d, enemy))
+    return battle.plans.choose_target(unit, found)
 
 
 @implements(AP)

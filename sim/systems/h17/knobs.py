@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from sim.systems.knobs import Knobs, behaviour_of
-from sim.systems.reactions import ReactionPolicy
+from sim.systems.reactions import ReactionPolicies, ReactionPolicy
 
 
 class H17Withdraw(Knobs):
@@ -17,6 +17,13 @@ class H17Withdraw(Knobs):
     when: Annotated[str, behaviour_of("h17.withdraw")] = "never"
     hexes: int = Field(2, ge=0, le=100)
     attacks: int = Field(2, ge=1, le=1000)
+
+
+class H17Policies(ReactionPolicies):
+    """``policies.<who>`` under H17: ``withdraw`` (as ``rules.h17.withdraw``, for these
+    snipers only) and ``take_reaction``."""
+
+    withdraw: H17Withdraw | None = None
 
 
 class H17Knobs(Knobs):

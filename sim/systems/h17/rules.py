@@ -151,10 +151,16 @@ def _checker(battle: BattleContext, team: SniperTeam, target_node: str,
 
 
 # -- H17.3: withdrawal ---------------------------------------------------------------------
+def withdraw_policy(battle: BattleContext, team: SniperTeam) -> Any:
+    """The sniper's withdrawal policy: its own (``policies``, by unit, group or side), else
+    the scenario's ``rules.h17.withdraw``."""
+    return battle.plans.policy(team.unit, "withdraw") or knobs(battle).withdraw
+
+
 @implements("H17.3")
 def wants_withdrawal(battle: BattleContext, team: SniperTeam) -> bool:
     """Whether the owner's ``withdraw`` policy (a behaviour) withdraws the sniper now."""
-    w = knobs(battle).withdraw
+    w = withdraw_policy(battle, team)
     if not team.on_board or team.doomed:
         return False
     return bool(behaviour("h17.withdraw", w.when).choose(battle, team, w))

@@ -12,7 +12,7 @@ from typing import Any
 
 from sim.events import ASSAULT, DECIDE, HALT, HIT, SHOOT
 from sim.systems.knobs import ChargeOrders
-from sim.systems.reactions import check_sides
+from sim.systems.reactions import ReactionPolicies, check_sides
 from sim.systems.registry import Checks, RuleSystem
 from sim.systems.snapfire.events import SNAP_FIRE
 from sim.systems.snapfire.game import SnapFireGame
@@ -28,6 +28,10 @@ def check(c: Checks) -> None:
     if sf.reaction == "zoc" and sf.take_reactions:
         c.fail("is set but a zone of control (reaction: zoc) is never declined; it applies "
                "to snap fire only", "rules", "snapfire", "take_reactions")
+    for who, p in c.scenario.policies.items():
+        if sf.reaction == "zoc" and p.take_reaction is not None:
+            c.fail("is set but a zone of control (reaction: zoc) is never declined; it applies "
+                   "to snap fire only", "policies", who, "take_reaction")
 
 
 def _radius(rules: Any) -> tuple[float, str]:
@@ -43,6 +47,7 @@ SYSTEM = RuleSystem(
     phases=("movement", "shooting", "assault"),
     game=SnapFireGame,
     knobs=SnapFireKnobs,
+    policy_keys=ReactionPolicies,
     base_knobs=SnapBaseKnobs,
     order_keys=ChargeOrders,
     check=check,

@@ -40,9 +40,9 @@ def apply_hit(battle: BattleContext, target: Unit, by: Unit | None = None,
 
 def _nearest_visible_enemy(battle: BattleContext, unit: Unit, max_range: float,
                            index: SpatialGrid | None = None) -> Unit | None:
-    # Nearest by (distance, id) among those in range and sight: the same choice whatever
-    # order the candidates come in.
-    best = None
+    # Among those in range and sight, the unit's target policy chooses (default: the
+    # nearest by (distance, id): the same choice whatever order the candidates come in).
+    found = []
     candidates = (battle.enemies_of(unit.side) if index is None
                   else index.near_segment(unit.pos, unit.pos, max_range))
     for enemy in candidates:
@@ -51,9 +51,8 @@ def _nearest_visible_enemy(battle: BattleContext, unit: Unit, max_range: float,
         d = dist(unit.pos, enemy.pos)
         if d > max_range or not battle.terrain.los_xy(unit.pos, enemy.pos):
             continue
-        if best is None or (d, enemy.id) < best[:2]:
-            best = (d, enemy.id, enemy)
-    return None if best is None else best[2]
+        found.append((d, enemy))
+    return battle.plans.choose_target(unit, found)
 
 
 @implements("BASE.S.SHOOT")

@@ -7,7 +7,7 @@ leaves it first, and that is its move.
 from __future__ import annotations
 
 from collections.abc import Generator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, cast
 
 from sim.agents.movement import movement_process
@@ -23,7 +23,6 @@ class SnapState:
     """What the snap-fire system keeps during a battle."""
 
     watch: SnapFireWatch | ZoneOfControlWatch | None = None
-    chargers: dict[str, list[Unit]] = field(default_factory=dict)   # side -> charge orders
 
 
 def state_of(battle: BattleContext) -> SnapState:
@@ -41,8 +40,6 @@ class SnapFireGame:
         st = self.state
         st.watch = reaction_watch(battle.knobs.snapfire)
         battle.referee.add(st.watch)
-        st.chargers = {side: [u for u in battle.units_of(side) if u.orders.charge]
-                       for side in battle.scenario.sides}
 
     def on_phase(self, battle: BattleContext, phase: Phase) -> None:
         if phase.phase == "movement":
@@ -62,7 +59,8 @@ class SnapFireGame:
         elif phase.phase == "shooting":
             base_game.shooting_phase(battle, phase.side)
         elif phase.phase == "assault":
-            base_game.assault_phase(battle, phase.side, self.state.chargers[phase.side])
+            chargers = [u for u in battle.units_of(phase.side) if u.orders.charge]   # as orders now say
+            base_game.assault_phase(battle, phase.side, chargers)
 
     def _move(self, battle: BattleContext, unit: Unit, phase: Phase) -> Generator[Any, Any, None]:
         watch = self.state.watch

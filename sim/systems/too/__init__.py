@@ -14,7 +14,7 @@ from pydantic import Field
 
 from sim.events import ATTACK, DECIDE, DEPLOY, HIT, REHIDE, REVEAL, SAVE, SPOT, WOUND
 from sim.systems.knobs import BaseKnobs, Knobs
-from sim.systems.reactions import check_sides
+from sim.systems.reactions import ReactionPolicies, check_sides
 from sim.systems.registry import Checks, RuleSystem
 from sim.systems.too import events as ev
 from sim.systems.too.game import TooGame
@@ -46,6 +46,7 @@ SYSTEM = RuleSystem(
     phases=("movement", "action"),
     game=TooGame,
     knobs=TooKnobs,
+    policy_keys=ReactionPolicies,
     base_knobs=BaseKnobs,
     unit_keys=TooUnitKeys,
     check=check,

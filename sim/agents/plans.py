@@ -1,0 +1,410 @@
+"""Plans at run time: which step of its orders each unit follows, and how it reacts.
+
+At the start of every ``movement`` phase the battle asks ``Plans.begin_phase`` to bring
+the phasing side's units up to date, before the rule system moves them:
+
+* a move step is *done* when the unit stands at its ``to``; a ``hold`` step at once;
+* the next step *starts* when its ``when`` holds at the start of one of the unit's
+  movement phases (``sim.scenario.orders.Condition``), the events it names counted from
+  the moment the step before it began; it sets the unit's ``orders`` (what the rule
+  systems read: ``type``, ``to``, ``charge``) and its route (a planner, a behaviour of
+  kind ``route``);
+* after the last step, a looping plan starts again unless its ``until`` holds;
+* a unit fired on, or halted, since its last movement phase reacts first as its
+  ``on_fired`` / ``on_halted`` policy says (behaviours of kind ``reaction_move``):
+  ``carry_on``, ``go_to_ground`` (it holds for ``turns`` of its movement phases),
+  ``fall_back`` (back to the node it last set off from), ``seek_cover`` (to the
+  nearest node with cover it can reach this phase); then it resumes its plan.
+
+Every step begun after the first, or under a condition, and every policy's choice is a
+``decide`` record (``policy``, ``choice``, ``trigger``). Events are read from the log (the
+one source of truth), from where the last reading stopped.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from sim.agents.unit import Unit
+from sim.events import ARRIVE, DECIDE, HALT, HIT, MOVE, PIN, PLACE, STOP
+from sim.space import routes
+from sim.space.paths import NoPath
+from sim.systems.registry import Behaviour, behaviour
+
+if TYPE_CHECKING:
+    from sim.engine.clock import Phase
+    from sim.engine.context import BattleContext
+
+EVENT_FACTS = ("fired_on", "halted", "pinned", "lost_steps")
+
+
+@dataclass
+class Runner:
+    """One unit's plan in one battle."""
+
+    unit: Unit
+    steps: list[Any]
+    loop: bool = False
+    until: Any = None
+    index: int = 0
+    begun: bool = False            # the current step has started
+    since: int = 0                 # facts count from this event number (the step before began)
+    ground_turns: int = 0          # go_to_ground: own movement phases still to hold
+    detour: bool = False           # fall_back / seek_cover: moving to where the policy sent it
+    resume: bool = False           # a reaction is under way: the step starts again after it
+    last_node: str | None = None   # where it last set off from (fall_back goes there)
+    reacted: int = 0               # events before this one have been reacted to
+    finished: bool = False
+
+
+@dataclass
+class Facts:
+    """What the log says happened to one unit, each with the event number it came at."""
+
+    fired_on: list[int] = field(default_factory=list)
+    halted: list[int] = field(default_factory=list)
+    pinned: list[int] = field(default_factory=list)
+    lost_steps: list[int] = field(default_factory=list)
+    stood_at: dict[str, int] = field(default_factory=dict)   # node -> first event there
+
+
+class Plans:
+    """Every unit's plan in a battle; ``begin_phase`` at each movement phase's start."""
+
+    def __init__(self, battle: BattleContext) -> None:
+        self.battle = battle
+        scenario = battle.scenario
+        self.groups: dict[str, list[str]] = {g: list(grp.units) for g, grp in scenario.groups.items()}
+        group_of = {uid: g for g, ids in self.groups.items() for uid in ids}
+        self.runners: dict[str, Runner] = {}
+        for _, spec in scenario.units():
+            g = group_of.get(spec.id)
+            plan = scenario.groups[g].plan if g is not None else spec.plan
+            steps = list(plan.steps) if plan is not None else [spec.orders]
+            offset = scenario.groups[g].formation.get(spec.id) if g is not None else None
+            if offset is not None:
+                steps = [self._offset(s, offset) for s in steps]
+            unit = battle.units[spec.id]
+            self.runners[spec.id] = Runner(unit, steps, bool(plan and plan.loop),
+                                           plan.until if plan is not None else None)
+        self.policies = scenario.policies
+        self.group_of = group_of
+        self.facts: dict[str, Facts] = {uid: Facts() for uid in self.runners}
+        self._read = 0
+        self._seen: dict[str, frozenset[str]] = {}   # side -> ground its enemies see at the start
+        for r in self.runners.values():   # the first step, as orders always were, unless it waits
+            if r.steps[0].when is None:
+                self._start(r, None, log=False)
+            else:
+                self._wait(r)
+
+    # -- what the rule systems ask ----------------------------------------------------
+    def moving(self, side: str) -> list[Unit]:
+        """The side's units whose current step moves them."""
+        return [u for u in self.battle.units_of(side) if u.orders.type != "hold"]
+
+    def start_fraction(self, unit: Unit) -> float:
+        """How far into its movement phase the unit's move starts (``in_phase``)."""
+        r = self.runners[unit.id]
+        when = r.steps[r.index].when if r.begun and not r.finished else None
+        return when.in_phase if when is not None and when.in_phase is not None else 0.0
+
+    def policy(self, unit: Unit, what: str) -> Any:
+        """The unit's ``what`` policy (``on_fired``, ``on_halted``, ``target``): its own,
+        else its group's, else its side's; None when none is set."""
+        for who in (unit.id, self.group_of.get(unit.id), unit.side):
+            p = self.policies.get(who) if who is not None else None
+            if p is not None and getattr(p, what, None) is not None:
+                return getattr(p, what)
+        return None
+
+    def choose_target(self, unit: Unit, candidates: list[tuple[float, Unit]]) -> Unit | None:
+        """The unit's target among (distance, enemy) candidates, by its ``target`` policy."""
+        if not candidates:
+            return None
+        p = self.policy(unit, "target")
+        if p is None:
+            return min(candidates, key=lambda c: (c[0], c[1].id))[1]
+        choice: Unit = behaviour("target", p.policy).choose(candidates, p)
+        return choice
+
+    # -- the phase ---------------------------------------------------------------------
+    def begin_phase(self, phase: Phase) -> None:
+        """Bring the phasing side's units' steps up to date (the rule system moves them)."""
+        self._read_log()
+        for r in self.runners.values():
+            unit = r.unit
+            if unit.side != phase.side or not unit.on_board:
+                continue
+            if self._react(r, phase):
+                continue
+            self._advance(r, phase)
+            if unit.orders.type != "hold" and unit.route:
+                r.last_node = unit.node
+
+    def _advance(self, r: Runner, phase: Phase) -> None:
+        if r.finished:
+            return
+        if r.resume:   # a reaction is over: the step it broke off starts again from here
+            r.resume = False
+            self._start(r, phase, resumed=True)
+        for _ in range(len(r.steps) + 1):   # at most one pass over the plan a phase
+            if not r.begun:
+                if not self._holds(r, r.steps[r.index].when, phase):
+                    self._wait(r)
+                    return
+                self._start(r, phase)
+            if not self._done(r):
+                return
+            if r.index + 1 < len(r.steps):
+                self._next(r, r.index + 1)
+            elif r.loop and not self._holds(r, r.until, phase):
+                self._next(r, 0)
+            else:
+                r.finished = True   # it keeps its last orders (a charge, say); it stays
+                r.unit.route = []
+                return
+
+    def _next(self, r: Runner, index: int) -> None:
+        r.index, r.begun, r.since = index, False, self._read
+
+    def _done(self, r: Runner) -> bool:
+        step, unit = r.steps[r.index], r.unit
+        return step.type == "hold" or (unit.node == step.to and not unit.route)
+
+    def _wait(self, r: Runner) -> None:
+        """The unit stands while its step waits for its condition (keeping that step's
+        other orders, such as ``charge``)."""
+        r.unit.orders, r.unit.route = _hold_like(r.steps[r.index]), []
+
+    def _start(self, r: Runner, phase: Phase | None, log: bool = True, resumed: bool = False) -> None:
+        step, unit = r.steps[r.index], r.unit
+        r.begun = True
+        unit.orders = step
+        if step.type == "hold":
+            unit.route = []
+        else:
+            unit.route = self.route(unit, step)
+        if log and (resumed or r.index > 0 or step.when is not None or r.loop):
+            again = "resume " if resumed else ""
+            self.battle.record(DECIDE, rule=None, unit=unit.id, pos=unit.pos, node=unit.node,
+                               policy="plan", choice=f"{again}step {r.index + 1}: {_describe(step)}",
+                               trigger="the reaction is over" if resumed else _describe_when(step.when))
+
+    def route(self, unit: Unit, step: Any) -> list[str]:
+        """The nodes the unit's step takes it through, by the step's route planner."""
+        planner = behaviour("route", step.route).choose
+        try:
+            found: list[str] = planner(self, unit, unit.node, list(step.via), step.to)
+        except NoPath:   # checked at load time from its start; a detour may cut it off
+            return []
+        return found
+
+    def seen_by_enemies_of(self, side: str) -> frozenset[str]:
+        """The ground the enemies of ``side`` saw from where they started (covered routes)."""
+        if side not in self._seen:
+            watchers = [spec.at for s, spec in self.battle.scenario.units() if s != side
+                        and self.battle.units[spec.id].on_board]
+            self._seen[side] = routes.seen_ground(self.battle.terrain, watchers)
+        return self._seen[side]
+
+    # -- conditions -------------------------------------------------------------------
+    def _holds(self, r: Runner, when: Any, phase: Phase) -> bool:
+        if when is None:
+            return True
+        if when.from_turn is not None and phase.turn < when.from_turn:
+            return False
+        if when.arrived is not None and not self._arrived(when.arrived):
+            return False
+        for fact in EVENT_FACTS:
+            who = getattr(when, fact)
+            if who is not None:
+                uid = r.unit.id if who == "self" else who
+                if not any(i >= r.since for i in getattr(self.facts[uid], fact)):
+                    return False
+        if when.enemy_within is not None and not self._sees_enemy(r.unit, when.enemy_within):
+            return False
+        return True
+
+    def _arrived(self, cond: Any) -> bool:
+        ids = [cond.unit] if cond.unit is not None else self.groups[cond.group]
+        units = [self.battle.units[i] for i in ids]
+        alive = [u for u in units if u.alive] or units
+        return all(u.node == cond.at or cond.at in self.facts[u.id].stood_at for u in alive)
+
+    def _sees_enemy(self, unit: Unit, reach: float) -> bool:
+        t = self.battle.terrain
+        return any(math.dist(unit.pos, e.pos) <= reach and t.los_xy(unit.pos, e.pos)
+                   for e in self.battle.enemies_of(unit.side))
+
+    # -- policies ----------------------------------------------------------------------
+    def _react(self, r: Runner, phase: Phase) -> bool:
+        """A reaction to being fired on or halted since the unit's last movement phase, or
+        one still under way; True when it decides the unit's move this phase."""
+        unit = r.unit
+        f = self.facts[unit.id]
+        for what, events in (("on_fired", f.fired_on), ("on_halted", f.halted)):
+            p = self.policy(unit, what)
+            if p is None or not any(i >= r.reacted for i in events):
+                continue
+            r.reacted = self._read
+            r.ground_turns, r.detour = 0, False   # a new reaction replaces one under way
+            choice = behaviour("reaction_move", p.policy).choose(self, r, p)
+            trigger = "fired_on" if what == "on_fired" else "halted"
+            self.battle.record(DECIDE, rule=None, unit=unit.id, pos=unit.pos, node=unit.node,
+                               policy=p.policy, choice=choice, trigger=trigger)
+            if p.policy != "carry_on":
+                return True
+        if r.ground_turns > 0:
+            r.ground_turns -= 1
+            unit.orders, unit.route = _hold_like(r.steps[r.index]), []
+            return True
+        if r.detour and unit.route:   # still on its way back or to cover
+            return True
+        r.detour = False
+        return False
+
+    # -- the log -----------------------------------------------------------------------
+    def _read_log(self) -> None:
+        records = self.battle.log.records
+        for i in range(self._read, len(records)):
+            r = records[i]
+            ev, uid = r["event"], r.get("unit")
+            if "dice" in r:
+                for target in r.get("targets") or ([r["target"]] if r.get("target") else []):
+                    if target in self.facts:
+                        self.facts[target].fired_on.append(i)
+            if uid not in self.facts:
+                continue
+            f = self.facts[uid]
+            if ev == HALT or (ev == STOP and r.get("reason") == "halted"):
+                f.halted.append(i)
+            elif ev == PIN:
+                f.pinned.append(i)
+            elif ev == HIT and r.get("steps_lost"):
+                f.lost_steps.append(i)
+            if ev in (ARRIVE, STOP, HALT, MOVE, PLACE) and r.get("node") is not None:
+                f.stood_at.setdefault(r["node"], i)
+        self._read = len(records)
+
+    def _offset(self, step: Any, offset: tuple[float, float]) -> Any:
+        """A formation member's step: destinations moved by its offset (nearest node)."""
+        if step.to is None:
+            return step
+        t = self.battle.terrain
+
+        def shifted(node: str) -> str:
+            x, y = t.pos(node)
+            return t.nearest_node(x + offset[0], y + offset[1])
+
+        return step.model_copy(update={"to": shifted(step.to), "via": [shifted(v) for v in step.via]})
+
+
+def _hold_like(step: Any) -> Any:
+    """The step as a ``hold`` (same model and other orders, so every key the rule
+    systems read, such as ``charge``, is there)."""
+    return step if step.type == "hold" else step.model_copy(update={"type": "hold", "to": None, "via": []})
+
+
+def _describe(step: Any) -> str:
+    if step.type == "hold":
+        return "hold"
+    via = f" via {', '.join(step.via)}" if step.via else ""
+    kind = "charge" if getattr(step, "charge", False) and step.type == "advance" else step.type
+    return f"{kind} to {step.to}{via} ({step.route} route)"
+
+
+def _describe_when(when: Any) -> str:
+    if when is None:
+        return "the step before is done"
+    parts = [f"{k} {v}" for k, v in when.model_dump(exclude_none=True).items() if k != "arrived"]
+    if when.arrived is not None:
+        a = when.arrived
+        parts.insert(0, f"{a.unit or a.group} arrived at {a.at}")
+    return ", ".join(parts) or "always"
+
+
+# -- named planners and policies (behaviours) ------------------------------------------------
+def _shortest(plans: Plans, unit: Unit, start: str, via: list[str], goal: str) -> list[str]:
+    return routes.shortest(plans.battle.terrain, start, via, goal)
+
+
+def _covered(plans: Plans, unit: Unit, start: str, via: list[str], goal: str) -> list[str]:
+    return routes.covered(plans.battle.terrain, start, via, goal, plans.seen_by_enemies_of(unit.side))
+
+
+def _carry_on(plans: Plans, r: Runner, p: Any) -> str:
+    return "carry on"
+
+
+def _go_to_ground(plans: Plans, r: Runner, p: Any) -> str:
+    r.ground_turns, r.resume = p.turns - 1, True
+    r.unit.orders, r.unit.route = _hold_like(r.steps[r.index]), []
+    return f"hold {p.turns} turn(s)"
+
+
+def _fall_back(plans: Plans, r: Runner, p: Any) -> str:
+    unit = r.unit
+    t = plans.battle.terrain
+    # back to where it set off; when it stands part-way past that node, back to the node
+    back = r.last_node if r.last_node is not None and (
+        r.last_node != unit.node or unit.pos != t.pos(unit.node)) else None
+    if back is None:
+        unit.orders, unit.route = _hold_like(r.steps[r.index]), []
+        r.resume = True
+        return "hold (nowhere to fall back to)"
+    unit.orders = r.steps[r.index].model_copy(update={"type": "advance", "to": back, "via": []})
+    unit.route = [back] if back == unit.node else routes.shortest(t, unit.node, [], back)
+    r.detour, r.resume = True, True   # the plan's step starts again once it is there
+    return f"fall back to {back}"
+
+
+def _seek_cover(plans: Plans, r: Runner, p: Any) -> str:
+    unit, t = r.unit, plans.battle.terrain
+    cover = [n for n in t.within(unit.node, unit.move) if t.cover(n) > 0 and t.reachable(unit.node, n)]
+    near = [(cost, n) for n in cover if (cost := t.path_cost(unit.node, n)) <= unit.move + 1e-9]
+    if not near:
+        unit.orders, unit.route = _hold_like(r.steps[r.index]), []
+        r.resume = True
+        return "hold (no cover within reach)"
+    cost, node = min(near)
+    unit.orders = r.steps[r.index].model_copy(update={"type": "advance", "to": node, "via": []})
+    unit.route = [] if node == unit.node else routes.shortest(t, unit.node, [], node)
+    r.detour, r.resume = bool(unit.route), True
+    return f"cover at {node}"
+
+
+def _nearest(candidates: list[tuple[float, Unit]], p: Any) -> Unit:
+    return min(candidates, key=lambda c: (c[0], c[1].id))[1]
+
+
+def _weakest(candidates: list[tuple[float, Unit]], p: Any) -> Unit:
+    return min(candidates, key=lambda c: (c[1].steps, c[0], c[1].id))[1]
+
+
+def _most_dangerous(candidates: list[tuple[float, Unit]], p: Any) -> Unit:
+    return min(candidates, key=lambda c: (-c[1].steps, c[1].armour, c[0], c[1].id))[1]
+
+
+def _priority(candidates: list[tuple[float, Unit]], p: Any) -> Unit:
+    order = {k: i for i, k in enumerate(p.kinds)}
+    return min(candidates, key=lambda c: (order.get(c[1].kind, len(order)), c[0], c[1].id))[1]
+
+
+BEHAVIOURS = [
+    Behaviour("route", "shortest", _shortest, "the least-cost path, through `via` in order (default)"),
+    Behaviour("route", "via", _shortest, "the least-cost legs between the `via` nodes"),
+    Behaviour("route", "covered", _covered,
+              "keeps out of the ground the enemy saw from its start (10x dearer there)"),
+    Behaviour("reaction_move", "carry_on", _carry_on, "keep to the plan (the default)"),
+    Behaviour("reaction_move", "go_to_ground", _go_to_ground, "hold for `turns` movement phases"),
+    Behaviour("reaction_move", "fall_back", _fall_back, "move back to the node it last set off from"),
+    Behaviour("reaction_move", "seek_cover", _seek_cover,
+              "move to the nearest node with cover it can reach this phase"),
+    Behaviour("target", "nearest", _nearest, "the nearest enemy in range and sight (the default)"),
+    Behaviour("target", "weakest", _weakest, "the enemy with fewest steps, then the nearest"),
+    Behaviour("target", "most_dangerous", _most_dangerous,
+              "the enemy with most steps (then least armour), then the nearest"),
+    Behaviour("target", "priority", _priority, "the first of `kinds` present, then the nearest"),
+]

@@ -1,0 +1,155 @@
+"""Load-time checks of orders: plans, groups, conditions and policies name what exists,
+every step can start and every route can be walked; each problem an ``InputError``
+with the file and the line of the key at fault."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from sim.errors import InputError
+from sim.scenario.yamlfile import place_of
+
+EVENT_FACTS = ("fired_on", "halted", "pinned", "lost_steps")
+NodeCheck = Callable[[str, tuple[Any, ...]], None]
+
+
+class _Fail:
+    def __init__(self, scenario: Any) -> None:
+        self.file, self.lines = scenario.file, scenario._lines
+
+    def __call__(self, message: str, path: tuple[Any, ...]) -> None:
+        raise InputError(message, file=self.file, place=place_of(path, self.lines))
+
+
+def check_orders(scenario: Any, need_node: NodeCheck) -> None:
+    """Every unit's orders, and the scenario's groups and policies (module docstring)."""
+    fail = _Fail(scenario)
+    ids = {spec.id: (side, i) for side, spec in scenario.units() for i in
+           [[u.id for u in scenario.forces[side]].index(spec.id)]}
+    grouped: dict[str, str] = {}
+    for g, grp in scenario.groups.items():
+        if g in ids or g in scenario.sides:
+            fail(f"group '{g}' has the name of a unit or a side (expected a name of its own)", ("groups", g))
+        for k, uid in enumerate(grp.units):
+            if uid not in ids:
+                fail(f"'{uid}' is not a unit of the scenario", ("groups", g, "units", k))
+            if uid in grouped:
+                fail(f"unit '{uid}' is in groups '{grouped[uid]}' and '{g}' (expected one)",
+                     ("groups", g, "units", k))
+            side, i = ids[uid]
+            spec = scenario.forces[side][i]
+            if spec.plan is not None or "orders" in spec.model_fields_set:
+                fail(f"unit '{uid}' has orders of its own and group '{g}''s plan (expected one)",
+                     ("forces", side, i, "plan" if spec.plan is not None else "orders"))
+            grouped[uid] = g
+        for uid in grp.formation:
+            if uid not in grp.units:
+                fail(f"'{uid}' is not a unit of group '{g}'", ("groups", g, "formation", uid))
+    for side, spec in scenario.units():
+        i = ids[spec.id][1]
+        if spec.id in grouped:
+            g = grouped[spec.id]
+            _check_plan(scenario, fail, need_node, spec, scenario.groups[g].plan, ("groups", g, "plan"),
+                        scenario.groups[g].formation.get(spec.id))
+        elif spec.plan is not None:
+            _check_plan(scenario, fail, need_node, spec, spec.plan, ("forces", side, i, "plan"), None)
+        else:
+            _check_steps(scenario, fail, need_node, spec, [spec.orders], ("forces", side, i, "orders"),
+                         None, single=True)
+    kinds = sorted({spec.kind for _, spec in scenario.units()})
+    for who, policies in scenario.policies.items():
+        if who not in ids and who not in scenario.groups and who not in scenario.sides:
+            fail(f"'{who}' is not a side, group or unit of the scenario", ("policies", who))
+        for what in ("on_fired", "on_halted", "target"):
+            p = getattr(policies, what)
+            if p is not None:
+                _check_policy(fail, p, kinds, ("policies", who, what))
+
+
+# The parameters each built-in policy reads (a registered one may read any of them).
+READS = {"priority": {"kinds"}, "go_to_ground": {"turns"}, "carry_on": set(), "fall_back": set(),
+         "seek_cover": set(), "nearest": set(), "weakest": set(), "most_dangerous": set()}
+
+
+def _check_policy(fail: _Fail, p: Any, kinds: list[str], path: tuple[Any, ...]) -> None:
+    reads = READS.get(p.policy)
+    for key in sorted(p.model_fields_set - {"policy"}):
+        if reads is not None and key not in reads:
+            fail(f"is not read by policy '{p.policy}' (it reads {sorted(reads) or 'no parameters'})",
+                 path + (key,))
+    if p.policy == "priority" and not p.kinds:
+        fail("policy 'priority' needs 'kinds': unit kinds, first choice first", path)
+    for k, kind in enumerate(p.kinds):
+        if kind not in kinds:
+            fail(f"no unit of kind '{kind}' in the scenario (expected one of {kinds})", path + ("kinds", k))
+
+
+def _check_plan(scenario: Any, fail: _Fail, need_node: NodeCheck, spec: Any, plan: Any,
+                path: tuple[Any, ...], offset: tuple[float, float] | None) -> None:
+    steps_path = path if isinstance(_raw_at(scenario.raw, path), list) else path + ("steps",)
+    _check_steps(scenario, fail, need_node, spec, list(plan.steps), steps_path, offset)
+    if plan.until is not None:
+        _check_condition(scenario, fail, need_node, plan.until, path + ("until",))
+
+
+def _raw_at(doc: Any, path: tuple[Any, ...]) -> Any:
+    """The part of the document as written at a key path (None if it is not there)."""
+    for key in path:
+        try:
+            doc = doc[key]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return doc
+
+
+def _check_steps(scenario: Any, fail: _Fail, need_node: NodeCheck, spec: Any, steps: list[Any],
+                 path: tuple[Any, ...], offset: tuple[float, float] | None, single: bool = False) -> None:
+    terrain = scenario.map
+    here = spec.at
+    for k, step in enumerate(steps):
+        where = path if single else path + (k,)
+        if step.when is not None:
+            _check_condition(scenario, fail, need_node, step.when, where + ("when",))
+            if step.when.in_phase is not None and scenario.ruleset == "too":
+                fail("is not read by ruleset 'too' (a figure's move takes its whole phase)",
+                     where + ("when", "in_phase"))
+        if step.type == "hold":
+            continue
+        stops = [*step.via, step.to]
+        for j, node in enumerate(stops):
+            need_node(node, where + (("via", j) if j < len(step.via) else ("to",)))
+        if offset is not None:   # a formation member goes to the node nearest its offset point
+            stops = [terrain.nearest_node(terrain.pos(n)[0] + offset[0], terrain.pos(n)[1] + offset[1])
+                     for n in stops]
+        for j, node in enumerate(stops):
+            if not terrain.reachable(here, node):
+                key = ("via", j) if j < len(step.via) else ("to",)
+                whence = "its start" if here == spec.at else "where the step before leaves it"
+                fail(f"unit '{spec.id}' cannot reach '{node}' from '{here}' (expected a destination "
+                     f"connected to {whence})", where + key)
+            here = node
+
+
+def _check_condition(scenario: Any, fail: _Fail, need_node: NodeCheck, when: Any,
+                     path: tuple[Any, ...]) -> None:
+    units = {spec.id for _, spec in scenario.units()}
+    if when.from_turn is not None and when.from_turn > scenario.turns:
+        fail(f"turn {when.from_turn} never comes (the battle has {scenario.turns} turns): the step "
+             "could never start", path + ("from_turn",))
+    for fact in EVENT_FACTS:
+        who = getattr(when, fact)
+        if who is not None and who != "self" and who not in units:
+            fail(f"'{who}' is not a unit of the scenario (expected a unit id or 'self')", path + (fact,))
+    a = when.arrived
+    if a is not None:
+        if a.unit is not None and a.unit not in units:
+            fail(f"'{a.unit}' is not a unit of the scenario", path + ("arrived", "unit"))
+        if a.group is not None and a.group not in scenario.groups:
+            fail(f"'{a.group}' is not a group of the scenario", path + ("arrived", "group"))
+        need_node(a.at, path + ("arrived", "at"))
+        members = [a.unit] if a.unit is not None else list(scenario.groups[a.group].units)
+        starts = {spec.id: spec.at for _, spec in scenario.units()}
+        for uid in members:
+            if not scenario.map.reachable(starts[uid], a.at):
+                fail(f"'{uid}' can never reach '{a.at}' from its start: the step could never start",
+                     path + ("arrived", "at"))
