@@ -134,7 +134,7 @@ class Scenario(Strict):
     def map(self) -> Terrain:
         """The scenario's terrain, built once and kept with it (terrain is immutable)."""
         if self._terrain is None:
-            self._terrain = build_terrain(self.terrain, file=self._file)
+            self._terrain = build_terrain(self.terrain, file=self._file, lines=self._lines)
         return self._terrain
 
     @property
