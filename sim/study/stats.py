@@ -139,7 +139,7 @@ def newcombe_phi(both: int, only_a: int, only_b: int, neither: int) -> float:
     margins = (both + only_a) * (only_b + neither) * (both + only_b) * (only_a + neither)
     if margins == 0:
         return 0.0
-    cross = both * neither - only_a * only_b
+    cross = float(both * neither - only_a * only_b)
     if cross > n / 2:
         cross -= n / 2
     elif cross >= 0:
