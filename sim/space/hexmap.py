@@ -27,9 +27,10 @@ from sim.space import checks
 from sim.space.checks import Where
 from sim.space.features import BUILTIN, TYPE_KEYS, TerrainType, parse_type
 from sim.space.hexgrid import DIRECTIONS, ROOT3_2, axial_to_offset, node_id
+from sim.space.spec import HexTerrain
 from sim.space.terrain import Terrain, graph_of
 
-HEX_KEYS = ("kind", "name", "types", "rows", "width", "height", "default", "special")
+HEX_KEYS = tuple(HexTerrain.model_fields)   # the keys the reference documents
 SIZE_KEYS = ("width", "height", "default", "special")
 
 Cell = tuple[int, int, str]  # col, row, letter

@@ -38,11 +38,13 @@ from sim.space import checks
 from sim.space.checks import Where
 from sim.space.features import BUILTIN_BY_NAME, OPEN, TYPE_KEYS, Area, TerrainType, parse_type
 from sim.space.los import TableSight
+from sim.space.spec import AreaSpec, GridSpec, TableTerrain
 from sim.space.terrain import Terrain, graph_of
 
-TABLE_KEYS = ("kind", "name", "width", "height", "waypoints", "edges", "grid", "areas")
-AREA_KEYS = ("name", "terrain", "polygon") + tuple(k for k in TYPE_KEYS if k != "name")
-GRID_KEYS = ("spacing",)
+# The keys the reference documents (``sim.space.spec``).
+TABLE_KEYS = tuple(TableTerrain.model_fields)
+AREA_KEYS = tuple(AreaSpec.model_fields)
+GRID_KEYS = tuple(GridSpec.model_fields)
 LINKS_PER_WAYPOINT = 4
 
 

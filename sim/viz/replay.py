@@ -93,8 +93,9 @@ def _legend(data: dict[str, Any], ground: list[tuple[str, str, float]]) -> str:
     for side, colour in dict.fromkeys((u["side"], u["colour"]) for u in data["units"]):
         keys.append(f'<span class="key"><span class="swatch" style="background:{colour};'
                     f'border-radius:50%"></span>{escape(side)}</span>')
-    keys.append('<span class="key"><span class="swatch" style="background:white;border-radius:50%">'
-                "</span>hidden (not yet seen)</span>")
+    if any(0 in row for row in data["fill"]):
+        keys.append('<span class="key"><span class="swatch" style="background:white;border-radius:50%">'
+                    "</span>hidden (not yet seen)</span>")
     if data["halts"]:
         keys.append('<span class="key"><span style="color:goldenrod;font-weight:bold">✕</span> halt</span>')
     if data["radius_label"]:
