@@ -73,7 +73,7 @@ def _draw(ax, rows, estimates, zero: bool = False):
     names = list(dict.fromkeys(r for r, _ in rows))
     groups = list(dict.fromkeys(g for _, g in rows))
     step = 0.8 / max(1, len(groups))
-    handles = {}
+    handles: dict[str, object] = {}
     for (row, group), e in zip(rows, estimates):
         y = names.index(row) + (groups.index(group) - (len(groups) - 1) / 2) * step
         colour = COLOURS[groups.index(group) % len(COLOURS)] if group else "tab:blue"
