@@ -175,6 +175,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
+        args.command_line = ["sim", *(sys.argv[1:] if argv is None else argv)]  # for provenance
         return int(args.func(args) or 0)
     except InputError as err:
         # One line, printable whatever the path's bytes (a non-UTF-8 file name).
