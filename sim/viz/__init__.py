@@ -19,10 +19,11 @@ from sim.viz.maps import halt_table, plot_map
 from sim.viz.replay import replay_html
 from sim.viz.states import Span, states_frame, unit_states
 from sim.viz.study_plots import plot_differences, plot_means, plot_response, plot_study
-from sim.viz.timeline import plot_timeline
+from sim.viz.timeline import ACTIVITY_COLOURS, LIFECYCLE_COLOURS, plot_timeline
 from sim.viz.tracks import frame_times, position_at, positions_at, unit_tracks
 
-__all__ = ["Span", "animate", "frame_times", "halt_table", "plot_differences", "plot_map",
+__all__ = ["ACTIVITY_COLOURS", "LIFECYCLE_COLOURS", "Span", "animate", "frame_times", "halt_table",
+           "plot_differences", "plot_map",
            "plot_means", "plot_response", "plot_study", "plot_timeline", "position_at",
            "positions_at", "records_of", "replay_html", "save_frame", "states_frame",
            "unit_states", "unit_tracks"]
