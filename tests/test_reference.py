@@ -56,8 +56,12 @@ def test_reference_documents_every_knob_of_every_built_in_system():
 
 @pytest.fixture(scope="module")
 def validators():
-    return (jsonschema.Draft202012Validator(scenario_schema()),
-            jsonschema.Draft202012Validator(study_schema()))
+    # Draft 7: the dialect yaml-language-server supports.
+    schemas = scenario_schema(), study_schema()
+    for schema in schemas:
+        jsonschema.Draft7Validator.check_schema(schema)
+        assert "$defs" not in json.dumps(schema) and "prefixItems" not in json.dumps(schema)
+    return tuple(jsonschema.Draft7Validator(s) for s in schemas)
 
 
 def _doc(path):
@@ -123,7 +127,8 @@ def test_schema_and_loader_refuse_the_same_documents(case, validators):
 def test_sim_schema_prints_both_schemas_with_installed_plugins(capsys):
     assert main(["schema"]) == 0
     scenario = json.loads(capsys.readouterr().out)
-    rulesets = {d["properties"]["ruleset"]["const"] for k, d in scenario["$defs"].items() if k.startswith("Scenario_")}
+    rulesets = {d["properties"]["ruleset"]["const"] for k, d in scenario["definitions"].items()
+                if k.startswith("Scenario_")}
     assert {"snapfire", "h17", "fow", "too"} <= rulesets
     assert main(["schema", "study"]) == 0
     study = json.loads(capsys.readouterr().out)

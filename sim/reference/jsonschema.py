@@ -17,13 +17,35 @@ from sim.space.spec import TERRAIN_MODELS
 from sim.study.design import StudySpec
 from sim.systems.registry import BUILTIN_SYSTEMS, RuleSystem, all_systems, get_system
 
-DIALECT = "https://json-schema.org/draft/2020-12/schema"
+# Draft 7: what yaml-language-server (VS Code's YAML extension and others) supports.
+DIALECT = "http://json-schema.org/draft-07/schema#"
 DEFAULT_RULESET = "snapfire"
 
 
 def systems_of(builtin_only: bool) -> list[RuleSystem]:
     """The rule systems a schema covers: the built-in ones, or every one installed."""
     return [get_system(n) for n in BUILTIN_SYSTEMS] if builtin_only else all_systems()
+
+
+def draft7(node: Any) -> Any:
+    """A pydantic (draft 2020-12) schema in draft 7's words: ``definitions`` for ``$defs``,
+    ``items`` as a list (with ``additionalItems: false``) for ``prefixItems``."""
+    if isinstance(node, list):
+        return [draft7(x) for x in node]
+    if not isinstance(node, dict):
+        return node
+    out = {}
+    for key, value in node.items():
+        if key == "$defs":
+            out["definitions"] = draft7(value)
+        elif key == "$ref" and isinstance(value, str):
+            out[key] = value.replace("#/$defs/", "#/definitions/")
+        elif key == "prefixItems":
+            out["items"] = draft7(value)
+            out["additionalItems"] = False
+        else:
+            out[key] = draft7(value)
+    return out
 
 
 def _no_null(schema: dict[str, Any]) -> None:
@@ -59,15 +81,15 @@ def scenario_schema(builtin_only: bool = False) -> dict[str, Any]:
         if system.name != DEFAULT_RULESET:
             body["required"] = sorted({*body.get("required", []), "ruleset"})
         choices.append(ref)
-    return {"$schema": DIALECT, "title": "sim scenario file",
-            "description": "A scenario: map, sides, forces, victory and a rule system's knobs "
-                           "(docs/scenario.md).",
-            "oneOf": choices, "$defs": defs}
+    return draft7({"$schema": DIALECT, "title": "sim scenario file",
+                   "description": "A scenario: map, sides, forces, victory and a rule system's knobs "
+                                  "(docs/scenario.md).",
+                   "oneOf": choices, "$defs": defs})
 
 
 def study_schema() -> dict[str, Any]:
     """The JSON Schema of a study file."""
     schema = StudySpec.model_json_schema(ref_template="#/$defs/{model}")
-    return {"$schema": DIALECT, "title": "sim study file",
-            "description": "A study: a scenario, variants, factors, replications (docs/study.md).",
-            **{k: v for k, v in schema.items() if k != "title"}}
+    return draft7({"$schema": DIALECT, "title": "sim study file",
+                   "description": "A study: a scenario, variants, factors, replications (docs/study.md).",
+                   **{k: v for k, v in schema.items() if k != "title"}})
