@@ -1,17 +1,24 @@
 # Two commands for a fresh machine: `make demo` and `make test`.
+# Two stamps: the demo installs only the package (what `sim demo` needs); the tests add
+# the test extras (pytest, notebooks, the analysis packages, the checkers) and the plug-in.
 VENV ?= .venv
 PY := $(VENV)/bin/python
+DEMO_STAMP := $(VENV)/.installed-demo
 STAMP := $(VENV)/.installed
 
 .PHONY: demo test bench clean
 
-$(STAMP): pyproject.toml examples/plugins/sim-duel/pyproject.toml
+$(DEMO_STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet -e .
+	touch $(DEMO_STAMP)
+
+$(STAMP): $(DEMO_STAMP) pyproject.toml examples/plugins/sim-duel/pyproject.toml
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[test]' -e examples/plugins/sim-duel
 	touch $(STAMP)
 
-demo: $(STAMP)
+demo: $(DEMO_STAMP)
 	$(VENV)/bin/sim demo
 
 # Checks, then tests: lint (with docstrings on the public API), types (pyproject.toml), pytest.

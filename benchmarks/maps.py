@@ -43,7 +43,7 @@ def scenario(terrain: dict, start: str, goal: str) -> dict:
 
 def hex_map(scale: float) -> dict:
     width, height = int(250 * scale), int(200 * scale)
-    special = {f"{c},{r}": "W" for c in range(0, width, 7) for r in range(0, height, 5)}
+    special = {f"{c - r // 2},{r}": "W" for c in range(0, width, 7) for r in range(0, height, 5)}  # axial "q,r"
     return scenario({"kind": "hex", "width": width, "height": height, "special": special},
                     "0,0", f"{width // 2},{height // 2}")
 

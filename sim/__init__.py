@@ -8,6 +8,10 @@ Load a scenario, run a battle, read its event log; run a what-if study; draw it 
     study = sim.load_study("scenarios/snapfire_vs_zoc.yaml")
     outcome = sim.run_study(study, replications=200, workers=2)
     sim.viz.plot_map(scenario, result.log)
+    sim.viz.replay_html(scenario, result.log)     # an offline HTML replay
+
+``sim.first_entry`` is the referee's geometry (where a straight move first comes within a
+radius); ``sim.too_tables`` the Theatre of Operation tables.
 
 Extend it without forking: a rule system is one ``RuleSystem`` (``register_system``),
 a metric one ``MetricReporter`` (``register_metric``); an installed distribution offers
@@ -40,6 +44,7 @@ from sim.metrics import compute_metrics, metric_kinds
 from sim.replication import BattleResult, run_battle
 from sim.scenario.load import apply_overrides, load_scenario, scenario_from_dict
 from sim.scenario.schema import Scenario
+from sim.space.geometry import first_entry
 from sim.systems.knobs import BaseKnobs, Knobs
 from sim.systems.registry import (
     Checks,
@@ -57,15 +62,16 @@ if TYPE_CHECKING:
     from sim import viz
     from sim.study.design import Study
     from sim.study.runner import StudyRun
+    from sim.systems.too import tables as too_tables
 
 __all__ = [
     "Battle", "BattleContext", "BattleResult", "BaseKnobs", "Checks", "EventLog",
     "Game", "InputError", "Knobs", "MetricReporter", "Phase", "PluginError", "RuleSystem",
     "Scenario", "Trigger", "Unit", "Watch", "__version__", "apply_overrides", "compute_metrics",
-    "define_rules", "end_states", "events", "go_straight", "implements", "load_scenario",
+    "define_rules", "end_states", "events", "first_entry", "go_straight", "implements", "load_scenario",
     "load_study", "metric_kinds", "movement_process", "register_metric",
     "register_system", "rule_system", "run", "run_study", "scenario_from_dict", "study_from_dict",
-    "system_names", "viz", "win_probability",
+    "system_names", "too_tables", "viz", "win_probability",
 ]
 
 
@@ -131,9 +137,13 @@ def run_study(study: Study | str, *, replications: int | None = None, workers: i
 
 
 def __getattr__(name: str) -> Any:
-    # The pictures (matplotlib) are loaded on first use: `import sim` stays light.
-    if name == "viz":
+    # The pictures (matplotlib) and the TOO tables (the TOO system) are loaded on first
+    # use: `import sim` stays light. ``sim.too_tables``: the Theatre of Operation tables
+    # (levels and morale, spotting and counter-sniper modifiers, mortal damage, saves) as
+    # pure functions and constants, for lessons and exact checks.
+    modules = {"viz": "sim.viz", "too_tables": "sim.systems.too.tables"}
+    if name in modules:
         import importlib
 
-        return importlib.import_module("sim.viz")
+        return importlib.import_module(modules[name])
     raise AttributeError(f"module 'sim' has no attribute {name!r}")

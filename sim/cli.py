@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import TypedDict
 
@@ -104,6 +105,28 @@ def cmd_rules(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_schema(args: argparse.Namespace) -> int:
+    if args.docs is not None:
+        from sim.reference.docs import stale, update
+
+        if not os.path.isdir(args.docs):
+            raise InputError("not a directory (expected the docs folder, e.g. docs)", file=args.docs,
+                             place="--docs")
+        if args.check:
+            old = stale(args.docs)
+            for path in old:
+                print(f"{path}: out of date (regenerate with: sim schema --docs {args.docs})")
+            return 1 if old else 0
+        for path in update(args.docs):
+            print(f"wrote {path}")
+        return 0
+    from sim.reference.jsonschema import scenario_schema, study_schema
+
+    schema = study_schema() if args.kind == "study" else scenario_schema()
+    print(json.dumps(schema, indent=1, ensure_ascii=False))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     from sim import __version__
     from sim.study import command as study
@@ -128,6 +151,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_rules)
 
+    p = sub.add_parser("schema", help="the JSON Schema of scenario (or study) files; --docs: the reference")
+    p.add_argument("kind", nargs="?", choices=["scenario", "study"], default="scenario")
+    p.add_argument("--docs", metavar="DIR", help="rewrite the generated parts of DIR/scenario.md, "
+                   "DIR/study.md and the schema files in DIR (built-in rule systems only)")
+    p.add_argument("--check", action="store_true", help="with --docs: only say which are out of date (exit 1)")
+    p.set_defaults(func=cmd_schema)
+
     p = sub.add_parser("study", help="run a what-if study")
     study.add_study_arguments(p)
     p.set_defaults(func=study.run_study_command)
@@ -145,6 +175,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
+        args.command_line = ["sim", *(sys.argv[1:] if argv is None else argv)]  # for provenance
         return int(args.func(args) or 0)
     except InputError as err:
         # One line, printable whatever the path's bytes (a non-UTF-8 file name).

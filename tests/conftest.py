@@ -131,3 +131,17 @@ def sim_env():
 
 
 PY = sys.executable
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """A headless Chromium (``tests/browser.py``); CI installs it (``.ci/run``), so there a
+    missing browser fails the test rather than skipping it."""
+    from browser import Browser, chromium
+
+    if chromium() is None:
+        if os.environ.get("CI"):
+            pytest.fail("chromium is not installed (.ci/run installs it)")
+        pytest.skip("chromium is not installed (apt-get install chromium)")
+    with Browser() as b:
+        yield b

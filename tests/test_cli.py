@@ -141,3 +141,12 @@ def test_subprocess_run_json():
     assert p.returncode == 0, p.stderr
     obj = json.loads(p.stdout)
     assert obj["scenario"] == "march_column" and obj["seed"] == 2
+
+
+def test_run_on_a_study_file_says_it_is_one(capsys):
+    study = ROOT / "scenarios" / "snapfire_vs_zoc.yaml"
+    assert main(["run", str(study)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert err == (f"sim: error: {study}: line 6, key study: is a study file, not a scenario "
+                   f"(run it with: sim study {study})\n")

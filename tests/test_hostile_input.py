@@ -64,7 +64,7 @@ MALFORMED = {
     "top_list": ("- name: x\n", ["expected a mapping", "list"]),
     "top_scalar": ("42\n", ["expected a mapping", "int"]),
     "duplicate_key": (sub(OPEN, "turns: 16", "turns: 16\nturns: 3"),
-                      ["line 10", "'turns' appears twice"]),
+                      ["line 11", "'turns' appears twice"]),
 }
 
 
@@ -135,7 +135,7 @@ def test_non_utf8_path_name(tmp_path, capsys):
 def test_yaml_tags_never_construct_objects(tmp_path, capsys, tag):
     flag = tmp_path / "pwned"
     text = sub(OPEN, "name: open_ground_advance", "name: " + tag.format(flag=flag))
-    bad_file(tmp_path, capsys, text, "line 6", "is not allowed", "expected plain mappings")
+    bad_file(tmp_path, capsys, text, "line 7", "is not allowed", "expected plain mappings")
     # also as a --set value
     line = err_line(capsys, ["run", SCENARIOS / "open_ground_advance.yaml", "--set",
                              "name=" + tag.format(flag=flag)])

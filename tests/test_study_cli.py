@@ -50,11 +50,15 @@ def test_json_is_exactly_the_contract_object(tmp_path, capsys):
     for per in [*out["variants"].values(), *out["differences"].values()]:
         assert list(per) == ["attacker_won", "end_time", "sf_halts"]
         for e in per.values():
-            assert set(e) == {"mean", "ci_low", "ci_high", "n"} and e["n"] == 12
+            assert set(e) == {"mean", "ci_low", "ci_high", "n", "method"} and e["n"] == 12
             assert e["ci_low"] <= e["mean"] <= e["ci_high"]
-    assert out["variants"]["zoc"]["sf_halts"] == {"mean": 0.0, "ci_low": 0.0, "ci_high": 0.0, "n": 12}
+    # 0 in every replication: labelled, not an interval of width 0 passed off as certain
+    assert out["variants"]["zoc"]["sf_halts"] == {"mean": 0.0, "ci_low": 0.0, "ci_high": 0.0, "n": 12,
+                                                  "method": "constant"}
     won = out["variants"]["sf"]["attacker_won"]
-    assert 0 <= won["ci_low"] and won["ci_high"] <= 1  # Wilson, not t
+    assert 0 <= won["ci_low"] and won["ci_high"] <= 1 and won["method"] == "wilson"  # Wilson, not t
+    diff = out["differences"]["zoc - sf"]["attacker_won"]
+    assert diff["method"] == "newcombe-paired" and -1 <= diff["ci_low"] <= diff["ci_high"] <= 1
 
 
 def test_table_csv_plots_and_factor_cells(tmp_path, capsys):

@@ -179,7 +179,8 @@ def test_shipped_studies_validate_state_their_question_and_run(name):
     from sim.study.runner import run_study
 
     path = ROOT / "scenarios" / name
-    assert path.read_text().startswith("# Question:")
+    first, second = path.read_text().splitlines()[:2]   # the editor's schema line, then the question
+    assert first == "# yaml-language-server: $schema=../docs/study.schema.json" and second.startswith("# Question:")
     study = load_study(path)
     assert len({c.label for c in study.cells}) == len(study.cells) >= 2
     run = run_study(study, replications=3)

@@ -10,7 +10,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats as sps
 
-from sim.study.stats import estimate, paired_difference, summarize, t_interval, wilson_interval
+from sim.study.stats import (
+    binary_difference,
+    estimate,
+    newcombe_phi,
+    paired_difference,
+    summarize,
+    t_interval,
+    wilson_interval,
+)
 
 samples = st.lists(st.floats(-1e3, 1e3, allow_nan=False), min_size=2, max_size=60)
 
@@ -28,6 +36,7 @@ def test_t_interval_matches_scipy(xs):
         assert e.ci_high == pytest.approx(ref.high, rel=1e-9, abs=1e-9)
     else:  # no spread: the interval collapses onto the mean
         assert e.ci_low == pytest.approx(e.mean) and e.ci_high == pytest.approx(e.mean)
+    assert e.method == ("constant" if len(set(xs)) == 1 else "t")
 
 
 def test_t_interval_fixed_values_and_scipy_t_interval():
@@ -43,7 +52,19 @@ def test_t_interval_fixed_values_and_scipy_t_interval():
 def test_t_interval_too_few_values_has_no_interval():
     assert math.isnan(t_interval([1.0]).ci_low) and t_interval([1.0]).mean == 1.0
     assert t_interval([]).n == 0 and math.isnan(t_interval([]).mean)
-    assert t_interval([2.0]).as_dict() == {"mean": 2.0, "ci_low": None, "ci_high": None, "n": 1}
+    assert t_interval([2.0]).as_dict() == {"mean": 2.0, "ci_low": None, "ci_high": None, "n": 1,
+                                           "method": "none"}
+
+
+def test_a_metric_zero_in_every_replication_is_labelled_constant_not_certain():
+    e = t_interval([0.0] * 50)
+    assert (e.mean, e.ci_low, e.ci_high, e.constant) == (0.0, 0.0, 0.0, True)
+    assert e.as_dict()["method"] == "constant"
+    assert paired_difference([3.0] * 9, [1.0] * 9).constant
+    assert not t_interval([0.0] * 49 + [1.0]).constant
+    # A yes/no metric that never happens still has an honest Wilson interval.
+    w = estimate([0] * 50, "binary")
+    assert w.method == "wilson" and w.ci_low == 0.0 and w.ci_high > 0.05
 
 
 @settings(max_examples=60, deadline=None)
@@ -143,3 +164,87 @@ def test_precise_requires_every_interval_and_never_accepts_nan():
     assert s.precise(s.cells["b"]["x"].half_width, metrics=["x"])  # y left out
     one = summarize(cells, "b", {(0, 0): {"x": 1.0}, (1, 0): {"x": 1.0}}, ["x"], {})
     assert not one.precise(1e9)
+
+
+def _pairs(both, only_a, only_b, neither):
+    a = [1] * both + [1] * only_a + [0] * only_b + [0] * neither
+    b = [1] * both + [0] * only_a + [1] * only_b + [0] * neither
+    return a, b
+
+
+def test_newcombe_paired_interval_published_value():
+    # Cavo et al. (2012), in Fagerland, Lydersen & Laake, "Statistical Analysis of Contingency
+    # Tables" (2017), ch. 8: the square-and-add (Newcombe) interval is -0.1186 to -0.0046.
+    e = binary_difference(*_pairs(59, 6, 16, 80))
+    assert e.method == "newcombe-paired" and e.n == 161
+    assert e.mean == pytest.approx(-10 / 161)
+    assert (e.ci_low, e.ci_high) == (pytest.approx(-0.1186, abs=5e-5), pytest.approx(-0.0046, abs=5e-5))
+    # phi with Newcombe's n/2 correction: (59*80 - 6*16 - 161/2) / sqrt(65*96*75*86)
+    assert newcombe_phi(59, 6, 16, 80) == pytest.approx((59 * 80 - 96 - 80.5) / math.sqrt(65 * 96 * 75 * 86))
+    assert newcombe_phi(1, 1, 1, 1) == 0.0 and newcombe_phi(0, 0, 3, 4) == 0.0
+
+
+def test_binary_difference_stays_within_minus_one_one_for_every_small_table():
+    for n in range(1, 13):
+        for both in range(n + 1):
+            for only_a in range(n + 1 - both):
+                for only_b in range(n + 1 - both - only_a):
+                    a, b = _pairs(both, only_a, only_b, n - both - only_a - only_b)
+                    for paired in (True, False):
+                        e = binary_difference(a, b, paired=paired)
+                        assert -1.0 <= e.ci_low <= e.mean <= e.ci_high <= 1.0, (a, b, paired)
+                        assert e.ci_high - e.ci_low > 0  # never a point, even with no discordant pair
+
+
+def test_the_reported_example_stays_inside_and_the_t_interval_did_not():
+    # 49 of 50 pairs discordant in the variant's favour: the old paired t-interval of the
+    # 0/1 differences reached past +1.
+    a, b = _pairs(0, 49, 0, 1)
+    assert paired_difference(a, b).ci_high > 1.0
+    e = binary_difference(a, b)
+    assert e.mean == pytest.approx(0.98) and e.ci_high <= 1.0 and e.ci_low > 0.8
+
+
+def test_independent_newcombe_matches_statsmodels():
+    sm = pytest.importorskip("statsmodels.stats.proportion")
+    for k1, k2, n in [(7, 1, 34), (0, 15, 30), (12, 12, 40), (30, 2, 30), (3, 0, 10)]:
+        a, b = [1] * k1 + [0] * (n - k1), [1] * k2 + [0] * (n - k2)
+        e = binary_difference(a, b, paired=False)
+        low, high = sm.confint_proportions_2indep(k1, n, k2, n, method="newcomb", compare="diff")
+        assert e.method == "newcombe"
+        assert (e.ci_low, e.ci_high) == (pytest.approx(low, abs=1e-9), pytest.approx(high, abs=1e-9))
+
+
+def _exact_coverage(n, probs, interval):
+    """P(interval covers p1 - p2) over every paired 2x2 table of n pairs (exact)."""
+    theta = probs[1] - probs[2]
+    covered = 0.0
+    for both in range(n + 1):
+        for only_a in range(n + 1 - both):
+            for only_b in range(n + 1 - both - only_a):
+                t = (both, only_a, only_b, n - both - only_a - only_b)
+                e = interval(*_pairs(*t))
+                if e.ci_low <= theta <= e.ci_high:
+                    covered += sps.multinomial.pmf(t, n, probs)
+    return covered
+
+
+def test_paired_newcombe_covers_rare_events_where_the_t_interval_fails():
+    # Exact coverage (every table enumerated, no simulation): 20 pairs, a rare event.
+    probs = (0.05, 0.05, 0.02, 0.88)
+    newcombe = _exact_coverage(20, probs, binary_difference)
+    t = _exact_coverage(20, probs, paired_difference)
+    assert newcombe >= 0.95 and t < 0.85
+    assert _exact_coverage(20, (0.4, 0.3, 0.1, 0.2), binary_difference) >= 0.94
+
+
+def test_summarize_uses_newcombe_for_binary_differences_paired_only_under_crn():
+    cells = _cells(("base", (), "base"), ("alt", (), "alt"))
+    rows = {(0, r): {"won": float(r % 3 == 0)} for r in range(30)}
+    rows.update({(1, r): {"won": float(r % 3 != 1)} for r in range(30)})
+    a = [rows[(1, r)]["won"] for r in range(30)]
+    b = [rows[(0, r)]["won"] for r in range(30)]
+    crn = summarize(cells, "base", rows, ["won"], {"won": "binary"})
+    assert crn.differences["alt - base"]["won"] == binary_difference(a, b, paired=True)
+    indep = summarize(cells, "base", rows, ["won"], {"won": "binary"}, paired=False)
+    assert indep.differences["alt - base"]["won"] == binary_difference(a, b, paired=False)

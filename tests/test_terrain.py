@@ -53,9 +53,10 @@ def test_user_types_override_part_and_add_letters():
 
 
 def test_size_form_equals_rows_form():
+    # special keys are axial "q,r", like `at`: column 0 of row 2 is q = 0 - 1 = -1.
     a = build_terrain({"kind": "hex", "width": 4, "height": 3, "default": ".",
-                       "special": {"2,0": "W", "0,2": "B"}})
-    b = hexmap("..W.", "....", "B...")
+                       "special": {"2,0": "W", "-1,2": "B", "2,1": "H"}})
+    b = hexmap("..W.", "..H.", "B...")
     assert a.nodes == b.nodes
     assert dict(a.graph.nodes(data=True)) == dict(b.graph.nodes(data=True))
     assert sorted(map(sorted, a.graph.edges)) == sorted(map(sorted, b.graph.edges))
@@ -167,8 +168,15 @@ BAD = [
     ({"kind": "hex", "rows": ["."], "width": 3}, "terrain.width", "either 'rows'"),
     ({"kind": "hex", "height": 3}, "terrain.width", "expected 'width'"),
     ({"kind": "hex", "width": 3, "height": 0}, "terrain.height", ">= 1"),
-    ({"kind": "hex", "width": 3, "height": 2, "special": {"3,0": "W"}}, "terrain.special.3,0", "on the 3x2 map"),
-    ({"kind": "hex", "width": 3, "height": 2, "special": {"a": "W"}}, "terrain.special.a", "col,row"),
+    ({"kind": "hex", "width": 3, "height": 2, "special": {"3,0": "W"}}, "terrain.special.3,0",
+     "on the 3x2 map (q 0..2 in row 0)"),
+    ({"kind": "hex", "width": 3, "height": 3, "special": {"3,2": "W"}}, "terrain.special.3,2",
+     "(q -1..1 in row 2)"),
+    ({"kind": "hex", "width": 3, "height": 2, "special": {"0,2": "W"}}, "terrain.special.0,2", "(r 0..1)"),
+    ({"kind": "hex", "width": 3, "height": 2, "special": {"a": "W"}}, "terrain.special.a", '"q,r"'),
+    ({"kind": "table", "width": 10, "height": 10, "waypoints": {"A": [1, 1]},
+      "areas": [{"polygon": [[0, 0], [5, 0], [5, 5]], "terrain": "forest"}]}, "terrain.areas[0].terrain",
+     "unknown terrain type 'forest'; expected one of: open, woods, building, hedge, rubble, impassable"),
     ({"kind": "hex", "width": 3, "height": 2, "default": "?"}, "terrain.default", "unknown terrain letter"),
     ({"kind": "hex", "rows": ["."], "colour": "red"}, "terrain.colour", "unknown key"),
     ({"kind": "hexes"}, "terrain.kind", "'hex' or 'table'"),
@@ -198,6 +206,30 @@ def test_bad_specs_name_the_place(spec, place, expected):
     assert err.value.place == place
     assert expected in str(err.value)
     assert str(err.value).startswith(f"scen.yaml: {place}: ")
+
+
+def test_special_hexes_are_the_nodes_at_names():
+    # The hex a unit stands on ("q,r") is the hex `special` changes: one coordinate system.
+    t = build_terrain({"kind": "hex", "width": 5, "height": 4,
+                       "special": {"-1,3": "W", "3,1": "B"}})
+    assert t.graph.nodes["-1,3"]["terrain"] == "woods" and t.graph.nodes["-1,3"]["offset"] == (0, 3)
+    assert t.graph.nodes["3,1"]["terrain"] == "building" and t.graph.nodes["3,1"]["offset"] == (3, 1)
+    assert sum(d["terrain"] != "open" for _, d in t.graph.nodes(data=True)) == 2
+
+
+def test_terrain_errors_name_the_line_when_the_file_gives_lines():
+    lines = {("terrain",): 3, ("terrain", "areas"): 7, ("terrain", "areas", 0): 8,
+             ("terrain", "areas", 0, "terrain"): 8}
+    spec = {"kind": "table", "width": 10, "height": 10, "waypoints": {"A": [1, 1]},
+            "areas": [{"polygon": [[0, 0], [5, 0], [5, 5]], "terrain": "forest"}]}
+    with pytest.raises(InputError) as err:
+        build_terrain(spec, file="s.yaml", lines=lines)
+    assert str(err.value).startswith("s.yaml: line 8, key terrain.areas[0].terrain: unknown terrain type")
+    spec["areas"][0]["terrain"] = "woods"
+    spec["waypoints"]["A"] = [11, 1]   # no line for the waypoint: the nearest enclosing key's
+    with pytest.raises(InputError) as err:
+        build_terrain(spec, file="s.yaml", lines=lines)
+    assert str(err.value).startswith("s.yaml: line 3, key terrain.waypoints.A: ")
 
 
 def test_place_prefix_is_the_callers():

@@ -184,10 +184,10 @@ def test_halted_lasts_to_the_end_of_its_phase_and_pin_until_moving():
                      ("moving", 3.0, 4.0)]
 
 
-def test_replay_html_is_self_contained(advance, tmp_path):
+def test_replay_html_draws_the_terrain_once_and_a_frame_saves(advance, tmp_path):
     sc, log = advance
     html = viz.replay_html(sc, log, frames=6)
-    assert "<script" in html and html.count("data:image/png;base64") >= 6
+    assert "<script" in html and html.count("data:image/png;base64") == 1  # the terrain, once
     fig = viz.save_frame(sc, log, log.where(rule="SF.HALT")[0]["t"], tmp_path / "frame.png")
     png_ok(tmp_path / "frame.png")
     assert fig.axes[0].get_title().startswith(sc.name)
@@ -220,6 +220,32 @@ def test_jsonl_log_and_hex_terrain(tmp_path):
     png_ok(tmp_path / "hex.png")
     assert len(halt_scatter(fig)) == len(res.log.where(event="halt"))
     assert viz.records_of(tmp_path / "log.jsonl") == EventLog.read_jsonl(tmp_path / "log.jsonl").records
+
+
+def test_hex_map_is_drawn_as_its_rows_are_written(tmp_path):
+    sc = load_scenario(SCENARIOS / "village_sniper.yaml")
+    fig = viz.plot_map(sc, path=tmp_path / "village.png")
+    ax = fig.axes[0]
+    bottom, top = ax.get_ylim()
+    assert top < bottom                  # y (the row) grows downwards: row 0 at the top
+    coords = {t.get_text() for t in ax.texts}
+    assert {"0,0", "-4,8", "12,4"} <= coords   # each hex carries the "q,r" keys use
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert any(t.startswith("W woods") for t in legend) and any(t.startswith("B building") for t in legend)
+    assert not any(t == "halt" for t in legend)    # no halts in this picture, no halt entry
+
+
+def test_units_on_one_spot_share_one_label():
+    data = {"name": "crowd", "ruleset": "snapfire", "turns": 1, "sides": ["blue", "red"],
+            "terrain": {"kind": "table", "width": 100, "height": 60, "waypoints": {"A": [10, 10], "B": [90, 50]}},
+            "forces": {"blue": [{"id": "b1", "at": "A"}, {"id": "b2", "at": "A"}],
+                       "red": [{"id": "r1", "at": "B"}]},
+            "victory": {"attacker": "blue", "destroy": False}}
+    fig = viz.plot_map(build(data))
+    ax = fig.axes[0]
+    labels = sorted(t.get_text() for t in ax.texts if t.get_text() in ("b1, b2", "b1", "b2", "r1"))
+    assert labels == ["b1, b2", "r1"]
+    assert ax.get_xlabel() == "x (cm)" and ax.get_ylabel() == "y (cm)"
 
 
 def test_span_fields():

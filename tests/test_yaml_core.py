@@ -86,7 +86,7 @@ def test_an_integer_beyond_the_int_string_limit_is_one_line(tmp_path, capsys, va
     path.write_text(text.replace("turns: 16", f"turns: {value}", 1))
     for command in ("run", "validate"):
         line = err_line(capsys, [command, path])
-        assert f"{path}: line 9: refused YAML: a whole number of more than" in line
+        assert f"{path}: line 10: refused YAML: a whole number of more than" in line
 
 
 def test_the_largest_allowed_integer_is_read_and_refused_by_the_schema(capsys):

@@ -50,6 +50,7 @@ class Runner:
     index: int = 0
     begun: bool = False            # the current step has started
     since: int = 0                 # facts count from this event number (the step before began)
+    pass_since: int = 0            # ... and for ``until``, from the start of this pass of a loop
     ground_turns: int = 0          # go_to_ground: own movement phases still to hold
     detour: bool = False           # fall_back / seek_cover: moving to where the policy sent it
     resume: bool = False           # a reaction is under way: the step starts again after it
@@ -159,7 +160,7 @@ class Plans:
                 return
             if r.index + 1 < len(r.steps):
                 self._next(r, r.index + 1)
-            elif r.loop and not self._holds(r, r.until, phase):
+            elif r.loop and not self._holds(r, r.until, phase, since=r.pass_since):
                 self._next(r, 0)
             else:
                 r.finished = True   # it keeps its last orders (a charge, say); it stays
@@ -168,6 +169,8 @@ class Plans:
 
     def _next(self, r: Runner, index: int) -> None:
         r.index, r.begun, r.since = index, False, self._read
+        if index == 0:
+            r.pass_since = self._read
 
     def _done(self, r: Runner) -> bool:
         step, unit = r.steps[r.index], r.unit
@@ -210,7 +213,7 @@ class Plans:
         return self._seen[side]
 
     # -- conditions -------------------------------------------------------------------
-    def _holds(self, r: Runner, when: Any, phase: Phase) -> bool:
+    def _holds(self, r: Runner, when: Any, phase: Phase, since: int | None = None) -> bool:
         if when is None:
             return True
         if when.from_turn is not None and phase.turn < when.from_turn:
@@ -221,7 +224,8 @@ class Plans:
             who = getattr(when, fact)
             if who is not None:
                 uid = r.unit.id if who == "self" else who
-                if not any(i >= r.since for i in getattr(self.facts[uid], fact)):
+                start = r.since if since is None else since
+                if not any(i >= start for i in getattr(self.facts[uid], fact)):
                     return False
         if when.enemy_within is not None and not self._sees_enemy(r.unit, when.enemy_within):
             return False
@@ -234,9 +238,16 @@ class Plans:
         return all(u.node == cond.at or cond.at in self.facts[u.id].stood_at for u in alive)
 
     def _sees_enemy(self, unit: Unit, reach: float) -> bool:
-        t = self.battle.terrain
-        return any(math.dist(unit.pos, e.pos) <= reach and t.los_xy(unit.pos, e.pos)
-                   for e in self.battle.enemies_of(unit.side))
+        """An enemy within ``reach`` (hexes on a hex map, else map units) that the unit sees:
+        as its rule system's game says (``sees(battle, viewer, target)``: a hidden sniper is
+        not seen), else by line of sight."""
+        t, battle = self.battle.terrain, self.battle
+        sees = getattr(battle.game, "sees", None)
+        for e in battle.enemies_of(unit.side):
+            near = (t.distance(unit.node, e.node) if t.kind == "hex" else math.dist(unit.pos, e.pos)) <= reach
+            if near and (sees(battle, unit, e) if sees is not None else t.los_xy(unit.pos, e.pos)):
+                return True
+        return False
 
     # -- policies ----------------------------------------------------------------------
     def _react(self, r: Runner, phase: Phase) -> bool:

@@ -142,8 +142,14 @@ def scenario_from_dict(data: Any, file: str = "<scenario>",
 
 
 def load_scenario(path: str | os.PathLike[str]) -> Scenario:
-    """Read a scenario file (safe YAML) and check it as ``scenario_from_dict`` does."""
+    """Read a scenario file (safe YAML) and check it as ``scenario_from_dict`` does.
+
+    A study file is refused with one line saying so (and how to run it).
+    """
     data, lines = read_yaml(path)
+    if isinstance(data, dict) and "study" in data and "scenario" in data and "name" not in data:
+        raise InputError(f"is a study file, not a scenario (run it with: sim study {path})",
+                         file=str(path), place=place_of(("study",), lines))
     return scenario_from_dict(data, str(path), lines)
 
 

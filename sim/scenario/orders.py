@@ -31,9 +31,10 @@ class _Strict(BaseModel):
 class Arrived(_Strict):
     """``unit`` (or every living unit of ``group``) has reached node ``at``."""
 
-    unit: str | None = Field(None, min_length=1)
-    group: str | None = Field(None, min_length=1)
-    at: str
+    unit: str | None = Field(None, min_length=1, description="a unit id (or give `group`)")
+    group: str | None = Field(None, min_length=1, description=(
+        "a group name: every living unit of it (or give `unit`)"))
+    at: str = Field(description="the node it must have reached (stood on) since the battle began")
 
     @model_validator(mode="after")
     def _one_subject(self) -> Arrived:
@@ -45,19 +46,28 @@ class Arrived(_Strict):
 class Condition(_Strict):
     """When a step may start: every key given must hold at the start of the unit's
     movement phase. ``fired_on``, ``halted``, ``pinned``, ``lost_steps`` name a unit (or
-    ``self``) that has been fired on, halted, pinned or has lost a step since its plan
-    began; ``enemy_within`` is a distance within which the unit sees an enemy (in line
-    of sight); ``in_phase`` (0 to 1) delays the step's move to that fraction of the phase
-    (its allowance shrinks to match)."""
+    ``self``) that has been fired on, halted, pinned or has lost a step since the step
+    before began; ``enemy_within`` is a distance within which the unit sees an enemy (in
+    line of sight); ``in_phase`` (0 to 1) delays the step's move to that fraction of the
+    phase (its allowance shrinks to match)."""
 
-    from_turn: int | None = Field(None, ge=1, le=1000)
-    arrived: Arrived | None = None
-    fired_on: str | None = Field(None, min_length=1)
-    halted: str | None = Field(None, min_length=1)
-    pinned: str | None = Field(None, min_length=1)
-    lost_steps: str | None = Field(None, min_length=1)
-    enemy_within: float | None = Field(None, gt=0, le=1_000_000, allow_inf_nan=False)
-    in_phase: float | None = Field(None, ge=0, lt=1, allow_inf_nan=False)
+    from_turn: int | None = Field(None, ge=1, le=1000, description=(
+        "not before this turn (a player-turn number, as the log's `turn`)"))
+    arrived: Arrived | None = Field(None, description=(
+        "after a unit, or every living unit of a group, has reached a node: `{unit|group, at}`"))
+    fired_on: str | None = Field(None, min_length=1, description=(
+        "after this unit (or `self`) has been fired on (any roll at it) since the step before began"))
+    halted: str | None = Field(None, min_length=1, description=(
+        "after this unit (or `self`) has been halted by a reaction since the step before began"))
+    pinned: str | None = Field(None, min_length=1, description=(
+        "after this unit (or `self`) has been pinned since the step before began"))
+    lost_steps: str | None = Field(None, min_length=1, description=(
+        "after this unit (or `self`) has lost a step since the step before began"))
+    enemy_within: float | None = Field(None, gt=0, le=1_000_000, allow_inf_nan=False, description=(
+        "when the unit sees an enemy (line of sight) within this distance (cm, or hex centres' "
+        "distance on a hex map)"))
+    in_phase: float | None = Field(None, ge=0, lt=1, allow_inf_nan=False, description=(
+        "the step's move starts this fraction into the phase, with the allowance left (not under TOO)"))
 
 
 class Orders(_Strict):
@@ -70,11 +80,21 @@ class Orders(_Strict):
     ``when``: the step's start condition.
     """
 
-    type: Literal["hold", "advance", "march"] = "hold"
-    to: str | None = None
-    via: list[str] = Field(default_factory=list, max_length=50)
-    route: Annotated[str, behaviour_of("route")] = "shortest"
-    when: Condition | None = None
+    type: Literal["hold", "advance", "march"] = Field("hold", description=(
+        "`hold` stays put; `advance` makes one move per own movement phase along its route to "
+        "`to`; `march` makes up to three moves a phase, each in its own third of it (SF.MARCH); "
+        "where a rule system reads `charge`, `charge` is an advance that charges"))
+    to: str | None = Field(None, description=(
+        "the destination node (required unless `hold`, refused with `hold`); reachable from "
+        "where the step before leaves the unit"))
+    via: list[str] = Field(default_factory=list, max_length=50, description=(
+        "nodes the route passes through, in order, on its way to `to`"))
+    route: Annotated[str, behaviour_of("route")] = Field("shortest", description=(
+        "the route planner: `shortest` (least cost), `covered` (least cost with ground the "
+        "enemy sees from its start 10 times dearer), `via` (least-cost legs between the `via` "
+        "nodes), or a registered one"))
+    when: Condition | None = Field(None, description=(
+        "the condition on which the step starts (below); none: as soon as the step before is done"))
 
     @model_validator(mode="after")
     def _needs_destination(self) -> Orders:
@@ -87,11 +107,13 @@ class Orders(_Strict):
 
 class Plan(_Strict):
     """Steps in order; with ``loop`` the plan starts again after its last step, until
-    ``until`` holds (a loop needs that exit)."""
+    ``until`` holds (a loop needs that exit). A bare list is its ``steps``."""
 
-    steps: list[Any] = Field(min_length=1, max_length=MAX_STEPS)
-    loop: bool = False
-    until: Condition | None = None
+    steps: list[Any] = Field(min_length=1, max_length=MAX_STEPS, description=(
+        f"the steps, in order (at most {MAX_STEPS}); each is an `orders` entry with an optional `when`"))
+    loop: bool = Field(False, description="after the last step, start again at the first (needs `until`)")
+    until: Condition | None = Field(None, description=(
+        "the loop ends when this holds at the end of a pass (a loop must have it)"))
 
     @model_validator(mode="before")
     @classmethod
@@ -111,26 +133,40 @@ class Group(_Strict):
     """Units that share one plan; ``formation`` offsets a member's destinations by
     ``[dx, dy]`` (map units; the nearest node to the offset point is used)."""
 
-    units: list[str] = Field(min_length=1, max_length=2000)
-    plan: Any
-    formation: dict[str, Offset] = Field(default_factory=dict)
+    units: list[str] = Field(min_length=1, max_length=2000, description=(
+        "the member units' ids (each in one group at most, with no orders of its own)"))
+    plan: Any = Field(description="the plan every member follows (as a unit's `plan`)")
+    formation: dict[str, Offset] = Field(default_factory=dict, description=(
+        "unit id -> [dx, dy]: that member's destinations move by the offset, to the nearest node"))
 
 
-class Policy(_Strict):
-    """A named policy and its parameters: ``kinds`` (an order of unit kinds, for the
-    ``priority`` target choice) and ``turns`` (how long ``go_to_ground`` lasts)."""
+class MovePolicy(_Strict):
+    """What a unit does when fired on or halted: a behaviour of kind ``reaction_move``."""
 
-    policy: str
-    kinds: list[str] = Field(default_factory=list, max_length=10)
-    turns: int = Field(1, ge=1, le=100)
+    policy: Annotated[str, behaviour_of("reaction_move")] = Field(description=(
+        "`carry_on` (keep to the plan), `go_to_ground` (hold `turns` movement phases), "
+        "`fall_back` (to the node it last set off from), `seek_cover` (the nearest node with "
+        "cover within one move), or a registered one"))
+    turns: int = Field(1, ge=1, le=100, description="`go_to_ground`: how many of its movement phases it holds")
+
+
+class TargetPolicy(_Strict):
+    """Which enemy a unit shoots: a behaviour of kind ``target``."""
+
+    policy: Annotated[str, behaviour_of("target")] = Field(description=(
+        "`nearest` (the default), `weakest` (fewest steps), `most_dangerous` (most steps, then "
+        "least armour), `priority` (by `kinds`), or a registered one; ties go to the nearest"))
+    kinds: list[str] = Field(default_factory=list, max_length=10, description=(
+        "`priority`: unit kinds, first choice first (others come after, nearest first)"))
 
 
 class Policies(_Strict):
     """What units of a side, group or unit do: ``on_fired`` (when fired on) and
-    ``on_halted`` (when a reaction halts them): ``carry_on``, ``go_to_ground``,
-    ``fall_back``, ``seek_cover``; ``target``: ``nearest``, ``weakest``,
-    ``most_dangerous``, ``priority``."""
+    ``on_halted`` (when a reaction halts them), ``target`` (whom they shoot); a rule
+    system may add its own (``RuleSystem.policy_keys``)."""
 
-    on_fired: Annotated[Policy, behaviour_of("reaction_move", field="policy")] | None = None
-    on_halted: Annotated[Policy, behaviour_of("reaction_move", field="policy")] | None = None
-    target: Annotated[Policy, behaviour_of("target", field="policy")] | None = None
+    on_fired: MovePolicy | None = Field(None, description=(
+        "at the start of its next movement phase after it was fired on"))
+    on_halted: MovePolicy | None = Field(None, description=(
+        "at the start of its next movement phase after a reaction halted it"))
+    target: TargetPolicy | None = Field(None, description="whom it shoots, of the enemies in range and sight")

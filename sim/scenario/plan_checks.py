@@ -77,9 +77,9 @@ def _check_policy(fail: _Fail, p: Any, kinds: list[str], path: tuple[Any, ...]) 
         if reads is not None and key not in reads:
             fail(f"is not read by policy '{p.policy}' (it reads {sorted(reads) or 'no parameters'})",
                  path + (key,))
-    if p.policy == "priority" and not p.kinds:
+    if p.policy == "priority" and not getattr(p, "kinds", None):
         fail("policy 'priority' needs 'kinds': unit kinds, first choice first", path)
-    for k, kind in enumerate(p.kinds):
+    for k, kind in enumerate(getattr(p, "kinds", [])):
         if kind not in kinds:
             fail(f"no unit of kind '{kind}' in the scenario (expected one of {kinds})", path + ("kinds", k))
 

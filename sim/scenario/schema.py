@@ -36,17 +36,36 @@ class Strict(BaseModel):
 class UnitSpec(Strict):
     """A unit as the scenario gives it: the keys every rule system reads."""
 
-    id: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.\-]+$")
-    kind: Literal["infantry", "sniper", "vehicle", "team", "hq", "figure"] = "infantry"
-    at: str
-    steps: int = Field(1, ge=1, le=100)
-    armour: int = Field(4, ge=1, le=7)
-    morale: int = Field(4, ge=1, le=12)
-    skill: int = Field(4, ge=1, le=7)
-    move: float = Field(10.0, gt=0, le=10_000, allow_inf_nan=False)
-    orders: Orders = Orders()
-    plan: Plan | None = None
-    flags: list[Literal["pinned", "no_snap_fire", "hidden"]] = []
+    id: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.\-]+$", description=(
+        "the unit's id, unique in the scenario (the log's `unit`, `target`, `firer`)"))
+    kind: Literal["infantry", "sniper", "vehicle", "team", "hq", "figure"] = Field(
+        "infantry", description=("what it is: `sniper` makes it a sniper team under H17 and "
+                                 "FOW (and keeps it out of BASE.S.SHOOT); `team` and `figure` "
+                                 "are FOW's and TOO's words for a unit"))
+    at: str = Field(description=(
+        'where it starts: a node of the map (a waypoint name, a grid place `"gx,gy"`, or a '
+        'hex `"q,r"`)'))
+    steps: int = Field(1, ge=1, le=100, description=(
+        "strength in steps (hits remove steps; 0 eliminates)"))
+    armour: int = Field(4, ge=1, le=7, description=(
+        "Armour: snap fire and BASE.S hit on a d6 ≥ it (7: cannot be hit); under FOW a team "
+        "in the open saves a hit on a d6 ≥ it (BASE.F.SAVE)"))
+    morale: int = Field(4, ge=1, le=12, description=(
+        "morale score: a pinned unit rallies on a d6 ≥ it (H17, FOW); TOO's morale and "
+        "spotting checks pass on d6 + modifiers ≤ it (a TOO figure's `level`, if given, sets it)"))
+    skill: int = Field(4, ge=1, le=7, description=(
+        "skill rating: under FOW the d6 score an enemy needs to hit it (BASE.F.HIT) and to "
+        "destroy it in an assault (BASE.F.ASSAULT)"))
+    move: float = Field(10.0, gt=0, le=10_000, allow_inf_nan=False, description=(
+        "movement allowance per move, in cost units: cm of open ground on a table, hexes "
+        "of open ground on a hex map"))
+    orders: Orders = Field(default_factory=Orders, description=(
+        "what it does in its own turns: one step (below); or give a `plan`"))
+    plan: Plan | None = Field(None, description=(
+        "its orders as steps, each starting when its `when` holds (below); not with `orders`"))
+    flags: list[Literal["pinned", "no_snap_fire", "hidden"]] = Field(default_factory=list, description=(
+        "starting status: `pinned` units do not move or charge; `no_snap_fire` units never "
+        "snap fire; `hidden` units start unseen"))
 
     @model_validator(mode="after")
     def _orders_or_plan(self) -> UnitSpec:
@@ -66,25 +85,39 @@ class Victory(Strict):
     the defender wins by destroying the attacker or holding to the turn limit.
     """
 
-    attacker: str
-    objective: str | None = None
-    destroy: bool = True
+    attacker: str = Field(description="the side that tries to take the objective")
+    objective: str | None = Field(None, description=(
+        "a node: the attacker wins when one of its units arrives there; at the turn limit "
+        "the defender wins (none: the battle ends at the turn limit without a winner, "
+        "unless a force is destroyed)"))
+    destroy: bool = Field(True, description="a side whose units are all eliminated loses at once")
 
 
 class Scenario(Strict):
     """A checked scenario (every rule system's scenario model is a subclass)."""
 
-    name: str = Field(min_length=1, max_length=120)
-    description: str = ""
-    ruleset: str = "snapfire"
-    turns: int = Field(6, ge=1, le=MAX_TURNS)
-    sides: list[str] = Field(min_length=2, max_length=2)
-    terrain: dict[str, Any]
-    forces: dict[str, list[UnitSpec]]
-    victory: Victory
-    rules: Any = None
-    groups: dict[str, Group] = Field(default_factory=dict, max_length=500)
-    policies: dict[str, Policies] = Field(default_factory=dict, max_length=2500)
+    name: str = Field(min_length=1, max_length=120, description=(
+        "the scenario's name (`sim run --json` echoes it as `scenario`)"))
+    description: str = Field("", description="free text")
+    ruleset: str = Field("snapfire", description=(
+        "the rule system: its phases, its unit keys and its `rules` section (see the rule "
+        "systems below)"))
+    turns: int = Field(6, ge=1, le=MAX_TURNS, description=(
+        "the turn limit in player-turns (turn 1 is the first side's, turn 2 the second's, ...)"))
+    sides: list[str] = Field(min_length=2, max_length=2, description=(
+        "the two sides, in turn order (distinct names)"))
+    terrain: dict[str, Any] = Field(description="the map: `kind: hex` or `kind: table` (below)")
+    forces: dict[str, list[UnitSpec]] = Field(description=(
+        f"each side's units: exactly the names in `sides`, none empty, at most {MAX_UNITS:,} "
+        "units in all, ids unique"))
+    victory: Victory = Field(description="how the battle is won (below)")
+    rules: Any = Field(None, description=(
+        "knobs: `base` and the rule system's own section, every key optional (below)"))
+    groups: dict[str, Group] = Field(default_factory=dict, max_length=500, description=(
+        "named groups of units sharing one `plan`, each member at its `formation` offset (below)"))
+    policies: dict[str, Policies] = Field(default_factory=dict, max_length=2500, description=(
+        "what units do when fired on or halted, whom they shoot, when they take a reaction: by "
+        "side, group or unit id, the unit's own first (below)"))
 
     # Where it came from, kept for error messages and overrides, and its built terrain.
     _raw: dict[str, Any] = PrivateAttr(default_factory=dict)
@@ -138,7 +171,7 @@ class Scenario(Strict):
     def map(self) -> Terrain:
         """The scenario's terrain, built once and kept with it (terrain is immutable)."""
         if self._terrain is None:
-            self._terrain = build_terrain(self.terrain, file=self._file)
+            self._terrain = build_terrain(self.terrain, file=self._file, lines=self._lines)
         return self._terrain
 
     @property

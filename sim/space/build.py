@@ -1,6 +1,7 @@
 """``build_terrain``: the one entry point from a parsed ``terrain`` mapping to a ``Terrain``."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from sim.space import checks
@@ -10,14 +11,16 @@ from sim.space.table import build_table
 from sim.space.terrain import Terrain
 
 
-def build_terrain(spec: Any, file: str | None = None, place: str = "terrain") -> Terrain:
+def build_terrain(spec: Any, file: str | None = None, place: str = "terrain",
+                  lines: Mapping[tuple, int] | None = None) -> Terrain:
     """Check ``spec`` (YAML already parsed) and build its map, by ``spec["kind"]``.
 
     ``kind: hex`` is described in ``sim.space.hexmap``, ``kind: table`` in
     ``sim.space.table``. Bad input raises ``InputError`` naming ``file`` and the key path
-    under ``place`` (e.g. ``terrain.rows[2]``) and what was expected there.
+    under ``place`` (e.g. ``terrain.rows[2]``) and what was expected there; given the
+    file's ``lines`` (key path -> line), the line too.
     """
-    where = Where(file, place)
+    where = Where(file, place, lines)
     spec = checks.mapping(spec, where)
     kind = spec.get("kind")
     if kind == "hex":

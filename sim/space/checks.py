@@ -24,19 +24,36 @@ MAX_COST = 1_000.0         # movement cost multiplier of a terrain type
 
 
 class Where:
-    """A place in the input: ``Where(None, "terrain").at("rows").at(2)`` → ``terrain.rows[2]``."""
+    """A place in the input: ``Where(None, "terrain").at("rows").at(2)`` → ``terrain.rows[2]``.
 
-    def __init__(self, file: str | None, place: str):
+    Given the file's ``lines`` (key path tuple -> line, as ``sim.scenario.yamlfile``
+    records them) and the key path ``keys`` of the place, a failure also names the line.
+    """
+
+    def __init__(self, file: str | None, place: str, lines: Mapping[tuple, int] | None = None,
+                 keys: tuple = ()):
         self.file = file
         self.place = place
+        self.lines = lines
+        self.keys = keys or (place,)
 
     def at(self, key: Any) -> Where:
+        keys = (*self.keys, key)
         if isinstance(key, int) and not isinstance(key, bool):
-            return Where(self.file, f"{self.place}[{key}]")
-        return Where(self.file, f"{self.place}.{key}")
+            return Where(self.file, f"{self.place}[{key}]", self.lines, keys)
+        return Where(self.file, f"{self.place}.{key}", self.lines, keys)
+
+    def line(self) -> int | None:
+        """The line of the place, or of the nearest enclosing key the file gives one for."""
+        probe = self.keys
+        while probe and self.lines is not None and probe not in self.lines:
+            probe = probe[:-1]
+        return self.lines.get(probe) if self.lines is not None and probe else None
 
     def fail(self, message: str) -> NoReturn:
-        raise InputError(message, file=self.file, place=self.place)
+        line = self.line()
+        place = f"line {line}, key {self.place}" if line else self.place
+        raise InputError(message, file=self.file, place=place)
 
 
 def _show(value: Any) -> str:

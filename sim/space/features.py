@@ -24,6 +24,7 @@ from shapely.geometry import Polygon
 
 from sim.space import checks
 from sim.space.checks import Where
+from sim.space.spec import TerrainTypeSpec
 
 
 @dataclass(frozen=True)
@@ -56,7 +57,7 @@ BUILTIN: dict[str, TerrainType] = {
 #: Built-in types by name, so a tabletop area can say ``terrain: woods``.
 BUILTIN_BY_NAME: dict[str, TerrainType] = {t.name: t for t in BUILTIN.values()}
 
-TYPE_KEYS = ("name", "cover", "hindrance", "blocks_sight", "cost", "passable")
+TYPE_KEYS = tuple(TerrainTypeSpec.model_fields)   # the keys the reference documents
 
 
 def parse_type(entry: Mapping[str, Any], base: TerrainType, where: Where) -> TerrainType:

@@ -1,9 +1,11 @@
 """Pointy-top hex geometry in axial coordinates (q, r).
 
-A hex is a pair of ints (q, r); its cube form is (q, r, s) with s = -q - r. Rows of a
-YAML map are "odd-r" offset rows: row 0 is the first row, and odd rows are shifted half
-a hex to the right. Centres are scaled so that neighbouring centres are exactly 1.0
-apart: one hex of range is one unit of length, and y grows with the row.
+A hex is a pair of ints (q, r); its cube form is (q, r, s) with s = -q - r. Every key of
+a scenario names a hex this way (``"q,r"``). Rows of a YAML map are "odd-r" offset rows:
+row r is the r-th string (row 0 first), odd rows are shifted half a hex to the right,
+and the hex in column c of row r is q = c - floor(r / 2). Centres are scaled so that
+neighbouring centres are exactly 1.0 apart: one hex of range is one unit of length, and
+y grows with the row (pictures of a hex map put row 0 at the top, as the rows are written).
 
 >>> offset_to_axial(0, 1), offset_to_axial(3, 2)
 ((0, 1), (2, 2))

@@ -4,13 +4,17 @@ Two forms, both ``kind: hex`` with optional ``types`` (letter -> terrain type, s
 ``sim.space.features``; an entry for a built-in letter changes only the keys it gives,
 a new letter starts from open ground and is named after itself):
 
-* rows: ``rows: ["....WW..", "..BB...."]``, one string per "odd-r" offset row,
-  one letter per hex, all rows the same length;
+* rows: ``rows: ["....WW..", "..BB...."]``, one string per row (row 0 first, drawn at
+  the top), one letter per hex, all rows the same length; odd rows sit half a hex to the
+  right ("odd-r");
 * size: ``width``, ``height``, ``default`` (letter, "." if absent) and ``special``
-  mapping ``"col,row"`` offset coordinates to letters.
+  mapping hexes ``"q,r"`` to letters.
 
-Each hex becomes the node ``"q,r"``; neighbouring passable hexes are joined by an edge of
-length 1.0. An impassable hex stays on the map (it still blocks sight) but has no edges.
+Every key names a hex the same way: axial ``"q,r"``, where ``r`` is the row and
+``q = column - floor(r / 2)`` (``sim.space.hexgrid.offset_to_axial``), so ``special``,
+``at``, ``orders.to`` and ``victory.objective`` agree. Each hex becomes the node
+``"q,r"``; neighbouring passable hexes are joined by an edge of length 1.0. An impassable
+hex stays on the map (it still blocks sight) but has no edges.
 """
 from __future__ import annotations
 
@@ -22,10 +26,11 @@ import numpy as np
 from sim.space import checks
 from sim.space.checks import Where
 from sim.space.features import BUILTIN, TYPE_KEYS, TerrainType, parse_type
-from sim.space.hexgrid import DIRECTIONS, ROOT3_2, node_id
+from sim.space.hexgrid import DIRECTIONS, ROOT3_2, axial_to_offset, node_id
+from sim.space.spec import HexTerrain
 from sim.space.terrain import Terrain, graph_of
 
-HEX_KEYS = ("kind", "name", "types", "rows", "width", "height", "default", "special")
+HEX_KEYS = tuple(HexTerrain.model_fields)   # the keys the reference documents
 SIZE_KEYS = ("width", "height", "default", "special")
 
 Cell = tuple[int, int, str]  # col, row, letter
@@ -76,14 +81,17 @@ def _from_rows(value: Any, types: Mapping[str, TerrainType], where: Where) -> li
 
 
 def _special_key(key: Any, width: int, height: int, where: Where) -> tuple[int, int]:
+    """(col, row) of a ``special`` key, written as the axial hex ``"q,r"``."""
     parts = key.split(",") if isinstance(key, str) else []
     try:
-        col, row = (int(p) for p in parts)
+        q, row = (int(p) for p in parts)
     except ValueError:
-        where.fail(f"expected a key \"col,row\" of two whole numbers, got {key!r}")
-    if not (0 <= col < width and 0 <= row < height):
-        where.fail(f"expected a hex on the {width}x{height} map (col 0..{width - 1}, "
-                   f"row 0..{height - 1}), got {key!r}")
+        where.fail(f"expected a hex \"q,r\" (axial: r the row, q = column - floor(r/2)), got {key!r}")
+    col = axial_to_offset(q, row)[0]
+    if not (0 <= row < height and 0 <= col < width):
+        span = (f"q {-(row // 2)}..{width - 1 - row // 2} in row {row}" if 0 <= row < height
+                else f"r 0..{height - 1}")
+        where.fail(f"expected a hex \"q,r\" on the {width}x{height} map ({span}), got {key!r}")
     return col, row
 
 

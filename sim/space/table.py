@@ -9,10 +9,11 @@ at least one of:
   grid points.
 
 ``areas`` are terrain polygons: ``{name, polygon: [[x, y], ...], terrain, cover,
-hindrance, blocks_sight, cost, passable}``. ``terrain`` labels the area's ground; when it
-names a built-in type (open, woods, building, hedge, rubble, impassable) that type gives
-the values the area leaves out, otherwise they are open ground's. Without ``terrain``
-the label is the area's name.
+hindrance, blocks_sight, cost, passable}``. ``terrain`` names a built-in type (open,
+woods, building, hedge, rubble, impassable; any other name is an input error), which
+gives the values the area leaves out. Without ``terrain`` the ground is labelled with the
+area's name, and takes the values of the built-in type of that name if there is one,
+else open ground's.
 
 A node takes its ground from the area containing it, boundary included (the one with
 the highest cover when several do, the first listed on a tie), or open ground; a node on
@@ -37,11 +38,13 @@ from sim.space import checks
 from sim.space.checks import Where
 from sim.space.features import BUILTIN_BY_NAME, OPEN, TYPE_KEYS, Area, TerrainType, parse_type
 from sim.space.los import TableSight
+from sim.space.spec import AreaSpec, GridSpec, TableTerrain
 from sim.space.terrain import Terrain, graph_of
 
-TABLE_KEYS = ("kind", "name", "width", "height", "waypoints", "edges", "grid", "areas")
-AREA_KEYS = ("name", "terrain", "polygon") + tuple(k for k in TYPE_KEYS if k != "name")
-GRID_KEYS = ("spacing",)
+# The keys the reference documents (``sim.space.spec``).
+TABLE_KEYS = tuple(TableTerrain.model_fields)
+AREA_KEYS = tuple(AreaSpec.model_fields)
+GRID_KEYS = tuple(GridSpec.model_fields)
 LINKS_PER_WAYPOINT = 4
 
 
@@ -63,7 +66,14 @@ def _area(value: Any, i: int, table: _Table, where: Where) -> Area:
     entry = checks.mapping(value, where)
     checks.known_keys(entry, AREA_KEYS, where)
     name = checks.text(entry["name"], where.at("name")) if "name" in entry else f"area{i}"
-    label = checks.text(entry["terrain"], where.at("terrain")) if "terrain" in entry else name
+    if "terrain" in entry:
+        label = checks.text(entry["terrain"], where.at("terrain"))
+        if label not in BUILTIN_BY_NAME:
+            where.at("terrain").fail(f"unknown terrain type {label!r}; expected one of: "
+                                     f"{', '.join(BUILTIN_BY_NAME)} (set cover, hindrance, "
+                                     "blocks_sight, cost, passable on the area for other ground)")
+    else:
+        label = name
     base = replace(BUILTIN_BY_NAME.get(label, OPEN), name=label)
     kind = parse_type({k: v for k, v in entry.items() if k in TYPE_KEYS and k != "name"},
                       base, where)

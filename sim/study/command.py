@@ -91,6 +91,7 @@ def add_study_arguments(parser: argparse.ArgumentParser) -> None:
            "or the file's max_replications, default 2000)")
     a("--plot", metavar="DIR", help="write PNG plots into DIR")
     a("--csv", metavar="FILE", help="write every replication to a CSV file")
+    a("--report", metavar="FILE.html", help="write a self-contained HTML report of the study")
     a("--quiet", action="store_true", help="no progress bar")
     a("--task-size", type=_positive_int, metavar="N",
       help="replications per task (default: about six tasks per worker, 5 to 50 each; "
@@ -163,8 +164,14 @@ def execute(study: Study, args, *, executor=None, out=None) -> tuple[int, StudyR
             from sim.viz.study_plots import plot_study
 
             plot_study(run, args.plot)
+        if getattr(args, "report", None):
+            from sim.study.report_html import write_report
+
+            write_report(run, args.report, getattr(args, "command_line", None))
     except OSError as exc:  # the results are printed (and stored); only this file failed
-        where = args.csv if args.plot is None or exc.filename == args.csv else args.plot
+        report = getattr(args, "report", None)
+        where = str(args.csv if exc.filename == args.csv else report if exc.filename == report
+                    else args.plot or args.csv or report)
         raise InputError(f"cannot write there ({exc.strerror or exc})", file=where) from None
     return (1 if run.failures else 0), run
 
@@ -177,6 +184,7 @@ def _check_outputs(study: Study, args) -> None:
     check_file("--db", args.db, inputs)
     inputs["the results database"] = args.db
     check_file("--csv", args.csv, inputs)
+    check_file("--report", getattr(args, "report", None), inputs)
     check_plot_dir(getattr(args, "plot_option", "--plot"), args.plot, inputs)
 
 
@@ -238,7 +246,7 @@ def run_demo_command(args: argparse.Namespace) -> int:
     opts = argparse.Namespace(
         replications=DEMO_REPLICATIONS_FAST if args.fast else None, workers=args.workers,
         executor="processes" if args.workers > 1 else "serial", address=None, db=None,
-        resume=False, json=False, crn=True, precision=None, plot=args.out, csv=None,
+        resume=False, json=False, crn=True, precision=None, plot=args.out, csv=None, report=None,
         quiet=args.quiet, task_size=None, plot_option="--out")
     print(f"sim demo: {study.spec.description or study.name}\n", flush=True)
     code, run = execute(study, opts)

@@ -30,7 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sim.errors import InputError
 from sim.scenario.yamlfile import place_of, read_yaml
 from sim.study.cells import FULL_CHECK_CELLS, Resolver, portable, probe_indices
-from sim.study.designs import Plan
+from sim.study.designs import METHODS, Plan
 from sim.study.nolh import MAX_FACTORS
 from sim.study.plan_check import MAX_CELLS, MAX_ROWS, check_factors, plan_of
 from sim.study.seeds import stable_key
@@ -48,10 +48,13 @@ class _Strict(BaseModel):
 class Precision(_Strict):
     """Run in batches until every reported interval's half-width is <= ``half_width``."""
 
-    half_width: float = Field(gt=0, allow_inf_nan=False)
-    max_replications: int = Field(2000, ge=2, le=1_000_000)
-    batch: int = Field(50, ge=2, le=100_000)
-    metrics: list[str] | None = None  # the target applies to these; default: all reported
+    half_width: float = Field(gt=0, allow_inf_nan=False, description=(
+        "stop when every reported 95% interval is at most this half-width"))
+    max_replications: int = Field(2000, ge=2, le=1_000_000, description=(
+        "the cap: stop here even if the target is not met (the table says so)"))
+    batch: int = Field(50, ge=2, le=100_000, description="replications added per cell between checks")
+    metrics: list[str] | None = Field(None, description=(
+        "the metrics the target applies to (not set: every reported one)"))
 
 
 class Factors(_Strict):
@@ -59,27 +62,46 @@ class Factors(_Strict):
     Any other design (``sim.study.designs``): ``vary`` maps knobs to ``[low, high]`` or to
     categorical levels (``sim.study.factors``), and the design places the points."""
 
-    design: str = "grid"
-    vary: dict[str, Any] = Field(min_length=1)
-    samples: int | None = Field(None, ge=1, le=MAX_ROWS)
-    stacks: int | None = Field(None, ge=1, le=MAX_FACTORS)
-    levels: int | None = Field(None, ge=2, le=100)
-    generators: str | None = None
+    design: str = Field("grid", json_schema_extra={"enum": list(METHODS)}, description=(
+        f"how the points are placed: {', '.join(f'`{m}`' for m in METHODS)} (the designs "
+        "table below)"))
+    vary: dict[str, Any] = Field(min_length=1, description=(
+        "dotted key path (as `--set`) → values: a list of values (`grid`), `[low, high]` "
+        "(whole numbers: an integer range; a decimal: a continuous one), a list of "
+        "categorical levels, or `{levels: [...]}`"))
+    samples: int | None = Field(None, ge=1, le=MAX_ROWS, description=(
+        "the number of points (`lhs`, `optimal_lhs`, `sobol`, `halton`, `nolh`), base "
+        "points (`saltelli`) or trajectories (`morris`)"))
+    stacks: int | None = Field(None, ge=1, le=MAX_FACTORS, description=(
+        "`nolh`: this many rotated copies of the table, stacked"))
+    levels: int | None = Field(None, ge=2, le=100, description=(
+        "`factorial`: values per factor (default 2); `morris`: grid levels (even, default 4)"))
+    generators: str | None = Field(None, description=(
+        "`fractional`: one word per factor, `a b c abc` makes D = ABC"))
 
 
 class StudySpec(_Strict):
     """The study file as written (after validation)."""
 
-    study: str = Field(pattern=NAME, max_length=80)
-    description: str = ""
-    scenario: str = Field(min_length=1)
-    seed: int = Field(ge=0, le=2**63 - 1)
-    replications: int | None = Field(None, ge=1, le=1_000_000)
-    precision: Precision | None = None
-    baseline: str | None = None  # default: the first variant
-    variants: dict[str, dict[str, Any]] = Field(min_length=1)
-    factors: Factors | None = None
-    metrics: list[str] | None = Field(None, min_length=1)
+    study: str = Field(pattern=NAME, max_length=80, description="the study's name")
+    description: str = Field("", description="free text (the question the study asks)")
+    scenario: str = Field(min_length=1, description="the scenario file, relative to the study file")
+    seed: int = Field(ge=0, le=2**63 - 1, description=(
+        "the study's root seed: replication i of every cell gets the same seed from it "
+        "(common random numbers)"))
+    replications: int | None = Field(None, ge=1, le=1_000_000, description=(
+        "replications per cell (give this or `precision`)"))
+    precision: Precision | None = Field(None, description=(
+        "instead of `replications`: add batches until every interval is this narrow (below)"))
+    baseline: str | None = Field(None, description=(
+        "the variant the others are compared with (default: the first)"))
+    variants: dict[str, dict[str, Any]] = Field(min_length=1, description=(
+        "name → overrides of the scenario by dotted key path, e.g. "
+        "`{rules.snapfire.reaction: zoc}` (`{}`: the scenario as it is)"))
+    factors: Factors | None = Field(None, description=(
+        "a design over knobs, crossed with every variant (below)"))
+    metrics: list[str] | None = Field(None, min_length=1, description=(
+        "the metrics to report (default: every metric the battles give)"))
 
 
 def _check_spec(spec: StudySpec, path: str, lines: dict) -> None:

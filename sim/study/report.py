@@ -1,9 +1,12 @@
 """What a study shows its user: a table, a JSON object, a CSV file and one sentence.
 
 The JSON object is the contract: ``{"study": NAME, "variants": {CELL: {METRIC: {"mean",
-"ci_low", "ci_high", "n"}}}, "differences": {"CELL - BASELINE_CELL": {METRIC: {...}}}}``,
-where a CELL is a variant name, or ``variant@knob=value,...`` when the study has factors.
-An interval that cannot be computed (n < 2) has null bounds.
+"ci_low", "ci_high", "n", "method"}}}, "differences": {"CELL - BASELINE_CELL": {METRIC:
+{...}}}}``, where a CELL is a variant name, or ``variant@knob=value,...`` when the study
+has factors. ``method`` says how the interval was made (``sim.study.stats.METHODS``): an
+interval that cannot be computed (n < 2) has null bounds and method ``none``; a metric
+with the same value in every replication has method ``constant`` and its bounds are that
+value (no spread was measured: the table says so instead of printing an interval).
 """
 from __future__ import annotations
 
@@ -33,10 +36,16 @@ def _num(x: float, signed: bool = False) -> str:
     return f"{x:{spec}.1f}" if abs(x) >= 100 else f"{x:{spec}.3f}"
 
 
+LABELS = {"wilson": " (Wilson)", "newcombe-paired": " (Newcombe, paired)",
+          "newcombe": " (Newcombe)"}
+
+
 def _ci(e: Estimate, signed: bool = False) -> str:
+    if e.constant:
+        return f"constant: {_num(e.mean, signed)} in all"
     if not math.isfinite(e.ci_low):
         return "-"
-    return f"[{_num(e.ci_low, signed)}, {_num(e.ci_high, signed)}]"
+    return f"[{_num(e.ci_low, signed)}, {_num(e.ci_high, signed)}]" + LABELS.get(e.method, "")
 
 
 def excludes_zero(e: Estimate) -> bool:
@@ -52,22 +61,21 @@ def table(run: StudyRun) -> str:
              f"seed {run.study.spec.seed}"]
     wc = max([len("cell")] + [len(c) for c in s.cells])
     wm = max([len("metric")] + [len(m) for m in run.metrics])
-    head = f"{'cell':<{wc}}  {'metric':<{wm}}  {'mean':>9}  {'95% CI':<22}  {'n':>5}"
+    head = f"{'cell':<{wc}}  {'metric':<{wm}}  {'mean':>9}  {'95% CI':<34}  {'n':>5}"
     lines += ["", head, "-" * len(head)]
     for cell, per in s.cells.items():
         for i, (m, e) in enumerate(per.items()):
-            kind = " (Wilson)" if run.kinds.get(m) == "binary" else ""
             lines.append(f"{cell if i == 0 else '':<{wc}}  {m:<{wm}}  {_num(e.mean):>9}  "
-                         f"{_ci(e) + kind:<22}  {e.n:>5}")
+                         f"{_ci(e):<34}  {e.n:>5}")
     if s.differences:
         wd = max([len("difference")] + [len(d) for d in s.differences])
-        head = f"{'difference':<{wd}}  {'metric':<{wm}}  {'mean':>9}  {'95% CI':<22}  {'n':>5}  not 0?"
+        head = f"{'difference':<{wd}}  {'metric':<{wm}}  {'mean':>9}  {'95% CI':<34}  {'n':>5}  not 0?"
         lines += ["", "Paired differences (variant - baseline, same replication index):",
                   head, "-" * len(head)]
         for d, per in s.differences.items():
             for i, (m, e) in enumerate(per.items()):
                 lines.append(f"{d if i == 0 else '':<{wd}}  {m:<{wm}}  {_num(e.mean, True):>9}  "
-                             f"{_ci(e, True):<22}  {e.n:>5}  {'yes' if excludes_zero(e) else 'no'}")
+                             f"{_ci(e, True):<34}  {e.n:>5}  {'yes' if excludes_zero(e) else 'no'}")
     notes = list(run.notes)
     if run.stop == "precision":
         notes.append("precision target met")
@@ -80,6 +88,9 @@ def table(run: StudyRun) -> str:
                      f"not {package_version()}")
     if run.failures:
         notes.append(f"{len(run.failures)} replications FAILED (see the failures table)")
+    if any(e.constant for e in s.intervals()):
+        notes.append("'constant: X in all': the metric (or difference) was X in every replication, "
+                     "so there is no spread to make an interval from")
     if notes:
         lines += ["", "; ".join(notes) + "."]
     return "\n".join(lines)
@@ -97,6 +108,9 @@ def meaning(run: StudyRun, metric: str | None = None) -> str:
         return f"Too few paired replications ({e.n}) to tell whether {name} changes {metric}."
     crn = " with common random numbers" if run.crn else ""
     variant, _, baseline = name.partition(" - ")
+    if e.constant:
+        return (f"In every one of {e.n} paired replications{crn}, {variant} instead of {baseline} "
+                f"changes {metric} by exactly {_num(e.mean, True)}: no spread, so no interval.")
     said = (f"Over {e.n} paired replications{crn}, {variant} instead of {baseline} changes {metric} by "
             f"{_num(e.mean, True)} (95% CI {_num(e.ci_low, True)} to {_num(e.ci_high, True)})")
     if excludes_zero(e):

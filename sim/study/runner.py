@@ -228,4 +228,5 @@ def _summarize(run: StudyRun, n: int) -> Summary:
     if not run.metrics:
         # No metric list in the study: report every metric the battles produced.
         run.metrics = sorted({m for r in rows.values() for m in r})
-    return summarize(run.study.cells, run.study.baseline, rows, run.metrics, run.kinds, reps=n)
+    return summarize(run.study.cells, run.study.baseline, rows, run.metrics, run.kinds, reps=n,
+                     paired=run.crn)

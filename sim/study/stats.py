@@ -1,11 +1,26 @@
 """Statistics of a study: means with 95% intervals and paired differences.
 
-- Count and real metrics: the mean with a Student-t interval, mean ± t(0.975, n−1)·s/√n.
-- Binary (yes/no) metrics: the proportion with a Wilson score interval, which stays inside
-  [0, 1] and is not degenerate at 0 or 1 successes the way the Wald interval is.
-- Paired differences (variant − baseline at the same factor point), paired by replication
-  index: a t-interval on the per-replication differences. Under common random numbers the
-  pairs share dice, so the differences vary far less than either side does.
+- Count and real metrics: the mean with a Student-t interval, mean ± t(0.975, n−1)·s/√n
+  (``scipy.stats.t``).
+- Binary (yes/no) metrics: the proportion with a Wilson score interval
+  (``scipy.stats.binomtest(...).proportion_ci(method="wilson")``), which stays inside
+  [0, 1] and is not degenerate at 0 or n successes the way the Wald interval is.
+- Paired differences (variant − baseline at the same factor point, paired by replication
+  index) of a count or real metric: a t-interval on the per-replication differences.
+  Under common random numbers the pairs share dice, so the differences vary far less
+  than either side does.
+- Paired differences of a binary metric: Newcombe's hybrid score interval, which stays
+  inside [−1, 1] (a t-interval on 0/±1 differences does not, and collapses to a point
+  when no pair disagrees). With common random numbers the two outcomes of replication i
+  are correlated, so the paired form is used (Newcombe 1998, Stat. Med. 17:2635, method
+  10): the Wilson intervals of the two proportions are combined with the 2×2 table's
+  correlation φ (with Newcombe's n/2 correction), so pairing narrows the interval as it
+  does for the t-interval. Without common random numbers (``--no-crn``) replication i of
+  two cells is independent, φ is 0 by design, and the interval is Newcombe's hybrid score
+  interval for independent proportions (Stat. Med. 17:873, method 10).
+- A metric whose values are all equal (0 in every replication, say) has no spread to
+  measure: its interval is the point itself and it is labelled ``constant`` (``method``),
+  never shown as if it were a certain result.
 
 Every function takes values in replication order and is a pure function of them, so the
 numbers do not depend on which worker finished first. An interval that cannot be computed
@@ -22,71 +37,88 @@ import numpy as np
 from scipy import stats as sps
 
 LEVEL = 0.95
+#: How an interval was made: a Student-t interval, a Wilson score interval, Newcombe's
+#: hybrid score interval (paired, or for independent samples), or none: every value was
+#: the same (``constant``), or there were too few (``none``).
+METHODS = ("t", "wilson", "newcombe-paired", "newcombe", "constant", "none")
 
 
 @dataclass(frozen=True)
 class Estimate:
-    """A point estimate with its interval and the number of values behind it."""
+    """A point estimate with its interval, the number of values behind it and the method."""
 
     mean: float
     ci_low: float
     ci_high: float
     n: int
+    method: str = "t"
 
     @property
     def half_width(self) -> float:
         """Half the interval's width (NaN when there is no interval)."""
         return (self.ci_high - self.ci_low) / 2
 
+    @property
+    def constant(self) -> bool:
+        """True when every value was the same: the interval is that value, not a result."""
+        return self.method == "constant"
+
     def as_dict(self) -> dict[str, Any]:
-        """``{"mean", "ci_low", "ci_high", "n"}``; NaN becomes None so the JSON is valid."""
+        """``{"mean", "ci_low", "ci_high", "n", "method"}``; NaN becomes None (valid JSON)."""
         def num(x: float):
             return None if x is None or not math.isfinite(x) else float(x)
         return {"mean": num(self.mean), "ci_low": num(self.ci_low),
-                "ci_high": num(self.ci_high), "n": int(self.n)}
+                "ci_high": num(self.ci_high), "n": int(self.n), "method": self.method}
 
 
 def t_interval(values: Sequence[float], level: float = LEVEL) -> Estimate:
-    """Mean with a two-sided Student-t interval (sample s.d., n − 1 degrees of freedom)."""
+    """Mean with a two-sided Student-t interval (sample s.d., n − 1 degrees of freedom).
+
+    All values equal: the point itself, labelled ``constant``.
+    """
     x = np.asarray(values, dtype=float)
     n = len(x)
     if n == 0:
-        return Estimate(math.nan, math.nan, math.nan, 0)
+        return Estimate(math.nan, math.nan, math.nan, 0, "none")
     mean = float(x.mean())
     if n < 2:
-        return Estimate(mean, math.nan, math.nan, n)
-    sd = float(x.std(ddof=1))
-    half = float(sps.t.ppf(0.5 + level / 2, n - 1)) * sd / math.sqrt(n)
-    return Estimate(mean, mean - half, mean + half, n)
+        return Estimate(mean, math.nan, math.nan, n, "none")
+    if np.all(x == x[0]):
+        return Estimate(float(x[0]), float(x[0]), float(x[0]), n, "constant")
+    low, high = sps.t.interval(level, n - 1, loc=mean, scale=float(x.std(ddof=1)) / math.sqrt(n))
+    return Estimate(mean, float(low), float(high), n, "t")
+
+
+def wilson_bounds(successes: int, n: int, level: float = LEVEL) -> tuple[float, float]:
+    """The Wilson score interval of successes/n (scipy's), exactly 0 or 1 at the ends."""
+    ci = sps.binomtest(successes, n).proportion_ci(level, method="wilson")
+    low = 0.0 if successes == 0 else max(0.0, float(ci.low))
+    high = 1.0 if successes == n else min(1.0, float(ci.high))
+    return low, high
 
 
 def wilson_interval(successes: int, n: int, level: float = LEVEL) -> Estimate:
-    """Proportion successes/n with the Wilson score interval.
-
-    centre = (p + z²/2n) / (1 + z²/n),  half = z/(1 + z²/n) · √(p(1−p)/n + z²/4n²).
-    """
+    """Proportion successes/n with the Wilson score interval."""
     if not 0 <= successes <= n:
         raise ValueError(f"successes {successes} not within 0..{n}")
     if n == 0:
-        return Estimate(math.nan, math.nan, math.nan, 0)
-    z = float(sps.norm.ppf(0.5 + level / 2))
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z / denom * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    # At 0 or n successes the bound is exactly 0 or 1; rounding would leave an ulp off.
-    low = 0.0 if successes == 0 else max(0.0, centre - half)
-    high = 1.0 if successes == n else min(1.0, centre + half)
-    return Estimate(p, low, high, n)
+        return Estimate(math.nan, math.nan, math.nan, 0, "none")
+    low, high = wilson_bounds(successes, n, level)
+    return Estimate(successes / n, low, high, n, "wilson")
+
+
+def _binary(values: Sequence[float], what: str) -> np.ndarray:
+    x = np.asarray(values, dtype=float)
+    bad = x[(x != 0) & (x != 1)]
+    if len(bad):
+        raise ValueError(f"{what} has a value {bad[0]!r} (expected 0 or 1)")
+    return x
 
 
 def estimate(values: Sequence[float], kind: str, level: float = LEVEL) -> Estimate:
     """The right interval for a metric kind: Wilson for "binary", Student-t otherwise."""
     if kind == "binary":
-        x = np.asarray(values, dtype=float)
-        bad = x[(x != 0) & (x != 1)]
-        if len(bad):
-            raise ValueError(f"binary metric has a value {bad[0]!r} (expected 0 or 1)")
+        x = _binary(values, "binary metric")
         return wilson_interval(int(x.sum()), len(x), level)
     return t_interval(values, level)
 
@@ -96,6 +128,51 @@ def paired_difference(a: Sequence[float], b: Sequence[float], level: float = LEV
     if len(a) != len(b):
         raise ValueError("paired samples must have the same length")
     return t_interval(np.asarray(a, dtype=float) - np.asarray(b, dtype=float), level)
+
+
+def newcombe_phi(both: int, only_a: int, only_b: int, neither: int) -> float:
+    """Newcombe's estimate of the correlation of a paired 2×2 table (n/2 correction).
+
+    0 when a margin is empty or the table's ad − bc lies in [0, n/2].
+    """
+    n = both + only_a + only_b + neither
+    margins = (both + only_a) * (only_b + neither) * (both + only_b) * (only_a + neither)
+    if margins == 0:
+        return 0.0
+    cross = float(both * neither - only_a * only_b)
+    if cross > n / 2:
+        cross -= n / 2
+    elif cross >= 0:
+        return 0.0
+    return cross / math.sqrt(margins)
+
+
+def binary_difference(a: Sequence[float], b: Sequence[float], paired: bool = True,
+                      level: float = LEVEL) -> Estimate:
+    """Proportion of a minus proportion of b (0/1 values) with Newcombe's hybrid score
+    interval, inside [−1, 1].
+
+    ``paired``: a[i] and b[i] come from the same replication (common random numbers), and
+    the table's correlation is used (Newcombe 1998, paired, method 10). Otherwise the two
+    samples are independent (Newcombe 1998, independent proportions, method 10).
+    """
+    x, y = _binary(a, "binary metric"), _binary(b, "binary metric")
+    if len(x) != len(y):
+        raise ValueError("paired samples must have the same length")
+    n = len(x)
+    if n == 0:
+        return Estimate(math.nan, math.nan, math.nan, 0, "none")
+    both, only_a = int(np.sum((x == 1) & (y == 1))), int(np.sum((x == 1) & (y == 0)))
+    only_b, neither = int(np.sum((x == 0) & (y == 1))), int(np.sum((x == 0) & (y == 0)))
+    p1, p2 = (both + only_a) / n, (both + only_b) / n
+    l1, u1 = wilson_bounds(both + only_a, n, level)
+    l2, u2 = wilson_bounds(both + only_b, n, level)
+    phi = newcombe_phi(both, only_a, only_b, neither) if paired else 0.0
+    d = (only_a - only_b) / n
+    down = math.sqrt(max(0.0, (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2))
+    up = math.sqrt(max(0.0, (u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2))
+    return Estimate(d, max(-1.0, d - down), min(1.0, d + up), n,
+                    "newcombe-paired" if paired else "newcombe")
 
 
 @dataclass
@@ -134,8 +211,12 @@ def _value(row: Mapping[str, Any] | None, metric: str) -> float | None:
 
 
 def summarize(cells: Sequence[Any], baseline: str, rows: Mapping[tuple[int, int], Mapping],
-              metrics: Sequence[str], kinds: Mapping[str, str], reps: int | None = None) -> Summary:
+              metrics: Sequence[str], kinds: Mapping[str, str], reps: int | None = None,
+              paired: bool = True) -> Summary:
     """Estimates from ``rows`` keyed by (cell index, replication) -> metrics.
+
+    ``paired``: replication i of two cells shares its dice (common random numbers), so a
+    binary metric's difference uses the paired Newcombe interval (independent otherwise).
 
     Only replications ``< reps`` count when ``reps`` is given (so a precision run that
     stops at n uses exactly the first n, whatever else a resumed store holds). Values are
@@ -164,5 +245,9 @@ def summarize(cells: Sequence[Any], baseline: str, rows: Mapping[tuple[int, int]
             pairs = [(a, b) for r in common
                      if (a := _value(rows[(ci, r)], m)) is not None
                      and (b := _value(rows[(bi, r)], m)) is not None]
-            table[m] = paired_difference([p[0] for p in pairs], [p[1] for p in pairs])
+            first, second = [p[0] for p in pairs], [p[1] for p in pairs]
+            if kinds.get(m, "real") == "binary":
+                table[m] = binary_difference(first, second, paired=paired)
+            else:
+                table[m] = paired_difference(first, second)
     return Summary(est, diffs)

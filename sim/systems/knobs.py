@@ -8,9 +8,12 @@ its section's model (a ``Knobs`` subclass) once, in its ``RuleSystem``.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, GetJsonSchemaHandler, model_validator
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema
 
 from sim.systems.registry import behaviours
 
@@ -29,7 +32,9 @@ class Knobs(BaseModel):
 class BaseKnobs(Knobs):
     """``rules.base``: what every rule system reads (the length of a phase)."""
 
-    phase_length: float = Field(1.0, gt=0, le=1000, allow_inf_nan=False)
+    phase_length: float = Field(1.0, gt=0, le=1000, allow_inf_nan=False, description=(
+        "the simulated duration of each phase; a unit's move takes its share of it (the unit "
+        "of simulated time in logs and timelines)"))
 
 
 class ChargeOrders(Knobs):
@@ -39,7 +44,9 @@ class ChargeOrders(Knobs):
     (BASE.S.ASSAULT, BASE.F.ASSAULT).
     """
 
-    charge: bool = False
+    charge: bool = Field(False, description=(
+        "the unit may enter enemy zones of control (SF.ZOC) and assaults in the assault phase "
+        "(BASE.S.ASSAULT, BASE.F.ASSAULT)"))
 
     @model_validator(mode="before")
     @classmethod
@@ -52,18 +59,32 @@ class ChargeOrders(Knobs):
         return data
 
 
-def behaviour_of(kind: str, field: str | None = None) -> AfterValidator:
+@dataclass(frozen=True)
+class BehaviourOf(AfterValidator):
+    """The check of a knob naming a behaviour of ``kind``.
+
+    Its JSON Schema lists the names registered when the schema is made.
+    """
+
+    kind: str = ""
+
+    def __get_pydantic_json_schema__(self, schema: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
+        """The string's schema, with the registered behaviours as its enumeration."""
+        out = handler(schema)
+        out["enum"] = list(behaviours(self.kind))
+        return out
+
+
+def behaviour_of(kind: str) -> BehaviourOf:
     """The check of a knob whose value names a registered behaviour of ``kind``.
 
-    The knob is ``Annotated[str, behaviour_of(kind)]`` (or a model whose ``field`` names
-    it), so a user's behaviour, registered with ``sim.register_behaviour``, is a valid
-    value.
+    The knob is ``Annotated[str, behaviour_of(kind)]``, so a user's behaviour, registered
+    with ``sim.register_behaviour``, is a valid value.
     """
-    def known(value: Any) -> Any:
-        name = getattr(value, field) if field is not None else value
+    def known(value: str) -> str:
         names = behaviours(kind)
-        if name not in names:
-            raise ValueError(f"'{name}' is not a {kind} behaviour (expected one of {sorted(names)})")
+        if value not in names:
+            raise ValueError(f"'{value}' is not a {kind} behaviour (expected one of {sorted(names)})")
         return value
 
-    return AfterValidator(known)
+    return BehaviourOf(known, kind=kind)

@@ -31,14 +31,18 @@ class ReactionPolicy(Knobs):
     """A side's policy for the reactions it may take: ``policy`` (``always``, ``never``,
     ``threshold`` or a registered one) and, for ``threshold``, ``at_least`` (a chance)."""
 
-    policy: Annotated[str, behaviour_of("reaction")] = "always"
-    at_least: float = Field(0.5, ge=0, le=1, allow_inf_nan=False)
+    policy: Annotated[str, behaviour_of("reaction")] = Field("always", description=(
+        "`always` (take every reaction), `never`, `threshold` (only at a chance of success of "
+        "at least `at_least`), or a registered one"))
+    at_least: float = Field(0.5, ge=0, le=1, allow_inf_nan=False, description=(
+        "`threshold`: the least chance of success (0 to 1) at which the reaction is taken"))
 
 
 class ReactionPolicies(Knobs):
     """``policies.<who>.take_reaction``: a side's, group's or unit's own reaction policy."""
 
-    take_reaction: ReactionPolicy | None = None
+    take_reaction: ReactionPolicy | None = Field(None, description=(
+        "its own policy for the reactions it may take (before its side's `take_reactions`)"))
 
 
 def take(battle: BattleContext, reactor: Unit, mover: Unit, rule: str, chance: float,

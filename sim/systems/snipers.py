@@ -47,16 +47,23 @@ class SniperSpec(Knobs):
     may place it (empty: only ``at``).
     """
 
-    start: Literal["off_board", "reserve", "deployed"] = "off_board"
-    candidates: list[str] = Field(default_factory=list, max_length=500)
+    start: Literal["off_board", "reserve", "deployed"] = Field("off_board", description=(
+        "`off_board` (H17: in play only once activated, H17.1), `reserve` (FOW: in the "
+        "Sniper Reserve, placed at the start of its owner's turn, FOW.RESERVE) or `deployed` "
+        "(on the board at `at` from the start)"))
+    candidates: list[str] = Field(default_factory=list, max_length=500, description=(
+        "FOW: the nodes where FOW.RESERVE may place the sniper (empty: only `at`)"))
 
 
 class SniperUnitKeys(Knobs):
     """Unit keys of the sniper systems: a sniper's ``sniper_team`` set-up, and ``hunt``
     (the unit heads for a revealed enemy sniper instead of its orders' destination)."""
 
-    sniper_team: SniperSpec | None = None
-    hunt: bool = False
+    sniper_team: SniperSpec | None = Field(None, description=(
+        "a sniper's (`kind: sniper`) lifecycle set-up `{start, candidates}` (SniperSpec, "
+        "below); not set: `start: off_board`"))
+    hunt: bool = Field(False, description=(
+        "the unit heads for a revealed enemy sniper instead of its orders' destination"))
 
 
 #: The rolls that are a sniper's attack (H17.5, FOW.MARKSMAN).

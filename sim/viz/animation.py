@@ -5,11 +5,7 @@ instants of the battle (or the instants you give as ``frames``). Each frame puts
 unit where its track says (``unit_tracks``: linear along the logged
 waypoints, so at constant speed within a move, and exactly at each record's ``pos`` at
 its time), draws the paths walked so far, the halt points reached so far and the
-reaction radii of the reacting side. ``replay_html`` gives the self-contained HTML/JS
-player (``to_jshtml``) to show in a notebook:
-
-    from IPython.display import HTML
-    HTML(replay_html(scenario, log))
+reaction radii of the reacting side. The offline HTML player is ``sim.viz.replay``.
 """
 from __future__ import annotations
 
@@ -22,10 +18,8 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Circle
 
 from sim.events import HALT
-from sim.viz.common import reaction_radius, records_of, scenario_of, side_colours, terrain_from, unit_info
 from sim.viz.maps import draw_terrain
-from sim.viz.states import sniper_ids, unit_states
-from sim.viz.tracks import GONE, frame_times, position_at, state_at, unit_tracks
+from sim.viz.tracks import GONE, Battle, position_at, state_at
 
 
 class Replay(FuncAnimation):
@@ -38,20 +32,11 @@ class Replay(FuncAnimation):
 def animate(scenario, log, fps: int = 8, frames=60, *, figsize=(7, 4.8), dpi: int = 72,
             trails: bool = True, labels: bool = True):
     """A FuncAnimation of the battle; ``frames`` is a count or a list of times."""
-    scenario = scenario_of(scenario)
-    recs = records_of(log)
-    terrain = terrain_from(scenario)
-    times = frame_times(recs, frames) if isinstance(frames, int) else [float(t) for t in frames]
-    tracks = unit_tracks(recs, scenario)
-    spans = unit_states(recs, scenario)
-    info = unit_info(scenario)
-    colours = side_colours(scenario, recs)
-    side_of = {u: i["side"] for u, i in info.items()}
-    snipers = set(sniper_ids(recs, scenario))
-    attacker = getattr(getattr(scenario, "victory", None), "attacker", None)
-    radius, rlabel = reaction_radius(scenario)
+    b = Battle(scenario, log, frames)
+    scenario, recs, terrain, times = b.scenario, b.records, b.terrain, b.times
+    tracks, spans, colours, side_of, snipers = b.tracks, b.spans, b.colours, b.side_of, b.snipers
+    attacker, radius, rlabel = b.attacker, b.radius, b.radius_label
     halts = [r for r in recs if r.get("event") == HALT and r.get("pos") is not None]
-    turn_at = [(r["t"], r.get("turn"), r.get("side"), r.get("phase")) for r in recs]
 
     fig = Figure(figsize=figsize, dpi=dpi, layout="constrained")
     ax = fig.add_subplot()
@@ -106,8 +91,7 @@ def animate(scenario, log, fps: int = 8, frames=60, *, figsize=(7, 4.8), dpi: in
         dots.set_edgecolors(edges)
         shown = [h["pos"] for h in halts if h["t"] <= t] or [[math.nan, math.nan]]
         halt_dots.set_offsets(shown)
-        now = next(((tn, sd, ph) for tt, tn, sd, ph in reversed(turn_at) if tt <= t),
-                   (1, "", ""))
+        now = b.clock(t)
         clock.set_text(f"{getattr(scenario, 'name', '')}  t = {t:.2f}  "
                        f"turn {now[0]} ({now[1]}, {now[2]})")
         return [dots, halt_dots, clock, *trail.values(), *circles.values(), *names]
@@ -117,13 +101,6 @@ def animate(scenario, log, fps: int = 8, frames=60, *, figsize=(7, 4.8), dpi: in
     anim.times = times
     anim.update_frame = update
     return anim
-
-
-def replay_html(scenario, log, fps: int = 8, frames=60, **kw) -> str:
-    """The replay as one self-contained HTML string (``anim.to_jshtml()``)."""
-    anim = animate(scenario, log, fps=fps, frames=frames, **kw)
-    html = anim.to_jshtml(fps=fps, default_mode="once")
-    return html
 
 
 def save_frame(scenario, log, t: float, path, **kw):

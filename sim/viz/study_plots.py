@@ -9,64 +9,131 @@
   several, a point is the average of the cell means at that value (a marginal mean),
   drawn without an interval.
 
-Figures are built with ``matplotlib.figure.Figure`` and saved through the Agg canvas,
-never through pyplot, so plotting works headless and leaves no global state behind.
+With factors, a panel's rows are the factor points (short knob names, wrapped) and the
+variants are colours with one legend, so no label runs over a panel. Axes carry units:
+yes/no metrics as probabilities, counts per battle, times in simulated time units. A
+metric with the same value in every replication is drawn as a hollow point marked
+"constant" (no spread was measured). Figures are built with ``matplotlib.figure.Figure``
+and saved through the Agg canvas, never through pyplot, so plotting works headless and
+leaves no global state behind.
 """
 from __future__ import annotations
 
 import math
 import os
+import textwrap
 from collections import defaultdict
 
 from matplotlib.figure import Figure  # never pyplot: saving uses Agg, no backend is changed
 
+from sim.viz.farming_plots import factor_label, metric_label
 
-def _panels(n: int, width: float = 5.0, height: float = 0.5):
+COLOURS = ("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown",
+           "tab:pink", "tab:grey", "tab:olive", "tab:cyan")
+
+
+def _panels(n: int, rows_per_panel: int, width: float = 5.2):
     cols = min(n, 2)
     rows = math.ceil(n / cols)
-    fig = Figure(figsize=(width * cols, max(2.5, height) * rows + 0.6), layout="constrained")
+    height = max(2.4, 0.32 * rows_per_panel + 1.3)
+    fig = Figure(figsize=(width * cols + 1.6, height * rows + 1.0), layout="constrained")
     axes = fig.subplots(rows, cols, squeeze=False).ravel()
     for ax in axes[n:]:
         ax.set_visible(False)
     return fig, axes[:n]
 
 
-def _errorbars(ax, labels, estimates, colour):
-    ys = range(len(labels))
-    for y, e in zip(ys, estimates):
-        if math.isfinite(e.ci_low):
-            ax.errorbar(e.mean, y, xerr=[[e.mean - e.ci_low], [e.ci_high - e.mean]],
-                        fmt="o", color=colour, capsize=4)
+def short_point(point) -> str:
+    """A factor point as ``knob=value, ...`` with each knob's last name (wrapped)."""
+    text = ", ".join(f"{key.rsplit('.', 1)[-1]}={value}" for key, value in point)
+    return textwrap.fill(text, 28)
+
+
+def _rows(run, pairs):
+    """(row label, colour label) of each cell or difference: with factors, rows are the
+    factor points and colours the variants; without, rows are the variants."""
+    factors = bool(run.study.cells and run.study.cells[0].point)
+    out = []
+    for label, cell in pairs:
+        out.append((short_point(cell.point), cell_variant_label(label, cell)) if factors
+                   else (textwrap.fill(label, 28), ""))
+    return out
+
+
+def cell_variant_label(label: str, cell) -> str:
+    """The variant part of a cell's (or difference's) label."""
+    if " - " in label:
+        a, _, b = label.partition(" - ")
+        return f"{a.split('@')[0]} − {b.split('@')[0]}"
+    return cell.variant
+
+
+def _draw(ax, rows, estimates, zero: bool = False):
+    """One panel: each estimate on its row, coloured by its group; returns the legend."""
+    names = list(dict.fromkeys(r for r, _ in rows))
+    groups = list(dict.fromkeys(g for _, g in rows))
+    step = 0.8 / max(1, len(groups))
+    handles: dict[str, object] = {}
+    for (row, group), e in zip(rows, estimates):
+        y = names.index(row) + (groups.index(group) - (len(groups) - 1) / 2) * step
+        colour = COLOURS[groups.index(group) % len(COLOURS)] if group else "tab:blue"
+        if e.constant:
+            h = ax.plot(e.mean, y, "o", mfc="white", color=colour)[0]
+            ax.annotate("constant", (e.mean, y), textcoords="offset points", xytext=(6, -3), fontsize=7)
+        elif math.isfinite(e.ci_low):
+            h = ax.errorbar(e.mean, y, xerr=[[e.mean - e.ci_low], [e.ci_high - e.mean]], fmt="o",
+                            color=colour, capsize=4)
         elif math.isfinite(e.mean):
-            ax.plot(e.mean, y, "o", color=colour)
-    ax.set_yticks(list(ys), labels)
-    ax.invert_yaxis()
+            h = ax.plot(e.mean, y, "o", color=colour)[0]
+        else:
+            continue
+        handles.setdefault(group, h)
+    ax.set_yticks(range(len(names)), names, fontsize=8)
+    ax.set_ylim(len(names) - 0.5, -0.5)
     ax.grid(axis="x", alpha=0.3)
+    if zero:
+        ax.axvline(0, color="black", linewidth=1)
+    return handles
 
 
-def _finite(x: float) -> float:
-    return x if math.isfinite(x) else 0.0
+def _legend(fig, handles, title):
+    if any(handles):
+        fig.legend([handles[g] for g in handles], list(handles), loc="outside right upper",
+                   title=title, fontsize=8, title_fontsize=8)
 
 
 def plot_means(run, path: str) -> str:
+    """Every cell's mean with its 95% interval, a panel per metric."""
     s = run.summary
-    fig, axes = _panels(len(run.metrics), height=0.35 * len(s.cells) + 1)
+    cells = run.study.cells
+    rows = _rows(run, [(c.label, c) for c in cells])
+    fig, axes = _panels(len(run.metrics), len({r for r, _ in rows}) * max(1, len({g for _, g in rows})) // 2 + 2)
+    handles = {}
     for ax, m in zip(axes, run.metrics):
-        _errorbars(ax, list(s.cells), [per[m] for per in s.cells.values()], "tab:blue")
-        ax.set_title(m)
-    fig.suptitle(f"{run.study.name}: means with 95% intervals (n = {run.replications})")
+        handles.update(_draw(ax, rows, [s.cells[c.label][m] for c in cells]))
+        ax.set_title(m, fontsize=10)
+        ax.set_xlabel(metric_label(m, run.kinds.get(m, "real")).removeprefix(f"{m} ").strip("()")
+                      or "value")
+    _legend(fig, handles, "variant")
+    fig.suptitle(f"{run.study.name}: means with 95% intervals (n = {run.replications} a cell)")
     fig.savefig(path, dpi=100)
     return path
 
 
 def plot_differences(run, path: str) -> str:
+    """Every paired difference (variant − baseline) with its 95% interval and a zero line."""
     s = run.summary
-    fig, axes = _panels(len(run.metrics), height=0.35 * len(s.differences) + 1)
+    by_label = {c.label: c for c in run.study.cells}
+    pairs = [(d, by_label[d.partition(" - ")[0]]) for d in s.differences]
+    rows = _rows(run, pairs)
+    fig, axes = _panels(len(run.metrics), len({r for r, _ in rows}) * max(1, len({g for _, g in rows})) // 2 + 2)
+    handles = {}
     for ax, m in zip(axes, run.metrics):
-        _errorbars(ax, list(s.differences), [per[m] for per in s.differences.values()],
-                   "tab:red")
-        ax.axvline(0, color="black", linewidth=1)
-        ax.set_title(m)
+        handles.update(_draw(ax, rows, [s.differences[d][m] for d in s.differences], zero=True))
+        ax.set_title(m, fontsize=10)
+        unit = metric_label(m, run.kinds.get(m, "real")).removeprefix(f"{m} ").strip("()")
+        ax.set_xlabel(f"difference ({unit})" if unit else "difference")
+    _legend(fig, handles, "variant − baseline")
     mode = "common random numbers" if run.crn else "independent seeds"
     fig.suptitle(f"{run.study.name}: paired differences, 95% intervals ({mode})")
     fig.savefig(path, dpi=100)
@@ -74,29 +141,45 @@ def plot_differences(run, path: str) -> str:
 
 
 def plot_response(run, key: str, path: str) -> str:
+    """Each metric against one factor's values, a line (or, for levels, dots) per variant."""
     cells = run.study.cells
     single = len(cells[0].point) == 1
-    fig, axes = _panels(len(run.metrics))
+    values = sorted({dict(c.point)[key] for c in cells}, key=lambda v: (isinstance(v, str), v))
+    categorical = any(isinstance(v, str) for v in values)
+    terrain = getattr(getattr(run.study.scenario, "terrain", {}), "get", lambda *_: "")("kind", "")
+    fig, axes = _panels(len(run.metrics), 6)
+    handles = {}
+    variants = list(run.study.spec.variants)
     for ax, m in zip(axes, run.metrics):
-        for variant in run.study.spec.variants:
+        for j, variant in enumerate(variants):
             at = defaultdict(list)
             for c in cells:
                 if c.variant == variant:
                     at[dict(c.point)[key]].append(run.summary.cells[c.label][m])
-            xs = sorted(at)
+            xs = [x for x in values if x in at]
             means = [sum(e.mean for e in at[x]) / len(at[x]) for x in xs]
+            shift = (j - (len(variants) - 1) / 2) * 0.08 if categorical else 0.0
+            pos = [values.index(x) + shift for x in xs] if categorical else xs
+            style = {"marker": "o", "capsize": 3, "color": COLOURS[j % len(COLOURS)],
+                     "linestyle": "none" if categorical else "-"}
             if single:
-                # No interval yet (n < 2) draws as a bare point.
-                lo = [_finite(means[i] - at[x][0].ci_low) for i, x in enumerate(xs)]
-                hi = [_finite(at[x][0].ci_high - means[i]) for i, x in enumerate(xs)]
-                ax.errorbar(xs, means, yerr=[lo, hi], marker="o", capsize=3, label=variant)
+                lo = [max(0.0, means[i] - at[x][0].ci_low) if math.isfinite(at[x][0].ci_low) else 0.0
+                      for i, x in enumerate(xs)]
+                hi = [max(0.0, at[x][0].ci_high - means[i]) if math.isfinite(at[x][0].ci_high) else 0.0
+                      for i, x in enumerate(xs)]
+                handles[variant] = ax.errorbar(pos, means, yerr=[lo, hi], **style)
             else:
-                ax.plot(xs, means, marker="o", label=variant)
-        ax.set_title(m)
-        ax.set_xlabel(key)
+                style.pop("capsize")
+                handles[variant] = ax.plot(pos, means, **style)[0]
+        if categorical:
+            ax.set_xticks(range(len(values)), [textwrap.fill(str(v), 14) for v in values], fontsize=8)
+            ax.set_xlim(-0.5, len(values) - 0.5)
+        ax.set_title(m, fontsize=10)
+        ax.set_ylabel(metric_label(m, run.kinds.get(m, "real")).removeprefix(f"{m} ").strip("()") or "value")
+        ax.set_xlabel(factor_label(key, "categorical" if categorical else "real", terrain), fontsize=8)
         ax.grid(alpha=0.3)
-        ax.legend(fontsize="small")
-    what = "means with 95% intervals" if single else "marginal means"
+    _legend(fig, handles, "variant")
+    what = "means with 95% intervals" if single else "marginal means (averaged over the other factors)"
     fig.suptitle(f"{run.study.name}: response to {key} ({what})")
     fig.savefig(path, dpi=100)
     return path

@@ -85,7 +85,9 @@ def plot_timeline(log: Any, ax: Any = None, path: Any = None, *, scenario: Any =
     for lab, u in zip(ax.get_yticklabels(), units):
         lab.set_color(colours.get(side_of.get(u), "black"))
     ax.set_ylim(len(units) - 0.5, -0.5)
-    ax.set_xlabel("simulated time")
+    phase = getattr(getattr(getattr(scenario, "rules", None), "base", None), "phase_length", None)
+    per_phase = f"; a phase lasts {phase:g}" if phase else ""
+    ax.set_xlabel(f"simulated time (grey lines: the start of each player-turn{per_phase})")
     used = {(s.lane, s.state) for s in spans}
     handles: list[Artist] = [Patch(color=c, label=k) for k, c in ACTIVITY_COLOURS.items()
                if ("activity", k) in used]

@@ -118,3 +118,32 @@ def state_at(spans: list[Any], t: float) -> dict[str, str]:
     return out
 
 
+
+
+class Battle:
+    """What a replay draws, read once from a scenario and its log: the frames' instants,
+    each unit's track, state spans and side, the sides' colours, the snipers, the
+    attacker and the reaction radius."""
+
+    def __init__(self, scenario: Any, log: Any, frames: Any = 60):
+        from sim.viz.common import reaction_radius, side_colours, terrain_from
+        from sim.viz.states import sniper_ids, unit_states
+
+        self.scenario = scenario_of(scenario)
+        self.records = records_of(log)
+        self.terrain = terrain_from(self.scenario)
+        self.times = (frame_times(self.records, frames) if isinstance(frames, int)
+                      else [float(t) for t in frames])
+        self.tracks = unit_tracks(self.records, self.scenario)
+        self.spans = unit_states(self.records, self.scenario)
+        info = unit_info(self.scenario)
+        self.colours = side_colours(self.scenario, self.records)
+        self.side_of = {u: i["side"] for u, i in info.items()}
+        self.snipers = set(sniper_ids(self.records, self.scenario))
+        self.attacker = getattr(getattr(self.scenario, "victory", None), "attacker", None)
+        self.radius, self.radius_label = reaction_radius(self.scenario)
+        self.turn_at = [(r["t"], r.get("turn"), r.get("side"), r.get("phase")) for r in self.records]
+
+    def clock(self, t: float) -> tuple[Any, Any, Any]:
+        """(turn, side, phase) at time t."""
+        return next(((tn, sd, ph) for tt, tn, sd, ph in reversed(self.turn_at) if tt <= t), (1, "", ""))

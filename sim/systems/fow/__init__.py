@@ -63,7 +63,9 @@ class FowUnitKeys(SniperUnitKeys):
     """FOW's unit keys: a sniper's set-up, ``hunt``, and the unit's ``platoon`` (FOW.PIN
     pins a whole platoon; default: the team alone)."""
 
-    platoon: str | None = Field(None, min_length=1, max_length=64)
+    platoon: str | None = Field(None, min_length=1, max_length=64, description=(
+        "the unit's platoon: FOW.PIN pins the whole platoon of a team the sniper hits "
+        "(not set: the team alone)"))
 
 
 def check(c: Checks) -> None:

@@ -8,6 +8,7 @@ from typing import Any
 from sim.agents.movement import movement_process
 from sim.agents.reserve import SniperReserve
 from sim.agents.sniper import HIDDEN, RESERVE, SniperTeam
+from sim.agents.unit import Unit
 from sim.engine.clock import Phase
 from sim.engine.context import BattleContext
 from sim.space.geometry import dist
@@ -23,6 +24,7 @@ from sim.systems.fow.rules import (
     sniper_shoots,
     spot_check,
     team_shoots,
+    visible_to,
     wants_relocation,
 )
 from sim.systems.fow.state import FowState
@@ -55,6 +57,10 @@ class FowGame:
 
     def __init__(self) -> None:
         self.state = FowState()
+
+    def sees(self, battle: BattleContext, viewer: Unit, target: Unit) -> bool:
+        """LOS; a sniper only when revealed and within spot range (FOW.CAMO)."""
+        return visible_to(battle, viewer, target)
 
     def setup(self, battle: BattleContext) -> None:
         st = self.state

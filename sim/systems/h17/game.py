@@ -6,7 +6,8 @@ from collections.abc import Generator
 from typing import Any
 
 from sim.agents.movement import movement_process
-from sim.agents.sniper import HIDDEN, OFF_BOARD, SniperTeam
+from sim.agents.sniper import HIDDEN, OFF_BOARD, REVEALED, SniperTeam
+from sim.agents.unit import Unit
 from sim.catalogue import implements
 from sim.engine.clock import Phase
 from sim.engine.context import BattleContext
@@ -35,6 +36,11 @@ class H17Game:
 
     def __init__(self) -> None:
         self.state = H17State()
+
+    def sees(self, battle: BattleContext, viewer: Unit, target: Unit) -> bool:
+        """LOS between the hexes; a sniper only once revealed."""
+        team = self.state.team_of(target)
+        return (team is None or team.state == REVEALED) and battle.terrain.los(viewer.node, target.node)
 
     def setup(self, battle: BattleContext) -> None:
         self.state.hunters = frozenset(spec.id for _, spec in battle.scenario.units() if spec.hunt)

@@ -27,12 +27,21 @@ class TooUnitKeys(Knobs):
     90 = +y; default: towards the enemy's centre), ``sniper``, ``medic``, ``prone`` and the
     ``alert`` option (TOO.ALERT) it asks for."""
 
-    level: Literal["green", "recruit", "seasoned", "veteran", "elite"] | None = None
-    facing: float | None = Field(None, ge=-360, le=360, allow_inf_nan=False)
-    sniper: bool = False
-    medic: bool = False
-    prone: bool = False
-    alert: Literal["A", "B"] | None = None
+    level: Literal["green", "recruit", "seasoned", "veteran", "elite"] | None = Field(None, description=(
+        "the figure's experience: it sets the morale score (`rules.too.morale_by_level`) "
+        "unless `morale` is given, and the spotting and counter-sniper modifiers"))
+    facing: float | None = Field(None, ge=-360, le=360, allow_inf_nan=False, description=(
+        "the direction it faces in degrees (0 = +x, 90 = +y; not set: towards the enemy's "
+        "centre): TOO.FACING and the fire arc"))
+    sniper: bool = Field(False, description=(
+        "a sniper: it hides, acquires and keeps targets, and fires with the scope (TOO.*)"))
+    medic: bool = Field(False, description=(
+        "a medic: with `rules.too.treatment: medic` it stops bleed-out timers within "
+        "`treat_range`"))
+    prone: bool = Field(False, description="it starts prone (harder to see and to hit)")
+    alert: Literal["A", "B"] | None = Field(None, description=(
+        "the alert option it asks for (TOO.ALERT): `A` or `B`, granted by a morale check; "
+        "an alert figure may opportunity-fire at movers (TOO.OPP)"))
 
 
 def check(c: Checks) -> None:

@@ -47,6 +47,7 @@ from typing import Any, cast
 import simpy
 
 from sim.agents.movement import plan_move, walk
+from sim.agents.unit import Unit
 from sim.catalogue import implements
 from sim.engine.clock import Phase
 from sim.engine.context import BattleContext
@@ -65,6 +66,12 @@ class TooGame:
 
     def __init__(self) -> None:
         self.state = TooState()
+
+    def sees(self, battle: BattleContext, viewer: Unit, target: Unit) -> bool:
+        """A figure sees an enemy that is not hidden, in sight and within search range."""
+        figs = self.state.figs
+        return viewer.id in figs and target.id in figs and self.state.visible(battle, figs[viewer.id],
+                                                                              figs[target.id])
 
     # -- setup -----------------------------------------------------------------------
     @implements("BASE.T.RANGE")

@@ -1,0 +1,251 @@
+"""The generated parts of ``docs/scenario.md`` and ``docs/study.md``, and the JSON Schema
+files beside them, made from the models and the built-in rule systems' declarations.
+
+A generated part sits between ``<!-- generated: NAME -->`` and ``<!-- end: NAME -->``;
+the prose around it is written by hand. ``update(docs)`` rewrites every part and schema
+file (``sim schema --docs DIR``); ``stale(docs)`` names those that differ from what the
+code accepts now (the test suite fails on any).
+"""
+from __future__ import annotations
+
+import importlib
+import json
+import re
+import sys
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from sim import catalogue
+from sim.errors import InputError
+from sim.reference.jsonschema import scenario_schema, study_schema, systems_of
+from sim.reference.tables import doc_of, nested, table, undocumented
+from sim.scenario.orders import Arrived, Condition, Group, MovePolicy, Plan, Policies, TargetPolicy
+from sim.scenario.schema import Orders, Scenario, UnitSpec, Victory
+from sim.space.features import BUILTIN
+from sim.space.spec import AreaSpec, GridSpec, HexTerrain, TableTerrain, TerrainTypeSpec
+from sim.study.design import Factors, Precision, StudySpec
+from sim.systems.knobs import BaseKnobs
+from sim.systems.registry import BUILTIN_SYSTEMS, RuleSystem, behaviours, events_of
+
+TACTICS: list[tuple[type[BaseModel], str, int]] = [
+    (Plan, "`plan` (a unit's, or a group's)", 3), (Condition, "`when` (and `until`)", 3),
+    (Arrived, "`arrived`", 4), (Group, "`groups.NAME`", 3), (Policies, "`policies.WHO`", 3),
+    (MovePolicy, "`on_fired`, `on_halted`", 4), (TargetPolicy, "`target`", 4)]
+BEHAVIOUR_KINDS = {"route": "`route` of a step", "reaction_move": "`on_fired`, `on_halted`",
+                   "target": "`target`", "reaction": "`take_reaction`, `take_reactions`"}
+
+SCHEMAS = {"scenario.schema.json": lambda: scenario_schema(builtin_only=True),
+           "study.schema.json": study_schema}
+
+
+def _section(model: type[BaseModel], title: str, prefix: str = "", level: int = 3) -> str:
+    parts = [f"{'#' * level} {title}", "", doc_of(model), "", table(model, prefix=prefix)]
+    return "\n".join(p for p in parts if p is not None)
+
+
+def _with_nested(model: type[BaseModel], title: str, level: int = 4) -> list[str]:
+    out = [_section(model, title, level=level)]
+    seen = {model}
+    todo = [m for f in model.model_fields.values() for m in nested(f.annotation)]
+    while todo:
+        sub = todo.pop(0)
+        if sub in seen:
+            continue
+        seen.add(sub)
+        out.append(_section(sub, f"`{sub.__name__}`", level=level + 1))
+        todo += [m for f in sub.model_fields.values() for m in nested(f.annotation)]
+    return out
+
+
+def _top_level() -> str:
+    text = table(Scenario)
+    for old, new in (("| text | `snapfire` |", "| a rule system's name (below) | `snapfire` |"),
+                     ("| mapping text → Any |", "| mapping (below) |"),
+                     ("| mapping text → list of mapping (UnitSpec, below) |",
+                      "| mapping side → list of units (below) |"),
+                     ("| `rules` | Any |", "| `rules` | mapping (below) |")):
+        text = text.replace(old, new, 1)
+    return text
+
+
+def _terrain() -> str:
+    letters = ["| letter | name | cover | hindrance | blocks sight | cost | passable |",
+               "|---|---|---|---|---|---|---|"]
+    for letter, t in BUILTIN.items():
+        letters.append(f"| `{letter}` | {t.name} | {t.cover} | {t.hindrance} | "
+                       f"{'yes' if t.blocks_sight else 'no'} | {t.cost:g} | {'yes' if t.passable else 'no'} |")
+    # A terrain key may be left out, never written as null (sim.space.spec).
+    return "\n\n".join([
+        _section(HexTerrain, "`kind: hex`"), "Built-in letters (and the names a table's "
+        "`terrain` may use):", "\n".join(letters),
+        _section(TerrainTypeSpec, "A terrain type (`types.LETTER`)", level=4),
+        _section(TableTerrain, "`kind: table`"),
+        _section(AreaSpec, "An area (`areas[i]`)", level=4),
+        _section(GridSpec, "`grid`", level=4)]).replace(" or `null`", "")
+
+
+def _system(system: RuleSystem, examples: dict[str, list[Path]]) -> str:
+    name = system.name
+    out = [f"### `ruleset: {name}`: {system.title}", "",
+           f"Source: {system.source or 'its package'}. A player-turn's phases: "
+           + ", ".join(f"`{p}`" for p in system.phases) + ".", "",
+           f"#### How `{name}` plays (from `{_package(system)}`)", "", _package_doc(system)]
+    if system.unit_keys is not None:
+        out += _with_nested(system.unit_keys, f"Unit keys under `{name}` (`forces.SIDE[i]`)")
+    else:
+        out.append(f"Units under `{name}` have only the common keys.")
+    if system.order_keys is not None:
+        out.append(_section(system.order_keys, f"Order keys under `{name}` (`orders`)", level=4))
+    if system.policy_keys is not None:
+        out += _with_nested(system.policy_keys, f"Policy keys under `{name}` (`policies.WHO`)")
+    out.append(_section(system.base_knobs or BaseKnobs, f"`rules.base` under `{name}`", level=4))
+    if system.knobs is not None:
+        out += _with_nested(system.knobs, f"`rules.{name}`")
+    if system.check is not None:
+        out += [f"#### Set-up checks of `{name}` (at load time)", "", doc_of(system.check)]
+    out += _rules(system)
+    metrics = [f"`{m}` ({kind})" for r in system.metrics for m, kind in r.kinds.items()]
+    out += [f"#### What a `{name}` battle reports", "",
+            "Metrics (besides the core ones): " + (", ".join(metrics) or "none") + ".", "",
+            "Events it may log: " + ", ".join(f"`{e}`" for e in sorted(events_of(system))) + "."]
+    for path in examples.get(name, []):
+        out += [f"#### A complete `{name}` scenario: `scenarios/{path.name}`", "",
+                "```yaml", path.read_text(encoding="utf-8").rstrip("\n"), "```"]
+    return re.sub(r"\n{3,}", "\n\n", "\n\n".join(out))
+
+
+def _rules(system: RuleSystem) -> list[str]:
+    """The system's rule IDs with their titles and the code that applies them, and the
+    account of its base game (the docstrings of the modules applying its BASE.* rules)."""
+    rows = ["| rule | what it says | applied in |", "|---|---|---|"]
+    base_modules: list[str] = []
+    for rid, title, where in catalogue.entries():
+        if rid in system.rules:
+            rows.append(f"| `{rid}` | {title} | {', '.join(f'`{w}`' for w in where) or '—'} |")
+            if rid.startswith("BASE."):
+                base_modules += [m for m in map(_module_of, where) if m not in base_modules]
+    out = [f"#### The rules of `{system.name}`", "", "\n".join(rows)]
+    for module in base_modules:
+        out += [f"#### The base game (from `{module}`)", "",
+                "```\n" + (sys.modules[module].__doc__ or "").strip() + "\n```"]
+    return out
+
+
+def _module_of(where: str) -> str:
+    """The loaded module a dotted ``module.function`` (or ``module.Class.method``) is in."""
+    name = where
+    while name and name not in sys.modules:
+        name = name.rpartition(".")[0]
+    return name
+
+
+def _package(system: RuleSystem) -> str:
+    return BUILTIN_SYSTEMS.get(system.name, type(system.game).__module__).split(":")[0]
+
+
+def _package_doc(system: RuleSystem) -> str:
+    """The rule system's own account of its rules and readings: its package docstring."""
+    return system.doc or doc_of(importlib.import_module(_package(system)))
+
+
+def _examples(docs: Path) -> dict[str, list[Path]]:
+    """The shipped scenarios (``docs/../scenarios``) by rule system."""
+    found: dict[str, list[Path]] = {}
+    for path in sorted((docs.parent / "scenarios").glob("*.yaml")):
+        text = path.read_text(encoding="utf-8")
+        if re.search(r"^study:", text, re.M):
+            continue
+        ruleset = re.search(r"^ruleset:\s*(\w+)", text, re.M)
+        found.setdefault(ruleset.group(1) if ruleset else "snapfire", []).append(path)
+    return found
+
+
+def _tactics() -> str:
+    rows = ["| setting | name | what it does |", "|---|---|---|"]
+    for kind, where in BEHAVIOUR_KINDS.items():
+        rows += [f"| {where} | `{n}` | {b.doc} |" for n, b in behaviours(kind).items()]
+    return "\n\n".join([_section(m, title, level=level) for m, title, level in TACTICS]
+                        + ["### The named policies and planners", "", "\n".join(rows)])
+
+
+def scenario_parts(docs: Path) -> dict[str, str]:
+    """The generated parts of ``scenario.md``, by name."""
+    examples = _examples(docs)
+    return {
+        "top-level": _top_level(),
+        "units": "\n\n".join([table(UnitSpec), _section(Orders, "`orders`"), _section(Victory, "`victory`", level=2)]),
+        "tactics": _tactics(),
+        "terrain": _terrain(),
+        "systems": "\n\n".join(_system(s, examples) for s in systems_of(builtin_only=True)),
+    }
+
+
+def study_parts(docs: Path) -> dict[str, str]:
+    """The generated parts of ``study.md``, by name."""
+    return {"study-keys": "\n\n".join([table(StudySpec), _section(Precision, "`precision`"),
+                                       _section(Factors, "`factors`")])}
+
+
+def undocumented_keys() -> list[str]:
+    """Every documented model's keys that have no meaning to show (no description)."""
+    models: list[type[BaseModel]] = [Scenario, UnitSpec, Orders, Victory, HexTerrain, TerrainTypeSpec,
+                                     TableTerrain, AreaSpec, GridSpec, StudySpec, Precision, Factors]
+    models += [m for m, _, _ in TACTICS]
+    for s in systems_of(builtin_only=True):
+        models += [m for m in (s.unit_keys, s.order_keys, s.base_knobs, s.knobs, s.policy_keys) if m is not None]
+    return sorted({k for m in models for k in undocumented(m)})
+
+
+def _fill(text: str, parts: dict[str, str], file: str) -> str:
+    for name, body in parts.items():
+        pattern = re.compile(rf"(<!-- generated: {re.escape(name)} -->\n)(?:.*?\n)?(<!-- end: {re.escape(name)} -->)",
+                             re.S)
+        if not pattern.search(text):
+            raise InputError(f"no generated part '{name}' (expected the lines <!-- generated: {name} --> "
+                             f"and <!-- end: {name} -->)", file=file)
+        text = pattern.sub(partial(_between, body), text)
+    return text
+
+
+def _between(body: str, found: re.Match[str]) -> str:
+    return f"{found.group(1)}{body}\n{found.group(2)}"
+
+
+def _files(docs: Path) -> dict[Path, Callable[[str], str]]:
+    out: dict[Path, Callable[[str], str]] = {
+        docs / "scenario.md": lambda text: _fill(text, scenario_parts(docs), str(docs / "scenario.md")),
+        docs / "study.md": lambda text: _fill(text, study_parts(docs), str(docs / "study.md")),
+    }
+    for name, make in SCHEMAS.items():
+        out[docs / name] = partial(_schema_text, make)
+    return out
+
+
+def _schema_text(make: Callable[[], dict[str, Any]], _old: str) -> str:
+    return json.dumps(make(), indent=1, ensure_ascii=False) + "\n"
+
+
+def stale(docs: str | Path) -> list[str]:
+    """The generated files (or parts) under ``docs`` that differ from what the code gives."""
+    out = []
+    for path, make in _files(Path(docs)).items():
+        old = path.read_text(encoding="utf-8") if path.exists() else ""
+        if make(old) != old:
+            out.append(str(path))
+    return out
+
+
+def update(docs: str | Path) -> list[str]:
+    """Rewrite every generated part and schema file under ``docs``; returns those changed."""
+    changed = []
+    for path, make in _files(Path(docs)).items():
+        old = path.read_text(encoding="utf-8") if path.exists() else ""
+        new = make(old)
+        if new != old:
+            path.write_text(new, encoding="utf-8")
+            changed.append(str(path))
+    return changed

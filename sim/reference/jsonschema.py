@@ -1,0 +1,95 @@
+"""The JSON Schema of scenario and study files (``sim schema``), for editors that check
+and complete YAML as it is typed.
+
+A scenario is one of the rule systems' models (``sim.scenario.schema.model_for``), told
+apart by ``ruleset`` (left out: ``snapfire``); its ``terrain`` is a hex or table map as
+``sim.space.spec`` describes it. A study is ``sim.study.design.StudySpec``.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+from pydantic.json_schema import models_json_schema
+
+from sim.scenario.schema import model_for
+from sim.space.spec import TERRAIN_MODELS
+from sim.study.design import StudySpec
+from sim.systems.registry import BUILTIN_SYSTEMS, RuleSystem, all_systems, get_system
+
+# Draft 7: what yaml-language-server (VS Code's YAML extension and others) supports.
+DIALECT = "http://json-schema.org/draft-07/schema#"
+DEFAULT_RULESET = "snapfire"
+
+
+def systems_of(builtin_only: bool) -> list[RuleSystem]:
+    """The rule systems a schema covers: the built-in ones, or every one installed."""
+    return [get_system(n) for n in BUILTIN_SYSTEMS] if builtin_only else all_systems()
+
+
+def draft7(node: Any) -> Any:
+    """A pydantic (draft 2020-12) schema in draft 7's words: ``definitions`` for ``$defs``,
+    ``items`` as a list (with ``additionalItems: false``) for ``prefixItems``."""
+    if isinstance(node, list):
+        return [draft7(x) for x in node]
+    if not isinstance(node, dict):
+        return node
+    out = {}
+    for key, value in node.items():
+        if key == "$defs":
+            out["definitions"] = draft7(value)
+        elif key == "$ref" and isinstance(value, str):
+            out[key] = value.replace("#/$defs/", "#/definitions/")
+        elif key == "prefixItems":
+            out["items"] = draft7(value)
+            out["additionalItems"] = False
+        else:
+            out[key] = draft7(value)
+    return out
+
+
+def _no_null(schema: dict[str, Any]) -> None:
+    """Optional terrain keys may be left out, never written as null."""
+    for prop in schema.get("properties", {}).values():
+        options = prop.get("anyOf")
+        if options and {"type": "null"} in options:
+            rest = [o for o in options if o != {"type": "null"}]
+            prop.pop("anyOf")
+            prop.pop("default", None)
+            prop.update(rest[0] if len(rest) == 1 else {"anyOf": rest})
+
+
+def scenario_schema(builtin_only: bool = False) -> dict[str, Any]:
+    """The JSON Schema of a scenario file under every (or every built-in) rule system."""
+    systems = systems_of(builtin_only)
+    scenario_models = [model_for(s) for s in systems]
+    models: list[type[BaseModel]] = [*scenario_models, *TERRAIN_MODELS]
+    keyed, top = models_json_schema([(m, "validation") for m in models], ref_template="#/$defs/{model}")
+    defs: dict[str, Any] = top["$defs"]
+    terrain = {"oneOf": [keyed[(m, "validation")] for m in TERRAIN_MODELS],
+               "description": "the map: kind hex or kind table"}
+    for m in TERRAIN_MODELS:
+        _no_null(defs[m.__name__])
+        for sub in ("TerrainTypeSpec", "AreaSpec", "GridSpec"):
+            if sub in defs:
+                _no_null(defs[sub])
+    choices = []
+    for system, model in zip(systems, scenario_models):
+        ref = keyed[(model, "validation")]
+        body = defs[ref["$ref"].split("/")[-1]]
+        body["properties"]["terrain"] = terrain
+        if system.name != DEFAULT_RULESET:
+            body["required"] = sorted({*body.get("required", []), "ruleset"})
+        choices.append(ref)
+    return draft7({"$schema": DIALECT, "title": "sim scenario file",
+                   "description": "A scenario: map, sides, forces, victory and a rule system's knobs "
+                                  "(docs/scenario.md).",
+                   "oneOf": choices, "$defs": defs})
+
+
+def study_schema() -> dict[str, Any]:
+    """The JSON Schema of a study file."""
+    schema = StudySpec.model_json_schema(ref_template="#/$defs/{model}")
+    return draft7({"$schema": DIALECT, "title": "sim study file",
+                   "description": "A study: a scenario, variants, factors, replications (docs/study.md).",
+                   **{k: v for k, v in schema.items() if k != "title"}})

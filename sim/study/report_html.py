@@ -1,0 +1,220 @@
+"""The study report (``sim study ... --report FILE.html``): one self-contained HTML page
+to share or archive.
+
+It holds the study's question (its description and the comment lines that open its
+file), its design (scenario, variants, factors, cells, replications, seeds), the rule
+counts (how often each rule acted per battle in each cell), the per-cell results and the
+paired differences with their intervals, the plots inline, the analysis of a designed
+study when the ``analysis`` extra is installed, and the provenance: study hash, sim
+version, seeds and the command line. Everything is inline and the page fetches nothing.
+"""
+from __future__ import annotations
+
+import datetime
+import math
+import os
+import shlex
+import sys
+import tempfile
+from collections import Counter
+from typing import Any, cast
+
+from sim.study.design import package_version
+from sim.study.report import excludes_zero, meaning
+from sim.study.runner import StudyRun
+from sim.study.stats import Estimate, Summary
+from sim.viz.html import escape, file_uri, page
+
+RULE_COUNT_REPS = 20   # replications per cell re-run for the rule counts
+RULE_COUNT_CELLS = 24  # at most this many cells get rule counts (the first ones)
+
+CSS = """
+table.results td:nth-child(n+3) { text-align: right; font-variant-numeric: tabular-nums; }
+.yes { color: #0a5; font-weight: bold; } .no { color: #888; }
+figure { margin: 1em 0; } figcaption { color: #555; font-size: 0.9em; }
+"""
+
+
+def question(path: str) -> list[str]:
+    """The comment lines that open a study file (its question), without editor settings."""
+    out = []
+    try:
+        with open(path, encoding="utf-8-sig") as f:
+            for line in f:
+                if not line.startswith("#"):
+                    break
+                text = line[1:].strip()
+                if not text.startswith("yaml-language-server:"):
+                    out.append(text)
+    except OSError:
+        pass
+    return out
+
+
+def _fmt(x: float, signed: bool = False) -> str:
+    if x is None or not math.isfinite(x):
+        return "–"
+    spec = "+" if signed else ""
+    return f"{x:{spec}.1f}" if abs(x) >= 100 else f"{x:{spec}.3f}"
+
+
+def _interval(e: Estimate, signed: bool = False) -> str:
+    if e.constant:
+        return f"constant ({_fmt(e.mean, signed)} in every replication)"
+    if not math.isfinite(e.ci_low):
+        return "–"
+    return f"[{_fmt(e.ci_low, signed)}, {_fmt(e.ci_high, signed)}]"
+
+
+def _table(head: list[str], rows: list[list[str]], cls: str = "results") -> str:
+    th = "".join(f"<th>{escape(h).replace('@', '<br>@')}</th>" for h in head)
+    body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in r) + "</tr>" for r in rows)
+    return (f'<div style="overflow-x:auto"><table class="{cls}"><thead><tr>{th}</tr></thead>'
+            f"<tbody>{body}</tbody></table></div>")
+
+
+def _design(run: StudyRun) -> str:
+    study, spec = run.study, run.study.spec
+    items = [f"<li>Scenario: <code>{escape(study.scenario_path)}</code> "
+             f"(rule system <code>{escape(study.scenario.ruleset)}</code>)</li>",
+             f"<li>Variants ({len(spec.variants)}; baseline <code>{escape(study.baseline)}</code>): "
+             + "; ".join(f"<code>{escape(v)}</code>: " + (", ".join(f"<code>{escape(k)}={escape(x)}</code>"
+                                                                   for k, x in o.items()) or "the scenario as it is")
+                         for v, o in spec.variants.items()) + "</li>"]
+    if spec.factors is not None:
+        vary = "; ".join(f"<code>{escape(k)}</code>: {escape(v)}" for k, v in spec.factors.vary.items())
+        items.append(f"<li>Factors, design <code>{escape(spec.factors.design)}</code>: {vary}</li>")
+    items += [f"<li>{len(study.cells)} cells × {run.replications} replications "
+              f"({'common random numbers' if run.crn else 'independent seeds (--no-crn)'})</li>",
+              "<li>Metrics: " + ", ".join(f"<code>{escape(m)}</code> ({run.kinds.get(m, 'real')})"
+                                          for m in run.metrics) + "</li>"]
+    return "<ul>" + "".join(items) + "</ul>"
+
+
+def rule_counts(run: StudyRun, reps: int = RULE_COUNT_REPS) -> tuple[list[str], dict[str, Counter]]:
+    """Records per battle by rule ID in each cell, from re-running its first ``reps``
+    replications with their stored seeds (the very battles the study ran)."""
+    from sim.replication import run_battle
+
+    counts: dict[str, Counter] = {}
+    for ci, cell in enumerate(run.study.cells[:RULE_COUNT_CELLS]):
+        scenario = cell.scenario
+        seeds = [run.records[(ci, r)].seed for r in range(min(reps, run.replications)) if (ci, r) in run.records]
+        total: Counter = Counter()
+        for seed in seeds:
+            total.update(r["rule"] for r in run_battle(scenario, seed).log.records if r.get("rule"))
+        counts[cell.label] = Counter({k: v / max(1, len(seeds)) for k, v in total.items()})
+    rules = sorted({rid for c in counts.values() for rid in c})
+    return rules, counts
+
+
+def _rule_counts(run: StudyRun) -> str:
+    rules, counts = rule_counts(run)
+    if not rules:
+        return "<p>No rule acted.</p>"
+    head = ["rule", *counts]
+    rows = [[f"<code>{escape(rid)}</code>", *(_fmt(counts[c].get(rid, 0.0)) for c in counts)] for rid in rules]
+    shown = min(RULE_COUNT_REPS, run.replications)
+    more = (f" (the first {RULE_COUNT_CELLS} of {len(run.study.cells)} cells)"
+            if len(run.study.cells) > RULE_COUNT_CELLS else "")
+    return (f"<p>Records per battle naming each rule, mean over the first {shown} replications of "
+            f"each cell{more}, re-run with their stored seeds. Read these first: a variant whose "
+            f"rule never acts cannot differ from the baseline.</p>" + _table(head, rows))
+
+
+def _results(run: StudyRun) -> str:
+    s = cast(Summary, run.summary)
+    rows = []
+    for cell, per in s.cells.items():
+        for i, (m, e) in enumerate(per.items()):
+            rows.append([escape(cell) if i == 0 else "", f"<code>{escape(m)}</code>", _fmt(e.mean),
+                         escape(_interval(e)), str(e.n), escape(e.method)])
+    return _table(["cell", "metric", "mean", "95% interval", "n", "method"], rows)
+
+
+def _differences(run: StudyRun) -> str:
+    s = cast(Summary, run.summary)
+    if not s.differences:
+        return "<p>Only one variant: nothing to compare.</p>"
+    rows = []
+    for d, per in s.differences.items():
+        for i, (m, e) in enumerate(per.items()):
+            yes = excludes_zero(e)
+            rows.append([escape(d) if i == 0 else "", f"<code>{escape(m)}</code>", _fmt(e.mean, True),
+                         escape(_interval(e, True)), str(e.n), escape(e.method),
+                         f'<span class="{"yes" if yes else "no"}">{"yes" if yes else "no"}</span>'])
+    return (f"<p>{escape(meaning(run))}</p>"
+            + _table(["difference", "metric", "mean", "95% interval", "n", "method", "excludes 0"], rows))
+
+
+def _figures(paths: list[str], caption: str) -> str:
+    return "".join(f'<figure><img alt="{escape(os.path.basename(p))}" src="{file_uri(p)}">'
+                   f"<figcaption>{escape(caption)}: {escape(os.path.basename(p))}</figcaption></figure>"
+                   for p in paths)
+
+
+def _analysis(run: StudyRun, folder: str) -> str:
+    factors = run.study.spec.factors
+    if factors is None or (run.study.plan is None and factors.design == "grid"):
+        return ""   # not a designed study: the variants' comparison is the whole report
+    from sim.study.analyse_command import missing_extra
+
+    missing = missing_extra()
+    if missing:
+        return ("<h2>Analysis of the design</h2><p class=\"note\">Not included: it needs "
+                f"{escape(', '.join(missing))} (<code>pip install 'sim[analysis]'</code>).</p>")
+    from sim.study.analysis import analyse
+    from sim.study.report_farming import text, write_files
+
+    stored = [run.records[k] for k in sorted(run.records)]
+    result = analyse(run.study, stored, dict(run.kinds), run.metrics, study_hash=run.study_hash)
+    pictures = [p for p in write_files(result, os.path.join(folder, "analysis")) if p.endswith(".png")]
+    return ("<h2>Analysis of the design (as <code>sim analyse</code>)</h2>"
+            f"<pre>{escape(text(result, 'this run'))}</pre>" + _figures(pictures, "analysis"))
+
+
+def _provenance(run: StudyRun, argv: list[str] | None) -> str:
+    from sim.study.seeds import replication_seed
+
+    seeds = [replication_seed(run.study.spec.seed, r, crn=run.crn) for r in range(min(3, run.replications))]
+    seed_text = (f"replication i of every cell has root seed <code>replication_seed({run.study.spec.seed}, i)</code>"
+                 f" (first: {', '.join(map(str, seeds))}); <code>sim run SCENARIO --seed S</code> replays one"
+                 if run.crn else "each cell's replications have their own seeds (stored with each row)")
+    command = shlex.join(argv if argv is not None else ["sim", *sys.argv[1:]])
+    items = [f"Study hash: <code>{escape(run.study_hash)}</code>",
+             f"sim version: <code>{escape(package_version())}</code>",
+             f"Study seed: <code>{run.study.spec.seed}</code>; {seed_text}",
+             f"Study file: <code>{escape(run.study.path)}</code>",
+             f"Command line: <code>{escape(command)}</code>",
+             f"Made: {datetime.datetime.now(datetime.UTC).strftime('%Y-%m-%d %H:%M UTC')}"]
+    if run.failures:
+        items.append(f"{len(run.failures)} replications raised and are left out (the failures table)")
+    return "<ul>" + "".join(f"<li>{i}</li>" for i in items) + "</ul>"
+
+
+def report_html(run: StudyRun, argv: list[str] | None = None) -> str:
+    """The whole report of a finished study, as one self-contained HTML page."""
+    from sim.viz.study_plots import plot_study
+
+    study = run.study
+    asked = [study.spec.description, " ".join(question(study.path))]
+    with tempfile.TemporaryDirectory(prefix="sim-report-") as folder:
+        plots = _figures(plot_study(run, folder), "plot")
+        analysis = _analysis(run, folder)
+    body = [f"<h1>Study <code>{escape(study.name)}</code></h1>",
+            "<h2>The question</h2>" + "".join(f"<p>{escape(q)}</p>" for q in asked if q),
+            "<h2>Design</h2>" + _design(run),
+            "<h2>Rule counts</h2>" + _rule_counts(run),
+            "<h2>Results per cell</h2>" + _results(run),
+            "<h2>Paired differences (variant − baseline, same replication)</h2>" + _differences(run),
+            "<h2>Plots</h2>" + plots, analysis,
+            "<h2>Provenance</h2>" + _provenance(run, argv)]
+    return page(f"Study {study.name}", "\n".join(b for b in body if b), CSS)
+
+
+def write_report(run: StudyRun, path: str, argv: list[str] | None = None) -> str:
+    """Write the report to ``path``; returns the path."""
+    text: Any = report_html(run, argv)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    return path

@@ -1,0 +1,161 @@
+"""A real browser for the tests: headless Chromium driven over the DevTools protocol on a
+pipe (``--remote-debugging-pipe``: no port is opened), with every wait bounded.
+
+``Browser().open(path)`` loads a local file and records every request the page makes
+(``Network.requestWillBeSent``); ``evaluate(js)`` reads the page's state; ``wait_for(js)``
+waits, up to a deadline, until an expression is true. DNS is mapped to nothing and the
+proxy is a closed local port, so even a request that slipped through could not leave the
+machine; the recorded list is what the tests assert on. Chromium is killed with its
+parent (``PR_SET_PDEATHSIG``) and at ``close``.
+"""
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import select
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+TIMEOUT = 30.0  # seconds: any single wait on the browser
+LOCAL = ("file:", "data:", "about:", "blob:")
+
+
+def chromium() -> str | None:
+    """The Chromium executable (Debian's ``chromium``), or None."""
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def _child_setup(read_end: int, write_end: int):
+    def setup() -> None:
+        os.dup2(read_end, 3)
+        os.dup2(write_end, 4)
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG: die with the test process
+    return setup
+
+
+class BrowserError(RuntimeError):
+    """The browser did not answer in time, or answered with an error."""
+
+
+class Browser:
+    """One headless Chromium with one page."""
+
+    def __init__(self, timeout: float = TIMEOUT):
+        exe = chromium()
+        if exe is None:
+            raise BrowserError("chromium is not installed (apt-get install chromium)")
+        self.timeout = timeout
+        self.profile = tempfile.mkdtemp(prefix="sim-chromium-")
+        to_browser_r, self._to_browser = os.pipe()
+        self._from_browser, from_browser_w = os.pipe()
+        args = [exe, "--headless", "--remote-debugging-pipe", "--disable-gpu",
+                "--disable-background-networking", "--disable-component-update", "--no-first-run",
+                "--disable-sync", "--disable-extensions", "--mute-audio", "--no-default-browser-check",
+                f"--user-data-dir={self.profile}", "--proxy-server=127.0.0.1:9",
+                "--host-resolver-rules=MAP * ~NOTFOUND", "--allow-file-access-from-files"]
+        if os.geteuid() == 0:
+            args.append("--no-sandbox")
+        self.proc = subprocess.Popen(
+            [*args, "about:blank"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL, pass_fds=(3, 4),
+            preexec_fn=_child_setup(to_browser_r, from_browser_w))
+        os.close(to_browser_r)
+        os.close(from_browser_w)
+        self._buffer = b""
+        self._next = 0
+        self.events: list[dict] = []
+        self.requests: list[str] = []
+        target = self.send("Target.createTarget", {"url": "about:blank"})["targetId"]
+        self.session = self.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+        for domain in ("Network", "Page", "Runtime"):
+            self.send(f"{domain}.enable", session=True)
+
+    # -- the protocol ---------------------------------------------------------------------
+    def _read(self, deadline: float) -> dict:
+        while b"\0" not in self._buffer:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([self._from_browser], [], [], left)[0]:
+                raise BrowserError("chromium did not answer in time")
+            chunk = os.read(self._from_browser, 1 << 16)
+            if not chunk:
+                raise BrowserError("chromium closed the pipe")
+            self._buffer += chunk
+        message, self._buffer = self._buffer.split(b"\0", 1)
+        data = json.loads(message)
+        if data.get("method") == "Network.requestWillBeSent":
+            self.requests.append(data["params"]["request"]["url"])
+        if "method" in data:
+            self.events.append(data)
+        return data
+
+    def send(self, method: str, params: dict | None = None, session: bool = False) -> dict:
+        """Send one command and wait (bounded) for its answer."""
+        self._next += 1
+        message = {"id": self._next, "method": method, "params": params or {}}
+        if session:
+            message["sessionId"] = self.session
+        os.write(self._to_browser, json.dumps(message).encode() + b"\0")
+        deadline = time.monotonic() + self.timeout
+        while True:
+            data = self._read(deadline)
+            if data.get("id") == self._next:
+                if "error" in data:
+                    raise BrowserError(f"{method}: {data['error']}")
+                return data.get("result", {})
+
+    # -- what the tests use ---------------------------------------------------------------
+    def open(self, path: str | Path) -> None:
+        """Load a local file and wait for its load event."""
+        self.events.clear()
+        self.send("Page.navigate", {"url": Path(path).resolve().as_uri()}, session=True)
+        deadline = time.monotonic() + self.timeout
+        while not any(e.get("method") == "Page.loadEventFired" for e in self.events):
+            self._read(deadline)
+
+    def evaluate(self, expression: str):
+        """The value of a JavaScript expression in the page."""
+        result = self.send("Runtime.evaluate", {"expression": expression, "returnByValue": True,
+                                                "awaitPromise": True}, session=True)
+        if "exceptionDetails" in result:
+            raise BrowserError(f"{expression}: {result['exceptionDetails']}")
+        return result["result"].get("value")
+
+    def wait_for(self, expression: str, timeout: float | None = None) -> None:
+        """Wait until ``expression`` is true in the page (the page's own timers run)."""
+        deadline = time.monotonic() + (timeout or self.timeout)
+        while not self.evaluate(expression):
+            if time.monotonic() > deadline:
+                raise BrowserError(f"still false after {timeout or self.timeout} s: {expression}")
+            self.evaluate("new Promise(r => setTimeout(r, 100))")
+
+    def outside_requests(self) -> list[str]:
+        """Every request the page made that was not for a local file or inline data."""
+        return [u for u in self.requests if not u.startswith(LOCAL)]
+
+    def close(self) -> None:
+        """End the browser and remove its profile."""
+        for fd in (self._to_browser, self._from_browser):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait(timeout=self.timeout)
+        shutil.rmtree(self.profile, ignore_errors=True)
+
+    def __enter__(self) -> Browser:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
