@@ -248,7 +248,7 @@ NUMBERS = {
     "name_mapping": ("name", "name: open_ground_advance", "name: {a: 1}", "valid string"),
     "unit_id_bad_chars": ("forces.blue.0.id", "id: b1,", "id: 'b 1; rm -rf',", "should match pattern"),
     "orders_type_unknown": ("forces.blue.0.orders.type", "type: advance, to: OBJ, charge: true}}",
-                            "type: teleport, to: OBJ, charge: true}}", "'hold', 'advance' or 'march'"),
+                            "type: teleport, to: OBJ, charge: true}}", "'hold', 'advance', 'march' or 'charge'"),
     "advance_without_to": ("forces.blue.0.orders", "type: advance, to: OBJ, charge: true}}",
                            "type: advance, charge: true}}", "need a destination"),
     "flags_unknown": ("forces.blue.0.flags", "id: b1, at: \"0,1\",", "id: b1, at: \"0,1\", flags: [invisible],",

@@ -296,3 +296,70 @@ def test_bad_groups_and_policies_are_input_errors():
                           extra={"groups": {"g": {"units": ["b"], "plan": [{"type": "hold"}]}}})
     with pytest.raises(InputError, match="orders of its own"):
         build(grouped)
+
+
+# -- the other event conditions: halted, lost_steps, pinned ----------------------------------
+def test_a_step_waits_until_a_unit_is_halted():
+    """b1 is halted by snap fire in turn 1 (it passes 5 cm from the post): b2 sets off in
+    turn 3, its next movement phase."""
+    lane = dict(LANE, S=(50.0, 55.0))
+    data = scenario(table(lane, EDGES), [
+        unit("b1", "A", move=200, steps=9, armour=7, orders={"type": "advance", "to": "B"}),
+        unit("b2", "C", move=30, plan=[{"type": "advance", "to": "D", "when": {"halted": "b1"}}])],
+        [unit("sf", "S")], turns=6, rules=copy.deepcopy(QUIET), destroy=False)
+    b = run(data)
+    assert recs(b, event="halt", unit="b1")[0]["turn"] == 1
+    assert first_move(b, "b2")["turn"] == 3
+    (d,) = decisions(b, "b2")
+    assert d["trigger"] == "halted b1" and d["turn"] == 3
+
+
+@pytest.mark.parametrize("fact", ["lost_steps", "pinned"])
+def test_a_step_waits_until_a_unit_loses_a_step_or_is_pinned(fact):
+    """H17: b walks into the sniper's range and is hit in turn 1 (seed 3), so it loses a
+    step and is pinned (BASE.H.PIN); b2, out of range, sets off in turn 3."""
+    from test_fidelity import SNIPER, hexdoc
+
+    data = hexdoc([{"id": "b", "at": "0,0", "move": 2, "steps": 5, "orders": {"type": "advance", "to": "2,0"}},
+                   {"id": "b2", "at": "0,0", "move": 1, "plan": [
+                       {"type": "advance", "to": "1,0", "when": {fact: "b"}}]}],
+                  [SNIPER], turns=6)
+    b = run(data, seed=3)
+    first = (recs(b, event="hit", unit="b") if fact == "lost_steps" else recs(b, event="pin", unit="b"))[0]
+    assert first["turn"] == 1
+    assert first_move(b, "b2")["turn"] == 3
+
+
+def test_on_halted_reacts_to_a_halt_not_to_fire():
+    """A zone of control halts without firing: `on_halted` reacts (in the unit's next
+    movement phase), `on_fired` never does."""
+    lane = dict(LANE, S=(50.0, 53.0))
+    rules = copy.deepcopy(QUIET)
+    rules["snapfire"] = {"reaction": "zoc"}
+    for what, reacts in (("on_halted", True), ("on_fired", False)):
+        data = scenario(table(lane, EDGES), [unit("b", "A", move=40, orders={"type": "advance", "to": "B"})],
+                        [unit("z", "S")], turns=6, rules=copy.deepcopy(rules), destroy=False)
+        data["policies"] = {"blue": {what: {"policy": "go_to_ground"}}}
+        b = run(data)
+        halted = recs(b, event="halt", unit="b")
+        assert halted, what
+        chosen = [r for r in decisions(b, "b") if r["policy"] == "go_to_ground"]
+        if reacts:
+            assert chosen[0]["turn"] == halted[0]["turn"] + 2 and chosen[0]["trigger"] == "halted"
+        else:
+            assert chosen == []
+
+
+def test_enemy_within_does_not_see_a_hidden_sniper():
+    """H17: the only enemy is a deployed, hidden sniper 8 hexes off. b2 waits for an enemy
+    it can see within 20 hexes: not in turn 1 (the sniper is hidden), but in turn 3, after
+    the sniper revealed itself by firing at b in turn 1 (its `spot` record)."""
+    from test_fidelity import SNIPER, hexdoc
+
+    data = hexdoc([{"id": "b", "at": "0,0", "move": 2, "steps": 5, "orders": {"type": "advance", "to": "2,0"}},
+                   {"id": "b2", "at": "0,0", "move": 1, "plan": [
+                       {"type": "advance", "to": "1,0", "when": {"enemy_within": 20}}]}],
+                  [SNIPER], turns=6)
+    b = run(data, seed=3)
+    assert recs(b, event="spot", unit="s")[0]["turn"] == 1
+    assert first_move(b, "b2")["turn"] == 3

@@ -30,7 +30,7 @@ from sim.agents.unit import Unit
 from sim.events import ARRIVE, DECIDE, HALT, HIT, MOVE, PIN, PLACE, STOP
 from sim.space import routes
 from sim.space.paths import NoPath
-from sim.systems.registry import Behaviour, behaviour
+from sim.systems.registry import behaviour
 
 if TYPE_CHECKING:
     from sim.engine.clock import Phase
@@ -260,13 +260,16 @@ class Plans:
             if p is None or not any(i >= r.reacted for i in events):
                 continue
             r.reacted = self._read
-            r.ground_turns, r.detour = 0, False   # a new reaction replaces one under way
+            interrupted = r.resume   # a new reaction replaces one under way
+            r.ground_turns, r.detour, r.resume = 0, False, False
             choice = behaviour("reaction_move", p.policy).choose(self, r, p)
             trigger = "fired_on" if what == "on_fired" else "halted"
             self.battle.record(DECIDE, rule=None, unit=unit.id, pos=unit.pos, node=unit.node,
-                               policy=p.policy, choice=choice, trigger=trigger)
-            if p.policy != "carry_on":
+                               policy=p.policy, choice=str(choice), trigger=trigger)
+            if r.resume:        # it holds or moves off its plan (``hold``, ``detour``)
                 return True
+            r.resume = interrupted   # carrying on: a broken-off step starts again now
+            return False
         if r.ground_turns > 0:
             r.ground_turns -= 1
             unit.orders, unit.route = _hold_like(r.steps[r.index]), []
@@ -275,6 +278,26 @@ class Plans:
             return True
         r.detour = False
         return False
+
+    def hold(self, r: Runner, turns: int = 1) -> str:
+        """A reaction: the unit stands for ``turns`` of its movement phases (this one
+        included), then its plan's step starts again from where it is."""
+        r.ground_turns, r.resume = turns - 1, True
+        r.unit.orders, r.unit.route = _hold_like(r.steps[r.index]), []
+        return f"hold {turns} turn(s)"
+
+    def detour(self, r: Runner, node: str, route: list[str] | None = None) -> str:
+        """A reaction: the unit moves to ``node`` (by ``route``, default the least-cost
+        path; back along its edge when ``node`` is the one it stands past), then its
+        plan's step starts again from there."""
+        unit, t = r.unit, self.battle.terrain
+        unit.orders = r.steps[r.index].model_copy(update={"type": "advance", "to": node, "via": []})
+        if route is None:
+            past = node == unit.node and unit.pos != t.pos(node)
+            route = [node] if past else routes.shortest(t, unit.node, [], node)
+        unit.route = route
+        r.detour, r.resume = bool(route), True
+        return f"to {node}"
 
     # -- the log -----------------------------------------------------------------------
     def _read_log(self) -> None:
@@ -334,88 +357,3 @@ def _describe_when(when: Any) -> str:
         a = when.arrived
         parts.insert(0, f"{a.unit or a.group} arrived at {a.at}")
     return ", ".join(parts) or "always"
-
-
-# -- named planners and policies (behaviours) ------------------------------------------------
-def _shortest(plans: Plans, unit: Unit, start: str, via: list[str], goal: str) -> list[str]:
-    return routes.shortest(plans.battle.terrain, start, via, goal)
-
-
-def _covered(plans: Plans, unit: Unit, start: str, via: list[str], goal: str) -> list[str]:
-    return routes.covered(plans.battle.terrain, start, via, goal, plans.seen_by_enemies_of(unit.side))
-
-
-def _carry_on(plans: Plans, r: Runner, p: Any) -> str:
-    return "carry on"
-
-
-def _go_to_ground(plans: Plans, r: Runner, p: Any) -> str:
-    r.ground_turns, r.resume = p.turns - 1, True
-    r.unit.orders, r.unit.route = _hold_like(r.steps[r.index]), []
-    return f"hold {p.turns} turn(s)"
-
-
-def _fall_back(plans: Plans, r: Runner, p: Any) -> str:
-    unit = r.unit
-    t = plans.battle.terrain
-    # back to where it set off; when it stands part-way past that node, back to the node
-    back = r.last_node if r.last_node is not None and (
-        r.last_node != unit.node or unit.pos != t.pos(unit.node)) else None
-    if back is None:
-        unit.orders, unit.route = _hold_like(r.steps[r.index]), []
-        r.resume = True
-        return "hold (nowhere to fall back to)"
-    unit.orders = r.steps[r.index].model_copy(update={"type": "advance", "to": back, "via": []})
-    unit.route = [back] if back == unit.node else routes.shortest(t, unit.node, [], back)
-    r.detour, r.resume = True, True   # the plan's step starts again once it is there
-    return f"fall back to {back}"
-
-
-def _seek_cover(plans: Plans, r: Runner, p: Any) -> str:
-    unit, t = r.unit, plans.battle.terrain
-    cover = [n for n in t.within(unit.node, unit.move) if t.cover(n) > 0 and t.reachable(unit.node, n)]
-    near = [(cost, n) for n in cover if (cost := t.path_cost(unit.node, n)) <= unit.move + 1e-9]
-    if not near:
-        unit.orders, unit.route = _hold_like(r.steps[r.index]), []
-        r.resume = True
-        return "hold (no cover within reach)"
-    cost, node = min(near)
-    unit.orders = r.steps[r.index].model_copy(update={"type": "advance", "to": node, "via": []})
-    unit.route = [] if node == unit.node else routes.shortest(t, unit.node, [], node)
-    r.detour, r.resume = bool(unit.route), True
-    return f"cover at {node}"
-
-
-def _nearest(candidates: list[tuple[float, Unit]], p: Any) -> Unit:
-    return min(candidates, key=lambda c: (c[0], c[1].id))[1]
-
-
-def _weakest(candidates: list[tuple[float, Unit]], p: Any) -> Unit:
-    return min(candidates, key=lambda c: (c[1].steps, c[0], c[1].id))[1]
-
-
-def _most_dangerous(candidates: list[tuple[float, Unit]], p: Any) -> Unit:
-    return min(candidates, key=lambda c: (-c[1].steps, c[1].armour, c[0], c[1].id))[1]
-
-
-def _priority(candidates: list[tuple[float, Unit]], p: Any) -> Unit:
-    order = {k: i for i, k in enumerate(p.kinds)}
-    return min(candidates, key=lambda c: (order.get(c[1].kind, len(order)), c[0], c[1].id))[1]
-
-
-BEHAVIOURS = [
-    Behaviour("route", "shortest", _shortest, "the least-cost path, through `via` in order (default)"),
-    Behaviour("route", "via", _shortest, "the least-cost legs between the `via` nodes"),
-    Behaviour("route", "covered", _covered,
-              "keeps out of the ground the enemy saw from its start (10x dearer there)"),
-    Behaviour("reaction_move", "carry_on", _carry_on, "keep to the plan (the default)"),
-    Behaviour("reaction_move", "go_to_ground", _go_to_ground, "hold for `turns` movement phases"),
-    Behaviour("reaction_move", "fall_back", _fall_back, "move back to the node it last set off from"),
-    Behaviour("reaction_move", "seek_cover", _seek_cover,
-              "move to the nearest node with cover it can reach this phase"),
-    Behaviour("target", "nearest", _nearest, "the nearest enemy in range and sight (the default)"),
-    Behaviour("target", "weakest", _weakest, "the enemy with fewest steps, then the nearest"),
-    Behaviour("target", "most_dangerous", _most_dangerous,
-              "the enemy with most steps (then least armour), then the nearest"),
-    Behaviour("target", "priority", _priority, "the first of `kinds` present, then the nearest"),
-]

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, GetJsonSchemaHandler, model_validator
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema
 
 from sim.systems.knobs import behaviour_of
 
@@ -82,8 +84,8 @@ class Orders(_Strict):
 
     type: Literal["hold", "advance", "march"] = Field("hold", description=(
         "`hold` stays put; `advance` makes one move per own movement phase along its route to "
-        "`to`; `march` makes up to three moves a phase, each in its own third of it (SF.MARCH); "
-        "where a rule system reads `charge`, `charge` is an advance that charges"))
+        "`to`; `march` makes up to three moves a phase, each in its own third of it (SF.MARCH) "
+        "(rule systems that read `charge` add the type `charge`)"))
     to: str | None = Field(None, description=(
         "the destination node (required unless `hold`, refused with `hold`); reachable from "
         "where the step before leaves the unit"))
@@ -119,6 +121,13 @@ class Plan(_Strict):
     @classmethod
     def _a_list_is_its_steps(cls, data: Any) -> Any:
         return {"steps": data} if isinstance(data, list) else data
+
+    @classmethod
+    def __get_pydantic_json_schema__(cls, core_schema: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
+        """The mapping's schema, or (the shorthand) a bare list of its steps."""
+        mapping = handler(core_schema)
+        steps = handler.resolve_ref_schema(mapping)["properties"]["steps"]
+        return {"anyOf": [mapping, {k: v for k, v in steps.items() if k != "title"}]}
 
     @model_validator(mode="after")
     def _loops_end(self) -> Plan:

@@ -198,8 +198,12 @@ def _subclass(name: str, bases: tuple[type[M], ...], **fields: Any) -> type[M]:
 @lru_cache(maxsize=64)
 def _model(system: RuleSystem, _generation: int) -> type[Scenario]:
     name = system.name
-    orders: type[BaseModel] = (_subclass(f"Orders_{name}", (Orders, system.order_keys))
-                               if system.order_keys else Orders)
+    orders: type[BaseModel] = Orders
+    if system.order_keys is not None:
+        # an order-keys model may redefine a common key (``type``, to add a step type)
+        redefined = {k: (f.annotation, f) for k, f in system.order_keys.model_fields.items()
+                     if k in Orders.model_fields}
+        orders = _subclass(f"Orders_{name}", (Orders, system.order_keys), **redefined)
     # list[orders], list[unit]: lists of models made at run time, types mypy cannot check.
     plan = _subclass(f"Plan_{name}", (Plan,),
                      steps=(list[orders], Field(min_length=1, max_length=MAX_STEPS)))  # type: ignore[valid-type]

@@ -9,7 +9,7 @@ its section's model (a ``Knobs`` subclass) once, in its ``RuleSystem``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, GetJsonSchemaHandler, model_validator
 from pydantic.json_schema import JsonSchemaValue
@@ -44,6 +44,10 @@ class ChargeOrders(Knobs):
     (BASE.S.ASSAULT, BASE.F.ASSAULT).
     """
 
+    type: Literal["hold", "advance", "march", "charge"] = Field("hold", description=(
+        "`hold` stays put; `advance` makes one move per own movement phase along its route to "
+        "`to`; `march` makes up to three moves a phase, each in its own third of it (SF.MARCH); "
+        "`charge` is an `advance` with `charge: true`"))
     charge: bool = Field(False, description=(
         "the unit may enter enemy zones of control (SF.ZOC) and assaults in the assault phase "
         "(BASE.S.ASSAULT, BASE.F.ASSAULT)"))

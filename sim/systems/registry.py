@@ -43,7 +43,7 @@ BUILTIN_SYSTEMS = {
     "too": "sim.systems.too:SYSTEM",
 }
 BUILTIN_BEHAVIOURS = ("sim.systems.h17.policies:BEHAVIOURS", "sim.systems.fow.policies:BEHAVIOURS",
-                      "sim.systems.reactions:BEHAVIOURS", "sim.agents.plans:BEHAVIOURS")
+                      "sim.systems.reactions:BEHAVIOURS", "sim.agents.policies:BEHAVIOURS")
 
 
 class PluginError(InputError):

@@ -1,0 +1,61 @@
+"""The shipped tactical study (issue 14): its variants change plans and policies only,
+and the README's table of what it finds is what it finds (so that text cannot drift)."""
+from __future__ import annotations
+
+import re
+
+from conftest import ROOT
+
+STUDY = ROOT / "scenarios" / "platoon_tactics.yaml"
+
+
+def readme_rows() -> dict[str, list[str]]:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = text.split("**What `platoon_tactics` finds.**", 1)[1].split("\n\n", 2)[1]
+    rows = {}
+    for line in block.splitlines():
+        found = re.match(r"\| `(\w+)`[^|]*\|(.*)\|$", line)
+        if found:
+            rows[found.group(1)] = [c.strip() for c in found.group(2).split("|")]
+    return rows
+
+
+def test_the_variants_change_plans_and_policies_only():
+    from sim.study.design import load_study
+
+    study = load_study(STUDY)
+    cells = {c.label: c.scenario for c in study.cells}
+    direct = cells["direct"]
+    for label, sc in cells.items():
+        same = {"rules", "forces", "terrain", "victory", "turns", "sides"}
+        assert sc.model_dump(include=same) == direct.model_dump(include=same), label
+        assert sc.model_dump(include={"groups", "policies"}) != direct.model_dump(include={"groups", "policies"}) \
+            or label == "direct", label
+    assert cells["covered"].groups["assault"].plan.steps[0].route == "covered"
+    wait = cells["base_of_fire"].groups["assault"].plan.steps[0].when.arrived
+    assert (wait.group, wait.at) == ("support", "FIRE")
+    assert cells["base_of_fire"].groups["support"].plan.steps[0].to == "FIRE"
+    assert cells["go_to_ground"].policies["blue"].on_fired.policy == "go_to_ground"
+    assert direct.groups["assault"].plan.steps[0].charge is True     # `type: charge`
+
+
+def test_the_readme_reports_what_the_study_finds():
+    """Re-run the study as the README says (300 replications, its seed) and compare every
+    figure of the README's table, as printed."""
+    import sim
+
+    run = sim.run_study(sim.load_study(str(STUDY)), workers=2)
+    rows = readme_rows()
+    assert set(rows) == set(run.summary.cells)
+    for label, cols in rows.items():
+        cell = run.summary.cells[label]
+        assert cols[0] == f"{cell['attacker_won'].mean:.3f}", label
+        assert cols[2] == f"{cell['attacker_steps_lost'].mean:.2f}", label
+        assert cols[4] == f"{cell['end_time'].mean:.1f}", label
+        if label == "direct":
+            continue
+        diff = run.summary.differences[f"{label} - direct"]
+        for col, metric, digits in ((1, "attacker_won", 3), (3, "attacker_steps_lost", 2), (5, "end_time", 2)):
+            e = diff[metric]
+            printed = "{:+.{d}f} [{:+.{d}f}, {:+.{d}f}]".format(e.mean, e.ci_low, e.ci_high, d=digits)
+            assert cols[col].replace("−", "-") == printed, (label, metric, cols[col], printed)
