@@ -363,3 +363,186 @@ def test_enemy_within_does_not_see_a_hidden_sniper():
     b = run(data, seed=3)
     assert recs(b, event="spot", unit="s")[0]["turn"] == 1
     assert first_move(b, "b2")["turn"] == 3
+
+
+def test_a_covered_route_on_a_hex_map_goes_behind_the_woods():
+    """Hexes as on a table: the least-cost way along row 1 is in the red post's sight;
+    `covered` drops to row 3, behind the woods of row 2, and comes back up at the end."""
+    from test_fidelity import hexdoc
+
+    rows = ("..........", "..........", "..WWWWWW..", "..........")
+    found = {}
+    for planner in ("shortest", "covered"):
+        d = hexdoc([{"id": "b", "at": "0,1", "move": 30, "plan": [
+            {"type": "advance", "to": "9,1", "route": planner}]}], [{"id": "r", "at": "4,0"}], rows=rows)
+        d["rules"] = {"h17": {"ap_range": 1}}
+        b = run(d)
+        found[planner] = [b.scenario.map.nearest_node(*p) for p in first_move(b, "b")["waypoints"]]
+    assert found["shortest"] == [f"{q},1" for q in range(1, 10)]
+    assert found["covered"] == ["0,2", "0,3", "1,3", "2,3", "3,3", "4,3", "5,3", "6,3", "7,2", "8,1", "9,1"]
+
+
+# -- found by trying it as a new user ---------------------------------------------------------
+def test_a_reaction_does_not_start_a_step_still_waiting_for_its_condition():
+    """b waits for turn 7; red shoots at it in turn 2 (and then leaves), so it goes to
+    ground in turn 3, and after that it goes on waiting: it does not set off in turn 5
+    because the reaction is over."""
+    data = scenario(table(dict(LANE, H=(30.0, 50.0), S=(50.0, 55.0)), EDGES + [("H", "W"), ("S", "FAR")]),
+                    [unit("b", "H", move=40, steps=9, plan=[
+                        {"type": "advance", "to": "B", "when": {"from_turn": 7}}])],
+                    [unit("sf", "S", armour=7, move=200, plan=[
+                        {"type": "advance", "to": "FAR", "when": {"from_turn": 4}}])], turns=8,
+                    rules={"base": {"shoot_range": 30}, "snapfire": {"radius": 1}}, destroy=False)
+    data["policies"] = {"blue": {"on_fired": {"policy": "go_to_ground", "turns": 1}}}
+    b = run(data)
+    assert [r["turn"] for r in recs(b, rule="BASE.S.SHOOT") if r["target"] == "b"][0] == 2
+    assert [r["turn"] for r in decisions(b, "b") if r["policy"] == "go_to_ground"][0] == 3
+    assert first_move(b, "b")["turn"] == 7
+    assert not [r for r in decisions(b, "b") if r["choice"].startswith("resume")]
+
+
+def test_events_count_from_when_the_step_before_began():
+    """Step 2 waits until the unit has been fired on. Red shoots at it in turn 2, while it
+    is still on step 1 (on its way to W, which it reaches in turn 3, out of red's range):
+    step 2 starts in turn 5, the phase after step 1 is done."""
+    data = scenario(table(dict(LANE, S=(0.0, 95.0)), EDGES), [unit("b", "A", move=30, steps=9, plan=[
+        {"type": "advance", "to": "W"},
+        {"type": "advance", "to": "B", "when": {"fired_on": "self"}}])],
+        [unit("sf", "S", armour=7)], turns=8, rules={"base": {"shoot_range": 60}, "snapfire": {"radius": 1}},
+        destroy=False)
+    b = run(data)
+    shots = [r for r in recs(b, rule="BASE.S.SHOOT") if r["target"] == "b"]
+    assert [r["turn"] for r in shots] == [2]
+    assert recs(b, event="arrive", unit="b")[0]["turn"] == 3
+    (d,) = decisions(b, "b")
+    assert d["turn"] == 5 and d["choice"].startswith("step 2")
+
+
+def test_a_waiting_charge_step_does_not_assault():
+    wp = {"A": (0.0, 50.0), "E": (10.0, 50.0)}
+    data = scenario(table(wp, [("A", "E")]), [unit("b", "A", move=30, armour=7, plan=[
+        {"type": "charge", "to": "E", "when": {"from_turn": 5}}])], [unit("e", "E", armour=7)],
+        turns=6, rules={"base": {"shoot_range": 0, "charge_range": 15}, "snapfire": {"radius": 1}},
+        destroy=False)
+    b = run(data)
+    assaults = recs(b, rule="BASE.S.ASSAULT")
+    assert assaults and min(r["turn"] for r in assaults) == 5
+
+
+def test_seek_cover_does_not_run_to_the_enemy():
+    """The only cover within a move is the hedge the firer stands in: the unit holds."""
+    data = fired_on_data("seek_cover")
+    data["terrain"]["areas"] = [{"name": "hedge", "terrain": "hedge",
+                                 "polygon": [[46, 51], [54, 51], [54, 59], [46, 59]]}]
+    data["terrain"]["waypoints"]["S"] = [50.0, 55.0]
+    b = run(data)
+    d = [r for r in decisions(b, "b") if r["policy"] == "seek_cover"][0]
+    assert d["choice"] == "hold (no cover within reach)"
+
+
+def test_a_units_own_on_halted_comes_before_its_sides_on_fired():
+    """Snap fire halts and fires at once: the unit's own `on_halted` (fall back) decides,
+    not its side's `on_fired` (carry on)."""
+    data = fired_on_data("carry_on")
+    data["forces"]["blue"][0]["move"] = 45
+    data["policies"] = {"blue": {"on_fired": {"policy": "carry_on"}}, "b": {"on_halted": {"policy": "fall_back"}}}
+    b = run(data)
+    first = decisions(b, "b")[0]
+    assert first["policy"] == "fall_back" and first["trigger"] == "halted"
+
+
+def test_in_phase_delays_only_the_steps_first_move():
+    b = run(lane_battle([unit("b", "A", move=20, plan=[
+        {"type": "advance", "to": "B", "when": {"in_phase": 0.5}}])], turns=4))
+    moves = recs(b, event="move", unit="b")
+    assert [m["t"] for m in moves] == [0.5, 6.0]
+
+
+def test_a_target_choice_among_several_is_a_decide_record():
+    wp = {"A": (0.0, 50.0), "N": (20.0, 50.0), "F": (35.0, 50.0)}
+    data = scenario(table(wp), [unit("b", "A")], [unit("strong", "N", steps=4), unit("weak", "F", steps=1)],
+                    turns=1, destroy=False)
+    data["policies"] = {"blue": {"target": {"policy": "weakest"}}}
+    b = run(data)
+    (d,) = decisions(b, "b")
+    assert (d["policy"], d["choice"], d["candidates"]) == ("weakest", "weak", ["strong", "weak"])
+    assert b.log.records.index(d) < b.log.records.index(recs(b, rule="BASE.S.SHOOT")[0])
+
+
+def test_a_route_planner_that_leaves_the_map_is_a_plugin_error():
+    from sim.experimental import Behaviour, register_behaviour, unregister_behaviour
+    from sim.systems.registry import PluginError
+
+    register_behaviour(Behaviour("route", "teleport", lambda plans, u, start, via, goal: [goal], "jump"))
+    try:
+        data = lane_battle([unit("b", "A", move=30, plan=[{"type": "advance", "to": "B", "route": "teleport"}])])
+        with pytest.raises(PluginError, match="'B' does not follow 'A'"):
+            run(data)
+    finally:
+        unregister_behaviour("route", "teleport")
+
+
+def test_a_group_with_a_formation_arrives_each_member_at_its_own_place():
+    lane = dict(LANE, B2=(100.0, 40.0))
+    data = scenario(table(lane, EDGES + [("W", "B2")]),
+                    [unit("g1", "A", move=200), unit("g2", "A", move=200),
+                     unit("b3", "C", move=30, plan=[{"type": "advance", "to": "D",
+                                                     "when": {"arrived": {"group": "sec", "at": "B"}}}])],
+                    [unit("far", "FAR")], turns=4, rules=copy.deepcopy(QUIET), destroy=False)
+    data["groups"] = {"sec": {"units": ["g1", "g2"], "plan": [{"type": "advance", "to": "B"}],
+                              "formation": {"g2": [0.0, -9.0]}}}
+    b = run(data)
+    assert first_move(b, "b3")["turn"] == 3
+
+
+def test_a_move_ending_on_a_zero_length_edge_ends_in_its_phase():
+    """FIRE is a waypoint exactly on a grid node: the edge between them has no length.
+    A move that reaches them at its slot's end logs its arrive in the movement phase."""
+    data = scenario({"kind": "table", "width": 60, "height": 60, "grid": {"spacing": 10},
+                     "waypoints": {"FIRE": [30, 30]}},
+                    [unit("b", "0,3", move=30, orders={"type": "advance", "to": "FIRE"})],
+                    [unit("far", "5,0")], turns=2, rules=copy.deepcopy(QUIET), destroy=False)
+    b = run(data)
+    (arrive,) = recs(b, event="arrive", unit="b")
+    assert arrive["node"] == "FIRE" and arrive["phase"] == "movement" and arrive["t"] == 1.0
+    check_battle(b)
+
+
+@pytest.mark.parametrize("when,words", [
+    ({"from_turn": 6}, "turn 6 never comes for side 'blue'"),
+    ({"pinned": "self"}, "never pins a unit"),
+])
+def test_a_condition_that_can_never_hold_is_refused(when, words):
+    data = lane_battle([unit("b", "A", move=30, plan=[{"type": "advance", "to": "B", "when": when}])], turns=6)
+    with pytest.raises(InputError, match=words):
+        build(data)
+
+
+def test_an_until_that_can_never_hold_says_the_loop_never_ends():
+    data = lane_battle([unit("b", "A", move=100, plan={
+        "steps": [{"type": "advance", "to": "B"}, {"type": "advance", "to": "A"}],
+        "loop": True, "until": {"from_turn": 99}})], turns=10)
+    with pytest.raises(InputError, match="the loop could never end"):
+        build(data)
+
+
+def test_messages_for_misspelt_and_foreign_policy_keys():
+    data = lane_battle([unit("b", "A", move=30)],
+                       extra={"groups": {"g": {"units": ["b"], "plans": [{"type": "hold"}]}}})
+    with pytest.raises(InputError, match=r"groups\.g\.plans: unknown key"):
+        build(data)
+    data = lane_battle([unit("b", "A", move=30)], extra={"policies": {"blue": {"withdraw": {"when": "never"}}}})
+    with pytest.raises(InputError, match=r"'withdraw' is set but ruleset 'snapfire' does not read it \(only \['h17'\]"):
+        build(data)
+
+
+def test_set_paths_address_a_plan_either_way():
+    from sim.scenario.load import apply_overrides
+
+    sc = build(lane_battle([unit("b", "A", move=100, plan=[{"type": "advance", "to": "B"},
+                                                          {"type": "advance", "to": "A"}])], turns=10))
+    a = apply_overrides(sc, {"forces.blue.0.plan.steps.1.when": {"from_turn": 5}})
+    b = apply_overrides(sc, {"forces.blue.0.plan.1.when": {"from_turn": 5}})
+    assert a.forces["blue"][0].plan.steps[1].when.from_turn == b.forces["blue"][0].plan.steps[1].when.from_turn == 5
+    looped = apply_overrides(sc, {"forces.blue.0.plan.loop": True, "forces.blue.0.plan.until": {"from_turn": 7}})
+    assert looped.forces["blue"][0].plan.loop and len(looped.forces["blue"][0].plan.steps) == 2

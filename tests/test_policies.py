@@ -158,18 +158,27 @@ def test_a_target_policy_registered_from_python_is_used_and_checked():
         unregister_behaviour("target", "farthest")
 
 
-# -- every policy setting is read ------------------------------------------------------------
+# -- policy settings: what is refused, what is kept for a sweep -----------------------------
 @pytest.mark.parametrize("policy,place,words", [
-    ({"target": {"policy": "nearest", "kinds": ["infantry"]}}, "policies.blue.target.kinds",
-     "is not read by policy 'nearest'"),
     ({"target": {"policy": "priority"}}, "policies.blue.target", "needs 'kinds'"),
     ({"target": {"policy": "priority", "kinds": ["tank"]}}, "policies.blue.target.kinds.0",
      "no unit of kind 'tank'"),
-    ({"on_fired": {"policy": "fall_back", "turns": 2}}, "policies.blue.on_fired.turns",
-     "is not read by policy 'fall_back'"),
+    ({"on_halted": {"policy": "go_to_ground"}}, "policies.blue.on_halted", "never halts a unit"),
 ])
-def test_a_policy_parameter_no_policy_reads_is_refused(policy, place, words):
+def test_a_policy_that_could_never_act_is_refused(policy, place, words):
     data = snap_lane(policies={"blue": policy})
+    if "on_halted" in policy:   # fow never halts a unit
+        data = shipped("crossing_sniper.yaml")
+        data["policies"] = {"blue": policy}
     with pytest.raises(InputError) as err:
         build(data)
     assert place in str(err.value) and words in str(err.value), str(err.value)
+
+
+def test_a_parameter_the_chosen_policy_does_not_read_is_kept_for_a_sweep():
+    """A study swaps the policy and keeps its parameters (as rules.fow.relocate.cm under
+    `when: never`): `turns` under fall_back is inactive, not an error, and the battle is
+    the one without it."""
+    with_turns = snap_lane(policies={"b": {"on_fired": {"policy": "fall_back", "turns": 3}}})
+    without = snap_lane(policies={"b": {"on_fired": {"policy": "fall_back"}}})
+    assert lines(with_turns, 1) == lines(without, 1)

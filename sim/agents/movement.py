@@ -118,10 +118,11 @@ def walk(battle: BattleContext, unit: Unit, move_index: int, duration: float, en
                 seg_time = cost / speed
                 if end is not None and env.now + seg_time > end:
                     seg_time = _clamped(env.now, seg_time, end)
-                try:
-                    yield env.timeout(seg_time)
-                except simpy.Interrupt:
-                    return "dead"  # Battle.eliminate set its exact position
+                if cost > 0:   # a zero-length edge (two nodes on one spot) takes no time
+                    try:
+                        yield env.timeout(seg_time)
+                    except simpy.Interrupt:
+                        return "dead"  # Battle.eliminate set its exact position
                 unit.pos = target  # as _reach does, inline: most segments pass here
                 if node is not None:
                     unit.node = node
@@ -136,6 +137,10 @@ def walk(battle: BattleContext, unit: Unit, move_index: int, duration: float, en
             seg_time = cost / speed
             if end is not None and t0 + seg_time > end:
                 seg_time = _clamped(t0, seg_time, end)
+            if cost <= 0:   # a zero-length edge takes no time: it is crossed at once, in
+                _reach(unit, target, node)   # the move's own phase (no wait, nothing armed)
+                i += 1
+                continue
             referee.arm(unit, p0, target, seg_time)
             try:
                 yield env.timeout(seg_time)

@@ -30,7 +30,7 @@ from sim.agents.unit import Unit
 from sim.events import ARRIVE, DECIDE, HALT, HIT, MOVE, PIN, PLACE, STOP
 from sim.space import routes
 from sim.space.paths import NoPath
-from sim.systems.registry import behaviour
+from sim.systems.registry import PluginError, behaviour
 
 if TYPE_CHECKING:
     from sim.engine.clock import Phase
@@ -57,6 +57,9 @@ class Runner:
     last_node: str | None = None   # where it last set off from (fall_back goes there)
     reacted: int = 0               # events before this one have been reacted to
     finished: bool = False
+    reacts: bool = False           # it has an on_fired or on_halted policy
+    step_began: int = 0            # the event number at which the current step began
+    started_turn: int = 0          # the turn in which the current step began
 
 
 @dataclass
@@ -91,9 +94,18 @@ class Plans:
                                            plan.until if plan is not None else None)
         self.policies = scenario.policies
         self.group_of = group_of
+        self._policy: dict[tuple[str, str], tuple[int, Any]] = {}   # (unit, what) -> policy: fixed
         self.facts: dict[str, Facts] = {uid: Facts() for uid in self.runners}
         self._read = 0
         self._seen: dict[str, frozenset[str]] = {}   # side -> ground its enemies see at the start
+        self._sides: dict[str, list[Runner]] = {side: [] for side in scenario.sides}
+        for r in self.runners.values():
+            r.reacts = any(self.policy(r.unit, w) is not None for w in ("on_fired", "on_halted"))
+            self._sides[r.unit.side].append(r)
+        # Only plans that wait on events, or react to them, need the log read (a battle
+        # of plain orders skips it).
+        self._needs_log = any(r.reacts or any(_reads_log(c) for c in (*[s.when for s in r.steps], r.until))
+                              for r in self.runners.values())
         for r in self.runners.values():   # the first step, as orders always were, unless it waits
             if r.steps[0].when is None:
                 self._start(r, None, log=False)
@@ -108,17 +120,28 @@ class Plans:
     def start_fraction(self, unit: Unit) -> float:
         """How far into its movement phase the unit's move starts (``in_phase``)."""
         r = self.runners[unit.id]
-        when = r.steps[r.index].when if r.begun and not r.finished else None
+        if not r.begun or r.finished or r.started_turn != self.battle.clock.turn:
+            return 0.0   # only the step's first phase starts late
+        when = r.steps[r.index].when
         return when.in_phase if when is not None and when.in_phase is not None else 0.0
 
     def policy(self, unit: Unit, what: str) -> Any:
         """The unit's ``what`` policy (``on_fired``, ``on_halted``, ``target``): its own,
         else its group's, else its side's; None when none is set."""
-        for who in (unit.id, self.group_of.get(unit.id), unit.side):
-            p = self.policies.get(who) if who is not None else None
-            if p is not None and getattr(p, what, None) is not None:
-                return getattr(p, what)
-        return None
+        return self._lookup(unit, what)[1]
+
+    def _lookup(self, unit: Unit, what: str) -> tuple[int, Any]:
+        """(0 the unit's own, 1 its group's, 2 its side's, 3 none; the policy)."""
+        key = (unit.id, what)
+        if key not in self._policy:
+            found: tuple[int, Any] = (3, None)
+            for level, who in enumerate((unit.id, self.group_of.get(unit.id), unit.side)):
+                p = self.policies.get(who) if who is not None else None
+                if p is not None and getattr(p, what, None) is not None:
+                    found = (level, getattr(p, what))
+                    break
+            self._policy[key] = found
+        return self._policy[key]
 
     def choose_target(self, unit: Unit, candidates: list[tuple[float, Unit]]) -> Unit | None:
         """The unit's target among (distance, enemy) candidates, by its ``target`` policy."""
@@ -128,28 +151,39 @@ class Plans:
         if p is None:
             return min(candidates, key=lambda c: (c[0], c[1].id))[1]
         choice: Unit = behaviour("target", p.policy).choose(candidates, p)
+        if choice not in [c[1] for c in candidates]:
+            raise PluginError(f"target policy '{p.policy}' chose {getattr(choice, 'id', choice)!r}, not one of "
+                              "the candidates (expected one of the enemies it was given)")
+        if len(candidates) > 1:   # a choice was made: say which, among whom
+            self.battle.record(DECIDE, rule=None, unit=unit.id, pos=unit.pos, node=unit.node,
+                               policy=p.policy, choice=choice.id, trigger="a target to choose",
+                               candidates=[c[1].id for c in sorted(candidates, key=lambda c: (c[0], c[1].id))])
         return choice
 
     # -- the phase ---------------------------------------------------------------------
     def begin_phase(self, phase: Phase) -> None:
         """Bring the phasing side's units' steps up to date (the rule system moves them)."""
-        self._read_log()
-        for r in self.runners.values():
+        if self._needs_log:
+            self._read_log()
+        for r in self._sides[phase.side]:
             unit = r.unit
-            if unit.side != phase.side or not unit.on_board:
+            if (r.finished and not r.reacts) or not unit.on_board:
                 continue
-            if self._react(r, phase):
+            if r.reacts and self._react(r, phase):
                 continue
             self._advance(r, phase)
-            if unit.orders.type != "hold" and unit.route:
-                r.last_node = unit.node
+            if r.reacts and unit.orders.type != "hold" and unit.route:
+                r.last_node = unit.node   # where a fall-back goes
 
     def _advance(self, r: Runner, phase: Phase) -> None:
         if r.finished:
             return
-        if r.resume:   # a reaction is over: the step it broke off starts again from here
+        if r.resume:   # a reaction is over: a step it broke off starts again from here
             r.resume = False
-            self._start(r, phase, resumed=True)
+            if r.begun and not self._done(r):
+                self._start(r, phase, resumed=True)
+            elif not r.begun:
+                self._wait(r)   # a step still waiting for its condition goes on waiting
         for _ in range(len(r.steps) + 1):   # at most one pass over the plan a phase
             if not r.begun:
                 if not self._holds(r, r.steps[r.index].when, phase):
@@ -168,7 +202,8 @@ class Plans:
                 return
 
     def _next(self, r: Runner, index: int) -> None:
-        r.index, r.begun, r.since = index, False, self._read
+        # events count from the moment the step before began (docs/scenario.md)
+        r.index, r.begun, r.since = index, False, r.step_began
         if index == 0:
             r.pass_since = self._read
 
@@ -177,13 +212,13 @@ class Plans:
         return step.type == "hold" or (unit.node == step.to and not unit.route)
 
     def _wait(self, r: Runner) -> None:
-        """The unit stands while its step waits for its condition (keeping that step's
-        other orders, such as ``charge``)."""
+        """The unit stands (and does not charge) while its step waits for its condition."""
         r.unit.orders, r.unit.route = _hold_like(r.steps[r.index]), []
 
     def _start(self, r: Runner, phase: Phase | None, log: bool = True, resumed: bool = False) -> None:
         step, unit = r.steps[r.index], r.unit
-        r.begun = True
+        r.begun, r.step_began = True, self._read
+        r.started_turn = phase.turn if phase is not None else 1
         unit.orders = step
         if step.type == "hold":
             unit.route = []
@@ -202,6 +237,12 @@ class Plans:
             found: list[str] = planner(self, unit, unit.node, list(step.via), step.to)
         except NoPath:   # checked at load time from its start; a detour may cut it off
             return []
+        g = self.battle.terrain.graph
+        for a, b in zip([unit.node, *found], found):
+            if b not in g or (a != b and not g.has_edge(a, b)):
+                raise PluginError(f"route planner '{step.route}' gave {unit.id} the route {found!r}: "
+                                  f"'{b}' does not follow '{a}' (expected nodes of the map, each "
+                                  "a neighbour of the one before, starting after the unit's node)")
         return found
 
     def seen_by_enemies_of(self, side: str) -> frozenset[str]:
@@ -232,10 +273,20 @@ class Plans:
         return True
 
     def _arrived(self, cond: Any) -> bool:
+        """The unit, or every living member of the group, has stood at ``at`` (a formation
+        member at its own place for ``at``: the node nearest its offset from it)."""
         ids = [cond.unit] if cond.unit is not None else self.groups[cond.group]
         units = [self.battle.units[i] for i in ids]
         alive = [u for u in units if u.alive] or units
-        return all(u.node == cond.at or cond.at in self.facts[u.id].stood_at for u in alive)
+        return all((at := self.place_for(u.id, cond.at)) == u.node or at in self.facts[u.id].stood_at
+                   for u in alive)
+
+    def place_for(self, uid: str, node: str) -> str:
+        """Where a unit stands for ``node``: the node itself, or for a formation member the
+        node nearest its offset from it."""
+        g = self.group_of.get(uid)
+        offset = self.battle.scenario.groups[g].formation.get(uid) if g is not None else None
+        return node if offset is None else routes.offset_node(self.battle.terrain, node, offset)
 
     def _sees_enemy(self, unit: Unit, reach: float) -> bool:
         """An enemy within ``reach`` (hexes on a hex map, else map units) that the unit sees:
@@ -255,10 +306,14 @@ class Plans:
         one still under way; True when it decides the unit's move this phase."""
         unit = r.unit
         f = self.facts[unit.id]
-        for what, events in (("on_fired", f.fired_on), ("on_halted", f.halted)):
+        # Of the events since it last reacted, the one whose policy is the unit's most
+        # specific (its own before its group's before its side's) decides; at a tie a halt
+        # (the more particular event: under snap fire every halt is also fired on).
+        found = sorted((self._lookup(unit, what)[0], what != "on_halted", what)
+                       for what, events in (("on_fired", f.fired_on), ("on_halted", f.halted))
+                       if self._lookup(unit, what)[1] is not None and any(i >= r.reacted for i in events))
+        for _, _, what in found[:1]:
             p = self.policy(unit, what)
-            if p is None or not any(i >= r.reacted for i in events):
-                continue
             r.reacted = self._read
             interrupted = r.resume   # a new reaction replaces one under way
             r.ground_turns, r.detour, r.resume = 0, False, False
@@ -291,7 +346,10 @@ class Plans:
         path; back along its edge when ``node`` is the one it stands past), then its
         plan's step starts again from there."""
         unit, t = r.unit, self.battle.terrain
-        unit.orders = r.steps[r.index].model_copy(update={"type": "advance", "to": node, "via": []})
+        update: dict[str, Any] = {"type": "advance", "to": node, "via": []}
+        if "charge" in type(r.steps[r.index]).model_fields:
+            update["charge"] = False   # it moves away, it does not assault
+        unit.orders = r.steps[r.index].model_copy(update=update)
         if route is None:
             past = node == unit.node and unit.pos != t.pos(node)
             route = [node] if past else routes.shortest(t, unit.node, [], node)
@@ -327,18 +385,24 @@ class Plans:
         if step.to is None:
             return step
         t = self.battle.terrain
+        return step.model_copy(update={"to": routes.offset_node(t, step.to, offset),
+                                       "via": [routes.offset_node(t, v, offset) for v in step.via]})
 
-        def shifted(node: str) -> str:
-            x, y = t.pos(node)
-            return t.nearest_node(x + offset[0], y + offset[1])
 
-        return step.model_copy(update={"to": shifted(step.to), "via": [shifted(v) for v in step.via]})
+def _reads_log(when: Any) -> bool:
+    """Whether a condition waits on what the log says (events, arrivals)."""
+    return when is not None and (when.arrived is not None or any(getattr(when, f) for f in EVENT_FACTS))
 
 
 def _hold_like(step: Any) -> Any:
-    """The step as a ``hold`` (same model and other orders, so every key the rule
-    systems read, such as ``charge``, is there)."""
-    return step if step.type == "hold" else step.model_copy(update={"type": "hold", "to": None, "via": []})
+    """The step as a ``hold`` (the same model, so every key the rule systems read is
+    there), not charging: a unit that waits or goes to ground stands still."""
+    if step.type == "hold":
+        return step
+    update: dict[str, Any] = {"type": "hold", "to": None, "via": []}
+    if "charge" in type(step).model_fields:
+        update["charge"] = False
+    return step.model_copy(update=update)
 
 
 def _describe(step: Any) -> str:

@@ -14,6 +14,7 @@ from typing import Any
 from sim.agents.plans import Plans, Runner
 from sim.agents.unit import Unit
 from sim.space import routes
+from sim.space.geometry import dist
 from sim.systems.registry import Behaviour
 
 
@@ -46,8 +47,18 @@ def _fall_back(plans: Plans, r: Runner, p: Any) -> str:
 
 
 def _seek_cover(plans: Plans, r: Runner, p: Any) -> str:
+    """The nearest node with cover within one move that no enemy holds and that is no
+    nearer any enemy than the unit is now (seeking cover is not closing in)."""
     unit, t = r.unit, plans.battle.terrain
-    cover = [n for n in t.within(unit.node, unit.move) if t.cover(n) > 0 and t.reachable(unit.node, n)]
+    enemies = [e for e in plans.battle.enemies_of(unit.side)]
+    held = {e.node for e in enemies}
+
+    def closest(pos: Any) -> float:
+        return min((dist(pos, e.pos) for e in enemies), default=float("inf"))
+
+    now = closest(unit.pos)
+    cover = [n for n in t.within(unit.node, unit.move) if t.cover(n) > 0 and n not in held
+             and closest(t.pos(n)) >= now - 1e-9 and t.reachable(unit.node, n)]
     near = [(cost, n) for n in cover if (cost := t.path_cost(unit.node, n)) <= unit.move + 1e-9]
     if not near:
         plans.hold(r)
@@ -86,7 +97,8 @@ BEHAVIOURS = [
     Behaviour("reaction_move", "go_to_ground", _go_to_ground, "hold for `turns` movement phases"),
     Behaviour("reaction_move", "fall_back", _fall_back, "move back to the node it last set off from"),
     Behaviour("reaction_move", "seek_cover", _seek_cover,
-              "move to the nearest node with cover it can reach this phase"),
+              "move to the nearest node with cover it can reach this phase, not one an enemy holds "
+              "nor nearer the enemy than it stands"),
     Behaviour("target", "nearest", _nearest, "the nearest enemy in range and sight (the default)"),
     Behaviour("target", "weakest", _weakest, "the enemy with fewest steps, then the nearest"),
     Behaviour("target", "most_dangerous", _most_dangerous,

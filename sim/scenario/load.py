@@ -63,6 +63,11 @@ def _foreign(loc: tuple[Any, ...], system: RuleSystem) -> tuple[tuple[Any, ...],
         if any(s.base_knobs is not None and loc[2] in s.base_knobs.model_fields for s in all_systems()):
             return ("rules",), (f"rules.base.{loc[2]} is set but ruleset '{name}' does not use it "
                                 f"(it reads only {sorted(base.model_fields)} of rules.base)")
+    if len(loc) == 3 and loc[0] == "policies":
+        readers = sorted(s.name for s in all_systems()
+                         if s.policy_keys is not None and loc[2] in s.policy_keys.model_fields)
+        if readers:
+            return loc, f"'{loc[2]}' is set but ruleset '{name}' does not read it (only {readers} do)"
     if len(loc) in (4, 5) and loc[0] == "forces" and (len(loc) == 4 or loc[3] == "orders"):
         key = loc[-1]
         readers = sorted(s.name for s in all_systems()
@@ -91,7 +96,11 @@ def _as_written(loc: tuple[Any, ...], data: Any) -> tuple[Any, ...]:
 
 def _pydantic_message(err: ValidationError, system: RuleSystem,
                       data: Any = None) -> tuple[tuple[Any, ...], str]:
-    first = err.errors()[0]
+    errors = err.errors()
+    first = errors[0]
+    if first["type"] == "missing":   # a misspelt key: say so, not that the right one is missing
+        first = next((e for e in errors if e["type"] == "extra_forbidden" and e["loc"][:-1] == first["loc"][:-1]),
+                     first)
     loc = _as_written(tuple(p for p in first["loc"]
                             if not (isinstance(p, str) and p.startswith("function-"))), data)
     kind = first["type"]
@@ -182,6 +191,7 @@ def set_path(doc: dict[str, Any], dotted: str, value: Any, source: str) -> None:
     parts = dotted.split(".")
     if not dotted or any(p == "" for p in parts):
         raise InputError(f"'{dotted}' is not a key path (expected e.g. rules.snapfire.radius)", file=source)
+    parts = _plan_parts(doc, parts)
     node = doc
     for i, part in enumerate(parts[:-1]):
         key: Any = _index(part) if isinstance(node, list) else part
@@ -205,6 +215,44 @@ def set_path(doc: dict[str, Any], dotted: str, value: Any, source: str) -> None:
         node[last] = value
     else:
         raise InputError("cannot set a key inside a value", file=source, place=dotted)
+
+
+def _plan_parts(doc: dict[str, Any], parts: list[str]) -> list[str]:
+    """The path with a plan's steps addressed as the document writes them.
+
+    A plan is a mapping with ``steps`` or (the shorthand) the bare list of them: a path may
+    address it either way (``plan.1.when`` or ``plan.steps.1.when``). A path to the
+    mapping's other keys (``plan.loop``) turns a bare list into its mapping first.
+    """
+    out: list[str] = []
+    node: Any = doc
+    for part in parts:
+        if out and out[-1] == "plan" and isinstance(node, list):
+            if part == "steps":
+                continue
+            if _index(part) is None:   # plan.loop, plan.until: the long form
+                holder = _walk(doc, out[:-1])
+                if isinstance(holder, dict):
+                    holder["plan"] = node = {"steps": node}
+        elif out and out[-1] == "plan" and isinstance(node, dict) and _index(part) is not None:
+            out.append("steps")
+            node = node.get("steps")
+        out.append(part)
+        node = _child(node, part)
+    return out
+
+
+def _walk(doc: Any, parts: list[str]) -> Any:
+    for part in parts:
+        doc = _child(doc, part)
+    return doc
+
+
+def _child(node: Any, part: str) -> Any:
+    if isinstance(node, list):
+        k = _index(part)
+        return node[k] if k is not None and k < len(node) else None
+    return node.get(part) if isinstance(node, dict) else None
 
 
 def parse_assignment(text: str, source: str = "--set") -> tuple[str, Any]:

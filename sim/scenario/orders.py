@@ -56,7 +56,8 @@ class Condition(_Strict):
     from_turn: int | None = Field(None, ge=1, le=1000, description=(
         "not before this turn (a player-turn number, as the log's `turn`)"))
     arrived: Arrived | None = Field(None, description=(
-        "after a unit, or every living unit of a group, has reached a node: `{unit|group, at}`"))
+        "after a unit, or every living unit of a group (each at its formation place), has "
+        "reached a node: `{unit|group, at}`"))
     fired_on: str | None = Field(None, min_length=1, description=(
         "after this unit (or `self`) has been fired on (any roll at it) since the step before began"))
     halted: str | None = Field(None, min_length=1, description=(
@@ -69,7 +70,8 @@ class Condition(_Strict):
         "when the unit sees an enemy (line of sight) within this distance (cm, or hex centres' "
         "distance on a hex map)"))
     in_phase: float | None = Field(None, ge=0, lt=1, allow_inf_nan=False, description=(
-        "the step's move starts this fraction into the phase, with the allowance left (not under TOO)"))
+        "the step's first move starts this fraction into its phase, with the allowance left "
+        "(not under TOO)"))
 
 
 class Orders(_Strict):

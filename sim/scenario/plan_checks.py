@@ -7,9 +7,14 @@ from collections.abc import Callable
 from typing import Any
 
 from sim.errors import InputError
+from sim.events import HALT, HIT, PIN
 from sim.scenario.yamlfile import place_of
+from sim.space.routes import offset_node
+from sim.systems.registry import events_of, get_system
 
 EVENT_FACTS = ("fired_on", "halted", "pinned", "lost_steps")
+# The event a condition waits for, where a rule system may never write it.
+NEEDS = {"halted": (HALT, "halts a unit"), "pinned": (PIN, "pins a unit"), "lost_steps": (HIT, "hits a unit")}
 NodeCheck = Callable[[str, tuple[Any, ...]], None]
 
 
@@ -57,31 +62,20 @@ def check_orders(scenario: Any, need_node: NodeCheck) -> None:
             _check_steps(scenario, fail, need_node, spec, [spec.orders], ("forces", side, i, "orders"),
                          None, single=True)
     kinds = sorted({spec.kind for _, spec in scenario.units()})
+    events = events_of(get_system(scenario.ruleset))
     for who, policies in scenario.policies.items():
         if who not in ids and who not in scenario.groups and who not in scenario.sides:
             fail(f"'{who}' is not a side, group or unit of the scenario", ("policies", who))
-        for what in ("on_fired", "on_halted", "target"):
-            p = getattr(policies, what)
-            if p is not None:
-                _check_policy(fail, p, kinds, ("policies", who, what))
-
-
-# The parameters each built-in policy reads (a registered one may read any of them).
-READS = {"priority": {"kinds"}, "go_to_ground": {"turns"}, "carry_on": set(), "fall_back": set(),
-         "seek_cover": set(), "nearest": set(), "weakest": set(), "most_dangerous": set()}
-
-
-def _check_policy(fail: _Fail, p: Any, kinds: list[str], path: tuple[Any, ...]) -> None:
-    reads = READS.get(p.policy)
-    for key in sorted(p.model_fields_set - {"policy"}):
-        if reads is not None and key not in reads:
-            fail(f"is not read by policy '{p.policy}' (it reads {sorted(reads) or 'no parameters'})",
-                 path + (key,))
-    if p.policy == "priority" and not getattr(p, "kinds", None):
-        fail("policy 'priority' needs 'kinds': unit kinds, first choice first", path)
-    for k, kind in enumerate(getattr(p, "kinds", [])):
-        if kind not in kinds:
-            fail(f"no unit of kind '{kind}' in the scenario (expected one of {kinds})", path + ("kinds", k))
+        if policies.on_halted is not None and HALT not in events:
+            fail(f"ruleset '{scenario.ruleset}' never halts a unit, so this policy would never act",
+                 ("policies", who, "on_halted"))
+        p = policies.target
+        if p is not None and p.policy == "priority" and not p.kinds:
+            fail("policy 'priority' needs 'kinds': unit kinds, first choice first", ("policies", who, "target"))
+        for k, kind in enumerate(p.kinds if p is not None else []):
+            if kind not in kinds:
+                fail(f"no unit of kind '{kind}' in the scenario (expected one of {kinds})",
+                     ("policies", who, "target", "kinds", k))
 
 
 def _check_plan(scenario: Any, fail: _Fail, need_node: NodeCheck, spec: Any, plan: Any,
@@ -89,7 +83,7 @@ def _check_plan(scenario: Any, fail: _Fail, need_node: NodeCheck, spec: Any, pla
     steps_path = path if isinstance(_raw_at(scenario.raw, path), list) else path + ("steps",)
     _check_steps(scenario, fail, need_node, spec, list(plan.steps), steps_path, offset)
     if plan.until is not None:
-        _check_condition(scenario, fail, need_node, plan.until, path + ("until",))
+        _check_condition(scenario, fail, need_node, plan.until, path + ("until",), spec, until=True)
 
 
 def _raw_at(doc: Any, path: tuple[Any, ...]) -> Any:
@@ -109,7 +103,7 @@ def _check_steps(scenario: Any, fail: _Fail, need_node: NodeCheck, spec: Any, st
     for k, step in enumerate(steps):
         where = path if single else path + (k,)
         if step.when is not None:
-            _check_condition(scenario, fail, need_node, step.when, where + ("when",))
+            _check_condition(scenario, fail, need_node, step.when, where + ("when",), spec)
             if step.when.in_phase is not None and scenario.ruleset == "too":
                 fail("is not read by ruleset 'too' (a figure's move takes its whole phase)",
                      where + ("when", "in_phase"))
@@ -119,8 +113,7 @@ def _check_steps(scenario: Any, fail: _Fail, need_node: NodeCheck, spec: Any, st
         for j, node in enumerate(stops):
             need_node(node, where + (("via", j) if j < len(step.via) else ("to",)))
         if offset is not None:   # a formation member goes to the node nearest its offset point
-            stops = [terrain.nearest_node(terrain.pos(n)[0] + offset[0], terrain.pos(n)[1] + offset[1])
-                     for n in stops]
+            stops = [offset_node(terrain, n, offset) for n in stops]
         for j, node in enumerate(stops):
             if not terrain.reachable(here, node):
                 key = ("via", j) if j < len(step.via) else ("to",)
@@ -131,15 +124,21 @@ def _check_steps(scenario: Any, fail: _Fail, need_node: NodeCheck, spec: Any, st
 
 
 def _check_condition(scenario: Any, fail: _Fail, need_node: NodeCheck, when: Any,
-                     path: tuple[Any, ...]) -> None:
-    units = {spec.id for _, spec in scenario.units()}
-    if when.from_turn is not None and when.from_turn > scenario.turns:
-        fail(f"turn {when.from_turn} never comes (the battle has {scenario.turns} turns): the step "
-             "could never start", path + ("from_turn",))
+                     path: tuple[Any, ...], spec: Any, until: bool = False) -> None:
+    units = {s.id: side for side, s in scenario.units()}
+    never = "the loop could never end" if until else "the step could never start"
+    first = scenario.sides.index(units[spec.id]) + 1          # the side's turns: first, first + 2, ...
+    last = first + (scenario.turns - first) // 2 * 2 if scenario.turns >= first else 0
+    if when.from_turn is not None and when.from_turn > last:
+        fail(f"turn {when.from_turn} never comes for side '{units[spec.id]}' (its movement phases are "
+             f"in turns {first}, {first + 2}, ... {last} of {scenario.turns}): {never}", path + ("from_turn",))
+    events = events_of(get_system(scenario.ruleset))
     for fact in EVENT_FACTS:
         who = getattr(when, fact)
         if who is not None and who != "self" and who not in units:
             fail(f"'{who}' is not a unit of the scenario (expected a unit id or 'self')", path + (fact,))
+        if who is not None and fact in NEEDS and NEEDS[fact][0] not in events:
+            fail(f"ruleset '{scenario.ruleset}' never {NEEDS[fact][1]}: {never}", path + (fact,))
     a = when.arrived
     if a is not None:
         if a.unit is not None and a.unit not in units:
@@ -148,8 +147,9 @@ def _check_condition(scenario: Any, fail: _Fail, need_node: NodeCheck, when: Any
             fail(f"'{a.group}' is not a group of the scenario", path + ("arrived", "group"))
         need_node(a.at, path + ("arrived", "at"))
         members = [a.unit] if a.unit is not None else list(scenario.groups[a.group].units)
-        starts = {spec.id: spec.at for _, spec in scenario.units()}
-        for uid in members:
-            if not scenario.map.reachable(starts[uid], a.at):
-                fail(f"'{uid}' can never reach '{a.at}' from its start: the step could never start",
-                     path + ("arrived", "at"))
+        starts = {s.id: s.at for _, s in scenario.units()}
+        formation = scenario.groups[a.group].formation if a.group is not None else {}
+        for uid in members:   # a formation member arrives at its own place for the node
+            at = offset_node(scenario.map, a.at, formation[uid]) if uid in formation else a.at
+            if not scenario.map.reachable(starts[uid], at):
+                fail(f"'{uid}' can never reach '{at}' from its start: {never}", path + ("arrived", "at"))

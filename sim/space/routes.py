@@ -34,6 +34,13 @@ def shortest(terrain: Terrain, start: Node, via: Sequence[Node], goal: Node) -> 
     return route
 
 
+def offset_node(terrain: Terrain, node: Node, offset: Sequence[float]) -> Node:
+    """Where a formation member stands for ``node``: the node nearest ``node``'s position
+    moved by its ``[dx, dy]``."""
+    x, y = terrain.pos(node)
+    return terrain.nearest_node(x + offset[0], y + offset[1])
+
+
 def seen_ground(terrain: Terrain, watchers: Iterable[Node]) -> frozenset[Node]:
     """The nodes any of ``watchers`` (nodes) has a line of sight to."""
     eyes = sorted(set(watchers))

@@ -219,6 +219,8 @@ def route_for(battle: BattleContext, unit: Unit) -> list[str]:
             return unit.route   # its plan's own route (through its via nodes, by its planner)
     else:
         return []
-    if goal == unit.node or not t.reachable(unit.node, goal):
+    if goal == unit.node:   # there, or beside it: the last step is onto the node itself
+        return [goal] if dist(unit.pos, t.pos(goal)) > 1e-9 else []
+    if not t.reachable(unit.node, goal):
         return []
     return list(t.path(unit.node, goal)[1:])
