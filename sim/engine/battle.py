@@ -9,6 +9,7 @@ it through ``sim.engine.context.BattleContext``.
 """
 from __future__ import annotations
 
+import gc
 from collections.abc import Generator
 from typing import Any
 
@@ -164,11 +165,15 @@ class Battle:
         self.clock.stop()
         self.done.succeed()
 
-    def _phases(self) -> Generator[simpy.Event, Phase, None]:
+    def _phases(self, freezing: bool) -> Generator[simpy.Event, Phase, None]:
         while True:
             phase = yield self.clock.next_phase()
             if self.done.triggered:
                 return
+            if freezing:
+                # What outlives a phase (the records, mostly) lives to the battle's end:
+                # out of the collector's sight, so its collections do not rescan it.
+                gc.freeze()
             self.game.on_phase(self, phase)
 
     def _finish(self, _ev: simpy.Event) -> None:
@@ -195,10 +200,22 @@ class Battle:
                         flags=sorted(u.flags - {"off_board"}))
 
     def run(self) -> Battle:
-        """Set up and run to the end; returns the battle (its ``log`` holds the story)."""
+        """Set up and run to the end; returns the battle (its ``log`` holds the story).
+
+        While it runs, the garbage collector does not look at objects made before it
+        or that outlive a phase (``gc.freeze``; all are handed back at the end), unless
+        the collector is off or something else has frozen objects already.
+        """
         self.setup()
-        self.env.process(self._phases())
+        freezing = gc.isenabled() and gc.get_freeze_count() == 0
+        self.env.process(self._phases(freezing))
         self.env.process(self.clock.run())
         self.clock.finished.callbacks.append(self._finish)
-        self.env.run(until=self.done)
+        if freezing:
+            gc.freeze()
+        try:
+            self.env.run(until=self.done)
+        finally:
+            if freezing:
+                gc.unfreeze()
         return self

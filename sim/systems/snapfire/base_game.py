@@ -20,7 +20,7 @@ from sim.catalogue import implements
 from sim.engine.context import BattleContext
 from sim.events import ASSAULT, HIT, MOVE, SHOOT, STOP
 from sim.space.geometry import dist, lerp
-from sim.space.grid import SpatialGrid, near_any, within_extent
+from sim.space.grid import SpatialGrid, cell_for, nearest, within_extent
 
 CONTACT = 1.0  # cm between two units in base contact
 
@@ -38,46 +38,38 @@ def apply_hit(battle: BattleContext, target: Unit, by: Unit | None = None,
         battle.eliminate(target, rule=rule)
 
 
-def _nearest_visible_enemy(battle: BattleContext, unit: Unit, max_range: float,
-                           index: SpatialGrid | None = None) -> Unit | None:
-    # Nearest by (distance, id) among those in range and sight: the same choice whatever
-    # order the candidates come in.
-    best = None
-    candidates = (battle.enemies_of(unit.side) if index is None
-                  else index.near_segment(unit.pos, unit.pos, max_range))
-    for enemy in candidates:
-        if not enemy.on_board:
-            continue
-        d = dist(unit.pos, enemy.pos)
-        if d > max_range or not battle.terrain.los_xy(unit.pos, enemy.pos):
-            continue
-        if best is None or (d, enemy.id) < best[:2]:
-            best = (d, enemy.id, enemy)
-    return None if best is None else best[2]
+def enemy_index(battle: BattleContext, side: str, reach: float) -> SpatialGrid[Unit]:
+    """A phase's index of ``side``'s enemies on the board: they stand still while
+    ``side`` shoots or charges (they may only fall), so one index serves every unit."""
+    enemies = battle.enemies_of(side)
+    index: SpatialGrid[Unit] = SpatialGrid(cell_for(enemies, reach))
+    return index.add_all(enemies)
+
+
+def nearest_visible_enemy(battle: BattleContext, unit: Unit, max_range: float,
+                          index: SpatialGrid[Unit]) -> Unit | None:
+    """The nearest enemy by (distance, id) in range and in sight, from the phase's
+    ``index``: sight is looked at nearest first, only until one is seen."""
+    los, here = battle.terrain.los_xy, unit.pos
+
+    def seen(enemy: Unit, _d: float) -> bool:
+        return enemy.on_board and los(here, enemy.pos)
+
+    return nearest(index, here, max_range, seen, index.cell)
 
 
 @implements("BASE.S.SHOOT")
 def shooting_phase(battle: BattleContext, side: str) -> None:
     """Each unit of the phasing side (not a sniper) shoots at the nearest visible enemy."""
     shoot_range = battle.knobs.base.shoot_range
-    enemies = battle.enemies_of(side)
+    index = enemy_index(battle, side, shoot_range)
     shooters = [u for u in battle.units_of(side) if u.kind != "sniper" and u.on_board]
-    # Enemies stand still in this phase and only leave it, so a unit with none in range
-    # now has no target later in it either: skip all those at once. First by extents
-    # (shooters outside the enemies' extent grown by the range, and enemies outside
-    # the shooters'), then in C, pair by pair.
-    reach = shoot_range * (1 + 1e-9) + 1e-9
-    shooters = within_extent(shooters, enemies, reach)
-    in_range = near_any([u.pos for u in shooters],
-                        [e.pos for e in within_extent(enemies, shooters, reach)], shoot_range)
-    if not any(in_range):
-        return
-    grid: SpatialGrid[Unit] = SpatialGrid(max(shoot_range, 1.0))
-    index = grid.add_all(enemies)
-    for unit, maybe in zip(shooters, in_range):
-        if not maybe or not unit.on_board:
+    # Enemies stand still in this phase and only leave it: a unit outside their extent
+    # grown by the range has no target in it (most units, when the fronts are apart).
+    for unit in within_extent(shooters, battle.enemies_of(side), shoot_range * (1 + 1e-9) + 1e-9):
+        if not unit.on_board:
             continue
-        target = _nearest_visible_enemy(battle, unit, shoot_range, index)
+        target = nearest_visible_enemy(battle, unit, shoot_range, index)
         if target is None:
             continue
         (face,) = battle.dice.roll(unit.id, "BASE.S.SHOOT")
@@ -95,10 +87,12 @@ def assault_phase(battle: BattleContext, side: str, chargers: list[Unit]) -> Non
 
     Charges are plain processes: the referee never watches them (SF.NOASSAULT).
     """
+    charge_range = battle.knobs.base.charge_range
+    index = enemy_index(battle, side, charge_range)
     for unit in chargers:
         if not unit.on_board or unit.pinned:
             continue
-        target = _nearest_visible_enemy(battle, unit, battle.knobs.base.charge_range)
+        target = nearest_visible_enemy(battle, unit, charge_range, index)
         if target is not None:
             battle.env.process(_charge(battle, unit, target))
 
