@@ -61,6 +61,7 @@ class Battle:
         self.winner: str | None = None
         self.reason = ""
         self._set_up = False
+        self._standing: dict[str, Unit] = {}   # side -> a unit of it last seen on the board
 
     # -- queries used by rules -------------------------------------------------------
     def units_of(self, side: str) -> list[Unit]:
@@ -125,9 +126,23 @@ class Battle:
         if unit.process is not None and unit.process.is_alive and unit.process is not self.env.active_process:
             self.referee.disarm(unit)
             unit.process.interrupt("eliminated")
-        if self.scenario.victory.destroy and not any(u.on_board for u in self.units_of(unit.side)):
+        if self.scenario.victory.destroy and not self._any_on_board(unit.side):
             other = next(s for s in self.scenario.sides if s != unit.side)
             self.end(other, "destroyed")
+
+    def _any_on_board(self, side: str) -> bool:
+        """Whether some unit of ``side`` is on the board (not a scan per elimination).
+
+        The one found last time, if it still is; else the first in scenario order that is.
+        """
+        known = self._standing.get(side)
+        if known is not None and known.on_board:
+            return True
+        for u in self.units_of(side):
+            if u.on_board:
+                self._standing[side] = u
+                return True
+        return False
 
     def _stand_still(self, unit: Unit) -> bool:
         """Put a moving unit exactly where its course has it now and end the move.
