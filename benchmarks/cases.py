@@ -53,15 +53,17 @@ def _unit(ruleset: str, side: str, i: int, at: str, to: str, n: int) -> dict:
 
 
 def fight(n: int, ruleset: str = "snapfire", turns: int = 12, seed: int = 7, width: int = 140) -> dict:
-    """A battle of ``n`` units a side on a table ``width`` cm deep (see the module)."""
+    """A battle of ``n`` units a side (a FOW sniper team among them) on a table ``width`` cm
+    deep (see the module)."""
     rows = math.ceil(n / RANKS)
     height = SPACING * (rows + 1)
     cols = width // SPACING
     rng = random.Random(seed)
     forces: dict[str, list] = {"blue": [], "red": []}
+    teams = n - 1 if ruleset == "fow" else n          # and a sniper team a side
     for side, first, goal in (("blue", 1, cols), ("red", cols - 1, 0)):
         step = 1 if side == "blue" else -1
-        for i in range(n):
+        for i in range(teams):
             rank, row = i % RANKS, i // RANKS + 1
             dest_row = min(rows, 5 * (row // 5) + 2)     # an objective every 50 cm of front
             forces[side].append(_unit(ruleset, side, i, f"{first + step * rank},{row}", f"{goal},{dest_row}", n))
@@ -84,8 +86,8 @@ def fight(n: int, ruleset: str = "snapfire", turns: int = 12, seed: int = 7, wid
 
 def hex_fight(n: int, ruleset: str = "snapfire", turns: int = 8, width: int = 30, height: int | None = None,
               seed: int = 7) -> dict:
-    """A battle of ``n`` units a side on a hex map ``width`` hexes across; ``height``
-    (default: what ``n`` needs, four ranks deep) rows of hexes."""
+    """A battle of ``n`` units a side (an H17 sniper among them) on a hex map ``width``
+    hexes across; ``height`` (default: what ``n`` needs, four ranks deep) rows of hexes."""
     ranks = RANKS if height is None else max(RANKS, math.ceil(n / height))
     rows = math.ceil(n / ranks)
     height = height or rows + 2
@@ -95,9 +97,10 @@ def hex_fight(n: int, ruleset: str = "snapfire", turns: int = 8, width: int = 30
         col, row = rng.randrange(ranks + 2, width - ranks - 2), rng.randrange(height)
         special[f"{col},{row}"] = rng.choice("WWBHR")
     forces: dict[str, list] = {"blue": [], "red": []}
+    squads = n - 1 if ruleset == "h17" else n         # and a sniper a side
     for side, first, goal in (("blue", 0, width - 1), ("red", width - 1, 0)):
         step = 1 if side == "blue" else -1
-        for i in range(n):
+        for i in range(squads):
             rank, row = i % ranks, i // ranks
             col = first + step * rank
             dest = min(height - 1, 5 * (row // 5) + 2)

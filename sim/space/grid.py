@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
-from typing import Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from sim.space.geometry import Point, reach
 
@@ -157,14 +157,14 @@ class SpatialGrid(Generic[T]):
 
 
 def nearest(index: SpatialGrid[N], pos: Point, max_range: float, accept: Callable[[N, float], bool],
-            start: float) -> N | None:
+            start: float, rank: Callable[[N], Any] | None = None) -> N | None:
     """The item of ``index`` with the least (distance, id) from ``pos``, within
     ``max_range``, that ``accept(item, distance)`` takes; None if none does.
 
-    Items are offered nearest first, ties by id, in rings of doubling radius from
-    ``start``: each ring's items are sorted and offered before any farther one, so
-    ``accept`` (a sight line, say) is asked only until it first says yes, and the
-    answer is that of a scan of every item. Distances are ``dist``'s, exactly.
+    Items are offered nearest first, ties by id (or by ``rank(item)``), in rings of
+    doubling radius from ``start``: each ring's items are sorted and offered before any
+    farther one, so ``accept`` (a sight line, say) is asked only until it first says
+    yes, and the answer is that of a scan of every item. Distances are ``dist``'s, exactly.
     """
     x, y = pos
     inner, r = -1.0, min(max(start, 1e-9), max_range)
@@ -174,7 +174,7 @@ def nearest(index: SpatialGrid[N], pos: Point, max_range: float, accept: Callabl
             px, py = it.pos
             d = math.hypot(x - px, y - py)   # = dist(pos, it.pos)
             if inner < d <= r:
-                ring.append((d, it.id, it))
+                ring.append((d, it.id if rank is None else rank(it), it))
         ring.sort(key=_by_distance_and_id)
         for d, _, it in ring:
             if accept(it, d):
@@ -196,7 +196,7 @@ def cell_for(items: Sequence[Placed], reach: float) -> float:
     return max(min(typical, reach), reach / 64, 1e-3)
 
 
-def _by_distance_and_id(entry: tuple[float, str, object]) -> tuple[float, str]:
+def _by_distance_and_id(entry: tuple[float, Any, object]) -> tuple[float, Any]:
     return entry[0], entry[1]
 
 

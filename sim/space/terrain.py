@@ -176,6 +176,10 @@ class Terrain:
         p, q = (float(p[0]), float(p[1])), (float(q[0]), float(q[1]))
         return self._sight_points(*sorted((p, q)))
 
+    def areas_at(self, p: Point) -> list[int]:
+        """Indices of the tabletop areas containing point p (boundary included), in input order."""
+        return self._table_sight.containing(p)
+
     def los(self, a: Node, b: Node) -> bool:
         """Whether nodes a and b see each other (rules in ``sim.space.los``)."""
         return self._between(a, b)[0]
