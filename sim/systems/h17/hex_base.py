@@ -41,8 +41,13 @@ def knobs(battle: BattleContext) -> H17Knobs:
 
 
 def hex_units(battle: BattleContext, side: str, node: str) -> list[Unit]:
-    """A side's on-board units (not snipers) in hex ``node``, in scenario order."""
-    return [u for u in battle.units_of(side) if u.on_board and u.kind != "sniper" and u.node == node]
+    """A side's on-board units (not snipers) in hex ``node``, in scenario order.
+
+    Asked in the fire phase of the other side, while ``side`` stands still: from the
+    phase's index by node (a sniper placed meanwhile is no target either way).
+    """
+    at = state_of(battle).standing.by_node(battle, side).get(node, ())
+    return [u for u in at if u.on_board and u.kind != "sniper" and u.node == node]
 
 
 @implements(CP, PIN)
@@ -95,19 +100,37 @@ def pin(battle: BattleContext, unit: Unit, cause: str | None) -> None:
 
 
 def nearest_target(battle: BattleContext, unit: Unit) -> Unit | None:
-    """The nearest enemy (not a sniper) in LOS within AP range; ties by unit id."""
+    """The nearest enemy (not a sniper) in LOS within AP range; ties by unit id.
+
+    The hexes within range are looked at ring by ring, nearest first, in the fire phase's
+    index of the enemy's units by hex (they stand still while ``unit``'s side fires), and
+    sight only until an enemy is seen.
+    """
     t = battle.terrain
-    best = None
-    for enemy in battle.enemies_of(unit.side):
-        if enemy.kind == "sniper" or not enemy.on_board:
+    enemy = next(s for s in battle.scenario.sides if s != unit.side)
+    at = state_of(battle).standing.by_node(battle, enemy)
+    ring: list[tuple[str, Unit]] = []
+    ring_d = None
+    for node in t.within(unit.node, knobs(battle).ap_range):
+        here = at.get(node)
+        if not here:
             continue
-        d = t.distance(unit.node, enemy.node)
-        if d > knobs(battle).ap_range or not t.los(unit.node, enemy.node):
-            continue
-        key = (d, enemy.id)
-        if best is None or key < best[0]:
-            best = (key, enemy)
-    return None if best is None else best[1]
+        d = t.distance(unit.node, node)
+        if d != ring_d:
+            found = _seen(t, unit, ring)
+            if found is not None:
+                return found
+            ring, ring_d = [], d
+        ring.extend((e.id, e) for e in here if e.kind != "sniper" and e.on_board and e.node == node)
+    return _seen(t, unit, ring)
+
+
+def _seen(t: Any, unit: Unit, ring: list[tuple[str, Unit]]) -> Unit | None:
+    """The first of a ring of enemies (all at one distance), by id, in ``unit``'s sight."""
+    for _, enemy in sorted(ring, key=lambda e: e[0]):
+        if t.los(unit.node, enemy.node):
+            return enemy
+    return None
 
 
 @implements(AP)

@@ -1,0 +1,49 @@
+"""Where a phase's targets stand: each side's units indexed once a phase.
+
+A side that does not move in a phase (the other side, while one shoots, fires or
+assaults) keeps its places through it: its units can only fall. So a rule that looks for
+targets among them asks an index made at its first question of the phase, not every unit
+of the side, and filters the fallen out as it goes (``Unit.on_board``). An index is valid
+only for such a side; the rules that use it say why their side stands still.
+"""
+from __future__ import annotations
+
+from sim.agents.unit import Unit
+from sim.engine.clock import Phase
+from sim.engine.context import BattleContext
+from sim.space.grid import SpatialGrid, cell_for
+
+
+class PhaseIndex:
+    """Per phase, a side's units on the board by place: a grid hash, and by node."""
+
+    def __init__(self) -> None:
+        self._phase: Phase | None = None
+        self._grids: dict[str, SpatialGrid[Unit]] = {}
+        self._nodes: dict[str, dict[str, list[Unit]]] = {}
+
+    def _fresh(self, battle: BattleContext) -> None:
+        phase = battle.clock.current
+        if phase is not self._phase:
+            self._phase, self._grids, self._nodes = phase, {}, {}
+
+    def grid(self, battle: BattleContext, side: str, reach: float) -> SpatialGrid[Unit]:
+        """``side``'s units on the board, in a grid hash for queries of about ``reach``."""
+        self._fresh(battle)
+        grid = self._grids.get(side)
+        if grid is None:
+            units = [u for u in battle.units_of(side) if u.on_board]
+            empty: SpatialGrid[Unit] = SpatialGrid(cell_for(units, reach))
+            grid = self._grids[side] = empty.add_all(units)
+        return grid
+
+    def by_node(self, battle: BattleContext, side: str) -> dict[str, list[Unit]]:
+        """``side``'s units on the board by node, each node's in scenario order."""
+        self._fresh(battle)
+        found = self._nodes.get(side)
+        if found is None:
+            found = self._nodes[side] = {}
+            for u in battle.units_of(side):
+                if u.on_board:
+                    found.setdefault(u.node, []).append(u)
+        return found
