@@ -11,21 +11,33 @@ from __future__ import annotations
 from sim.agents.unit import Unit
 from sim.engine.clock import Phase
 from sim.engine.context import BattleContext
+from sim.space.geometry import Point
 from sim.space.grid import SpatialGrid, cell_for
 
 
+class Stack:
+    """The units of one side in one node (a hex), placed at the node."""
+
+    __slots__ = ("node", "pos", "units")
+
+    def __init__(self, node: str, pos: Point, units: list[Unit]):
+        self.node, self.pos, self.units = node, pos, units
+
+
 class PhaseIndex:
-    """Per phase, a side's units on the board by place: a grid hash, and by node."""
+    """Per phase, a side's units on the board by place: a grid hash, by node, and their
+    nodes in a grid hash."""
 
     def __init__(self) -> None:
         self._phase: Phase | None = None
         self._grids: dict[str, SpatialGrid[Unit]] = {}
         self._nodes: dict[str, dict[str, list[Unit]]] = {}
+        self._stacks: dict[str, SpatialGrid[Stack]] = {}
 
     def _fresh(self, battle: BattleContext) -> None:
         phase = battle.clock.current
         if phase is not self._phase:
-            self._phase, self._grids, self._nodes = phase, {}, {}
+            self._phase, self._grids, self._nodes, self._stacks = phase, {}, {}, {}
 
     def grid(self, battle: BattleContext, side: str, reach: float) -> SpatialGrid[Unit]:
         """``side``'s units on the board, in a grid hash for queries of about ``reach``."""
@@ -46,4 +58,15 @@ class PhaseIndex:
             for u in battle.units_of(side):
                 if u.on_board:
                     found.setdefault(u.node, []).append(u)
+        return found
+
+    def stacks(self, battle: BattleContext, side: str) -> SpatialGrid[Stack]:
+        """``side``'s units on the board by node, each node's stack at the node's position."""
+        self._fresh(battle)
+        found = self._stacks.get(side)
+        if found is None:
+            pos = battle.terrain.pos
+            stacks = [Stack(node, pos(node), units) for node, units in self.by_node(battle, side).items()]
+            empty: SpatialGrid[Stack] = SpatialGrid(cell_for(stacks, 4.0))
+            found = self._stacks[side] = empty.add_all(stacks)
         return found

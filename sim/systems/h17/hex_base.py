@@ -102,35 +102,30 @@ def pin(battle: BattleContext, unit: Unit, cause: str | None) -> None:
 def nearest_target(battle: BattleContext, unit: Unit) -> Unit | None:
     """The nearest enemy (not a sniper) in LOS within AP range; ties by unit id.
 
-    The hexes within range are looked at ring by ring, nearest first, in the fire phase's
-    index of the enemy's units by hex (they stand still while ``unit``'s side fires), and
-    sight only until an enemy is seen.
+    Looked for ring by ring of hexes, nearest first, among the fire phase's stacks of
+    enemy units (they stand still while ``unit``'s side fires), and sight only until an
+    enemy is seen. Hex centres k hexes apart are at most k apart, so a ring of radius k
+    in the plane holds every hex within k.
     """
     t = battle.terrain
     enemy = next(s for s in battle.scenario.sides if s != unit.side)
-    at = state_of(battle).standing.by_node(battle, enemy)
-    ring: list[tuple[str, Unit]] = []
-    ring_d = None
-    for node in t.within(unit.node, knobs(battle).ap_range):
-        here = at.get(node)
-        if not here:
-            continue
-        d = t.distance(unit.node, node)
-        if d != ring_d:
-            found = _seen(t, unit, ring)
-            if found is not None:
-                return found
-            ring, ring_d = [], d
-        ring.extend((e.id, e) for e in here if e.kind != "sniper" and e.on_board and e.node == node)
-    return _seen(t, unit, ring)
-
-
-def _seen(t: Any, unit: Unit, ring: list[tuple[str, Unit]]) -> Unit | None:
-    """The first of a ring of enemies (all at one distance), by id, in ``unit``'s sight."""
-    for _, enemy in sorted(ring, key=lambda e: e[0]):
-        if t.los(unit.node, enemy.node):
-            return enemy
-    return None
+    stacks = state_of(battle).standing.stacks(battle, enemy)
+    here, reach = t.pos(unit.node), knobs(battle).ap_range
+    inner, k = -1.0, min(2.0, reach)
+    while True:
+        ring: list[tuple[float, str, Unit]] = []
+        for stack in stacks.near_segment(here, here, k):
+            d = t.distance(unit.node, stack.node)
+            if inner < d <= k:
+                ring.extend((d, e.id, e) for e in stack.units
+                            if e.kind != "sniper" and e.on_board and e.node == stack.node)
+        ring.sort(key=lambda e: e[:2])
+        for _, _, e in ring:
+            if t.los(unit.node, e.node):
+                return e
+        if k >= reach:
+            return None
+        inner, k = k, min(2.0 * k, reach)
 
 
 @implements(AP)
