@@ -4,20 +4,21 @@
     .venv/bin/python benchmarks/limits.py --only L2   # one case
     .venv/bin/python benchmarks/limits.py --quick     # the same battles, 2 turns each
 
-Each case is a battle of 2,000 units (the unit limit), 1,000 a side in two dense
-blocks that engage at once (shooting, assault, reactions every turn), on a map near the
-node limit, run in a child process: the time of the battle (loading the scenario and
+Each case is a battle of 2,000 units (the unit limit) and 200 turns (the turn limit),
+1,000 a side in two dense blocks that march at each other from the map's edges, every
+unit moving every turn, and fight from about half-way (shooting, assault, reactions), on
+a map near the node limit; the X cases set every range and radius the rules read to its
+largest allowed value. Each runs in a child process: the time of the battle (loading the scenario and
 planning routes included, as ``sim run`` pays them) and the child's peak memory
 (``ru_maxrss``). The README's "Limits" quotes these figures; every documented limit is one
 these battles meet in at most 5 minutes and 4 GB.
 
-L1  snap fire on a 48,000-hex map (240 x 200), 4 turns (issue 13's case: 198 s for one
-    turn of 1,000 units before)
-L2  snap fire on a 1,000 x 1,000 cm table with a 5 cm grid (40,401 nodes), 200 turns
-    (issue 13's case: 536 s before)
-L3  H17 on the 48,000-hex map, 200 turns
-L4  FOW on the 40,401-node table, 200 turns
-L5  TOO on the 40,401-node table, 200 turns
+L1  snap fire on a 48,000-hex map (240 x 200) (issue 13's case: 198 s for one turn of
+    1,000 units before)
+L2  snap fire on a 1,000 x 1,000 cm table with a 5 cm grid, 40,401 nodes (issue 13's
+    case: 536 s before)
+L3, L4, L5  H17 on the hex map, FOW and TOO on the table
+X1 ... X5  the same with the ranges and radii at their limits
 """
 from __future__ import annotations
 
@@ -41,69 +42,82 @@ HEX_W, HEX_H = 240, 200    # 48,000 hexes
 TABLE, GRID = 1000, 5      # cm; 201 x 201 = 40,401 grid points
 
 
-def hex_doc(ruleset: str, turns: int) -> dict:
-    """1,000 a side in blocks of 25 columns x 40 rows, 2 hexes apart, mid-map."""
+def hex_doc(ruleset: str, turns: int, extreme: bool = False) -> dict:
+    """1,000 a side in blocks of 25 columns x 40 rows at the map's two edges, marching at
+    each other 2 hexes a turn (they meet about half-way through 200 turns)."""
     rng = random.Random(3)
     special = {f"{c},{r}": rng.choice("WWBHR") for c in range(HEX_W) for r in range(HEX_H)
                if rng.random() < 1 / 12}
     forces: dict[str, list] = {"blue": [], "red": []}
     squads = N - 1 if ruleset == "h17" else N
-    for side, col0, goal in (("blue", 93, HEX_W - 1), ("red", 120, 0)):
+    for side, col0, goal in (("blue", 0, HEX_W - 1), ("red", HEX_W - 25, 0)):
         for i in range(squads):
-            col, row = col0 + i % 25 + (2 if side == "red" else 0), 80 + i // 25
-            dest = 80 + 5 * ((i // 25) // 5)
+            col, row = col0 + i % 25, 80 + i // 25
             special.pop(f"{col},{row}", None)
-            forces[side].append(cases._unit(ruleset, side, i, cases._axial(col, row),
-                                            cases._axial(goal, dest), N))
+            u = cases._unit(ruleset, side, i, cases._axial(col, row), cases._axial(goal, 80 + 5 * (i // 125)), N)
+            u["move"] = 2
+            forces[side].append(u)
     doc = {"name": f"limits_{ruleset}_hex", "ruleset": ruleset, "turns": turns, "sides": ["blue", "red"],
            "terrain": {"kind": "hex", "width": HEX_W, "height": HEX_H, "special": special},
            "forces": forces, "victory": {"attacker": "blue", "destroy": True}}
     if ruleset == "snapfire":
-        for u in forces["blue"] + forces["red"]:
-            u["move"] = 3
-        doc["rules"] = {"base": {"shoot_range": 4, "charge_range": 2}, "snapfire": {"radius": 1.5}}
+        doc["rules"] = {"base": {"shoot_range": 10_000 if extreme else 4, "charge_range": 10_000 if extreme else 2},
+                        "snapfire": {"radius": 1000 if extreme else 1.5}}
     else:
-        for side, col in (("blue", 90), ("red", 150)):
+        for side, col in (("blue", 30), ("red", HEX_W - 30)):
             forces[side].append({"id": f"{side}_sniper", "kind": "sniper", "at": cases._axial(col, 100),
                                  "sniper_team": {"start": "off_board"}})
-        doc["rules"] = {"h17": {"withdraw": {"when": "enemy_within", "hexes": 2}}}
+        doc["rules"] = {"h17": {"withdraw": {"when": "enemy_within", "hexes": 2},
+                                "ap_range": 100 if extreme else 6}}
     return doc
 
 
-def table_doc(ruleset: str, turns: int) -> dict:
-    """1,000 a side in blocks of 25 x 40 grid points 5 cm apart, facing across 20 cm."""
+def table_doc(ruleset: str, turns: int, extreme: bool = False) -> dict:
+    """1,000 a side in blocks of 25 x 40 grid points 5 cm apart at the table's two edges,
+    marching at each other 8 cm a turn (they meet about half-way through 200 turns)."""
     rng = random.Random(4)
     areas = cases._areas(rng, TABLE, TABLE)
     forces: dict[str, list] = {"blue": [], "red": []}
     last = TABLE // GRID
     teams = N - 1 if ruleset == "fow" else N
-    for side, gx0, goal in (("blue", 72, last), ("red", 101, 0)):
+    for side, gx0, goal in (("blue", 0, last), ("red", last - 24, 0)):
         for i in range(teams):
             gx, gy = gx0 + i % 25, 80 + i // 25
-            forces[side].append(cases._unit(ruleset, side, i, f"{gx},{gy}", f"{goal},{80 + 5 * (i // 125)}", N))
+            u = cases._unit(ruleset, side, i, f"{gx},{gy}", f"{goal},{80 + 5 * (i // 125)}", N)
+            u["move"] = 8
+            forces[side].append(u)
     doc = {"name": f"limits_{ruleset}_table", "ruleset": ruleset, "turns": turns, "sides": ["blue", "red"],
            "terrain": {"kind": "table", "width": TABLE, "height": TABLE, "grid": {"spacing": GRID},
                        "areas": areas},
            "forces": forces, "victory": {"attacker": "blue", "destroy": True}}
+    far = 10_000
     if ruleset == "snapfire":
-        doc["rules"] = {"base": {"shoot_range": 25, "charge_range": 12}, "snapfire": {"radius": 10}}
+        doc["rules"] = {"base": {"shoot_range": far if extreme else 25, "charge_range": far if extreme else 12},
+                        "snapfire": {"radius": 1000 if extreme else 10}}
     elif ruleset == "fow":
-        for side, gx in (("blue", 60), ("red", 140)):
+        for side, gx in (("blue", 30), ("red", last - 30)):
             hides = [f"{gx},{gy}" for gy in (90, 100, 110, 120)]
             forces[side].append({"id": f"{side}_sniper", "kind": "sniper", "at": hides[0], "skill": 4,
                                  "sniper_team": {"start": "reserve", "candidates": hides}})
-        doc["rules"] = {"fow": {"shoot_range": 30, "assault_range": 12, "spot_range": 40}}
+        doc["rules"] = {"fow": {"shoot_range": far, "assault_range": far, "spot_range": far, "sniper_range": far}
+                        if extreme else {"shoot_range": 30, "assault_range": 12, "spot_range": 40}}
     else:
-        doc["rules"] = {"too": {"opp_range": 40, "search_range": 80}}
+        doc["rules"] = {"too": {"opp_range": far, "search_range": 100_000} if extreme
+                        else {"opp_range": 40, "search_range": 80}}
     return doc
 
 
 CASES = {
-    "L1": ("snap fire, 48,000 hexes, 2,000 units", lambda q: hex_doc("snapfire", 2 if q else 4)),
-    "L2": ("snap fire, 40,401-node table, 2,000 units", lambda q: table_doc("snapfire", 2 if q else 200)),
-    "L3": ("H17, 48,000 hexes, 2,000 units", lambda q: hex_doc("h17", 2 if q else 200)),
-    "L4": ("FOW, 40,401-node table, 2,000 units", lambda q: table_doc("fow", 2 if q else 200)),
-    "L5": ("TOO, 40,401-node table, 2,000 units", lambda q: table_doc("too", 2 if q else 200)),
+    "L1": ("snap fire, 48,000 hexes", lambda q: hex_doc("snapfire", 2 if q else 200)),
+    "L2": ("snap fire, 40,401-node table", lambda q: table_doc("snapfire", 2 if q else 200)),
+    "L3": ("H17, 48,000 hexes", lambda q: hex_doc("h17", 2 if q else 200)),
+    "L4": ("FOW, 40,401-node table", lambda q: table_doc("fow", 2 if q else 200)),
+    "L5": ("TOO, 40,401-node table", lambda q: table_doc("too", 2 if q else 200)),
+    "X1": ("snap fire, table, ranges at their limits", lambda q: table_doc("snapfire", 2 if q else 200, True)),
+    "X2": ("snap fire, hexes, ranges at their limits", lambda q: hex_doc("snapfire", 2 if q else 200, True)),
+    "X3": ("H17, hexes, AP range 100", lambda q: hex_doc("h17", 2 if q else 200, True)),
+    "X4": ("FOW, table, every range at its limit", lambda q: table_doc("fow", 2 if q else 200, True)),
+    "X5": ("TOO, table, search 100,000 cm, opportunity fire 10,000", lambda q: table_doc("too", 2 if q else 200, True)),
 }
 
 
