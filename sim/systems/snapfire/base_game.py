@@ -38,12 +38,17 @@ def apply_hit(battle: BattleContext, target: Unit, by: Unit | None = None,
         battle.eliminate(target, rule=rule)
 
 
-def enemy_index(battle: BattleContext, side: str, reach: float) -> SpatialGrid[Unit]:
-    """A phase's index of ``side``'s enemies on the board: they stand still while
-    ``side`` shoots or charges (they may only fall), so one index serves every unit."""
-    enemies = battle.enemies_of(side)
+def enemy_index(enemies: list[Unit], reach: float) -> SpatialGrid[Unit]:
+    """A phase's index of the enemies on the board: they stand still while the other
+    side shoots or charges (they may only fall), so one index serves every unit."""
     index: SpatialGrid[Unit] = SpatialGrid(cell_for(enemies, reach))
     return index.add_all(enemies)
+
+
+def within_reach(units: list[Unit], enemies: list[Unit], reach: float) -> list[Unit]:
+    """The units inside the enemies' extent grown by ``reach``, in order: no other has an
+    enemy within reach (most units, when the fronts are apart)."""
+    return within_extent(units, enemies, reach * (1 + 1e-9) + 1e-9)
 
 
 def nearest_visible_enemy(battle: BattleContext, unit: Unit, max_range: float,
@@ -62,11 +67,13 @@ def nearest_visible_enemy(battle: BattleContext, unit: Unit, max_range: float,
 def shooting_phase(battle: BattleContext, side: str) -> None:
     """Each unit of the phasing side (not a sniper) shoots at the nearest visible enemy."""
     shoot_range = battle.knobs.base.shoot_range
-    index = enemy_index(battle, side, shoot_range)
-    shooters = [u for u in battle.units_of(side) if u.kind != "sniper" and u.on_board]
-    # Enemies stand still in this phase and only leave it: a unit outside their extent
-    # grown by the range has no target in it (most units, when the fronts are apart).
-    for unit in within_extent(shooters, battle.enemies_of(side), shoot_range * (1 + 1e-9) + 1e-9):
+    enemies = battle.enemies_of(side)
+    shooters = within_reach([u for u in battle.units_of(side) if u.kind != "sniper" and u.on_board],
+                            enemies, shoot_range)
+    if not shooters:
+        return
+    index = enemy_index(enemies, shoot_range)
+    for unit in shooters:
         if not unit.on_board:
             continue
         target = nearest_visible_enemy(battle, unit, shoot_range, index)
@@ -88,7 +95,11 @@ def assault_phase(battle: BattleContext, side: str, chargers: list[Unit]) -> Non
     Charges are plain processes: the referee never watches them (SF.NOASSAULT).
     """
     charge_range = battle.knobs.base.charge_range
-    index = enemy_index(battle, side, charge_range)
+    enemies = battle.enemies_of(side)
+    chargers = within_reach(chargers, enemies, charge_range)
+    if not chargers:
+        return
+    index = enemy_index(enemies, charge_range)
     for unit in chargers:
         if not unit.on_board or unit.pinned:
             continue
