@@ -4,7 +4,8 @@
     .venv/bin/python benchmarks/limits.py --only L2   # one case
     .venv/bin/python benchmarks/limits.py --quick     # the same battles, 2 turns each
 
-Each case is a battle of 2,000 units (the unit limit) and 200 turns (the turn limit),
+Each case is a battle of 2,000 units (the unit limit; 1,000 figures under TOO, its own
+limit) and 200 turns (the turn limit),
 1,000 a side in two dense blocks that march at each other from the map's edges, every
 unit moving every turn, and fight from about half-way (shooting, assault, reactions), on
 a map near the node limit; the X cases set every range and radius the rules read to its
@@ -36,6 +37,7 @@ sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(1, HERE)
 
 import cases  # noqa: E402
+from sim.systems.too import MAX_FIGURES  # noqa: E402
 
 N = 1000                   # units a side
 HEX_W, HEX_H = 240, 200    # 48,000 hexes
@@ -79,7 +81,8 @@ def table_doc(ruleset: str, turns: int, extreme: bool = False) -> dict:
     areas = cases._areas(rng, TABLE, TABLE)
     forces: dict[str, list] = {"blue": [], "red": []}
     last = TABLE // GRID
-    teams = N - 1 if ruleset == "fow" else N
+    # (TOO battles have at most MAX_FIGURES figures: sim.systems.too)
+    teams = N - 1 if ruleset == "fow" else min(N, MAX_FIGURES // 2) if ruleset == "too" else N
     for side, gx0, goal in (("blue", 0, last), ("red", last - 24, 0)):
         for i in range(teams):
             gx, gy = gx0 + i % 25, 80 + i // 25
@@ -121,8 +124,10 @@ CASES = {
 }
 
 
-def child(name: str, quick: bool) -> None:
+def child(name: str, quick: bool, per_side: int) -> None:
     """Run one case here and print its figures as JSON (the parent reads them)."""
+    global N
+    N = per_side
     from sim.engine.battle import Battle
     from sim.scenario.load import scenario_from_dict
 
@@ -135,6 +140,7 @@ def child(name: str, quick: bool) -> None:
     t = time.perf_counter() - t0
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     print(json.dumps({"s": t, "load_s": t_load, "rss": rss, "records": len(b.log), "turns": doc["turns"],
+                      "units": len(b.units),
                       "end": b.log.records[-1]["turn"], "reason": b.reason,
                       "nodes": sc.map.graph.number_of_nodes()}))
 
@@ -143,19 +149,22 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="2 turns a case")
     ap.add_argument("--only", default=",".join(CASES), help="cases, e.g. L1,L2")
+    ap.add_argument("--per-side", type=int, default=N, help="units a side (default 1000: the unit limit)")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
-        return child(args.child, args.quick)
+        return child(args.child, args.quick, args.per_side)
     rows = []
     for name in [c for c in args.only.split(",") if c]:
-        cmd = [sys.executable, os.path.abspath(__file__), "--child", name] + (["--quick"] if args.quick else [])
+        cmd = [sys.executable, os.path.abspath(__file__), "--child", name, "--per-side", str(args.per_side)] + \
+            (["--quick"] if args.quick else [])
         out = subprocess.run(cmd, capture_output=True, text=True, timeout=3600)
         if out.returncode != 0:
             print(f"{name} failed: {out.stderr.strip().splitlines()[-1:]}")
             continue
         r = json.loads(out.stdout.strip().splitlines()[-1])
-        print(f"{name} {CASES[name][0]}, {r['turns']} turns ({r['nodes']} nodes): {r['s']:.1f} s "
+        print(f"{name} {CASES[name][0]}, {r['units']} units, {r['turns']} turns ({r['nodes']} nodes): "
+              f"{r['s']:.1f} s "
               f"(loading and planning {r['load_s']:.1f} s), peak {r['rss'] / 2**30:.2f} GiB; "
               f"{r['records']} records, ended in turn {r['end']} ({r['reason']})", flush=True)
         rows.append((name, r))
