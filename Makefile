@@ -27,7 +27,9 @@ test: $(STAMP)
 	$(VENV)/bin/mypy
 	$(PY) -m pytest
 
+# The benchmarks' own extra (Mesa, for the movement case), then every engine case.
 bench: $(STAMP)
+	$(PY) -m pip install --quiet -e '.[bench]'
 	$(PY) benchmarks/engine.py
 
 clean:

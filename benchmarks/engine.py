@@ -1,7 +1,10 @@
-"""Engine benchmarks (issue 2, item 11): a script that prints figures, never a test.
+"""Engine benchmarks (issue 2, item 11; issue 17): a script that prints figures, never a test.
 
-    .venv/bin/python benchmarks/engine.py            # all four, about ten seconds
-    .venv/bin/python benchmarks/engine.py --quick    # smaller sizes, a few seconds
+    .venv/bin/python benchmarks/engine.py            # every case, a few minutes
+    .venv/bin/python benchmarks/engine.py --quick    # smaller sizes, well under a minute
+    .venv/bin/python benchmarks/engine.py --only b2,e # some cases
+
+(e) needs Mesa 3, a benchmark-only dependency: ``pip install -e '.[bench]'`` (``make bench``).
 
 Each pair is timed side by side in this one run (in alternating bursts of three, over
 ``--rounds`` rounds, best time of each, garbage collection off while timing), and the
@@ -16,6 +19,9 @@ table at the end says whether each figure meets its target:
     corridor): wall-time ratio; target <= 1.2x.
 (d) 1000 movers on a 10,000-node map: path planning time / simulation time;
     target <= 1x.
+(b2), (e), (f): a fighting battle against a bare SimPy loop of the same event mix, and
+    its JSON share; movement against Mesa 3; dense battles from 10 to 1,000 a side
+    (``benchmarks/fighting.py`` says how each is measured).
 """
 from __future__ import annotations
 
@@ -24,13 +30,17 @@ import gc
 import math
 import os
 import random
+import re
 import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, ".."))
+sys.path.insert(1, HERE)
 
 import simpy  # noqa: E402
 
+import fighting  # noqa: E402
 from sim.engine.battle import Battle  # noqa: E402
 from sim.engine.clock import Phase  # noqa: E402
 from sim.scenario.load import scenario_from_dict  # noqa: E402
@@ -365,17 +375,18 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="smaller sizes")
     ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--only", default="abcd")
+    ap.add_argument("--only", default="a,b,b2,c,d,e,f", help="cases, e.g. b2,e (default: every one)")
     args = ap.parse_args(argv)
     q, rep = args.quick, args.rounds
+    only = set(re.findall(r"b2|[a-f]", args.only))
     rows = []
-    if "a" in args.only:
+    if "a" in only:
         a = bench_a(q, rep)
         print(f"(a) engine run {a['engine_s']:.3f} s for {a['events']} events ({a['records']} log records): "
               f"{1e6 * a['engine_s'] / a['events']:.2f} us/event; bare SimPy {a['bare_s']:.3f} s for "
               f"{a['bare_events']} events: {1e6 * a['bare_s'] / a['bare_events']:.2f} us/event")
         rows.append(("(a) engine / bare SimPy per event", f"{a['ratio']:.2f}x", "<= 2.5x", a["ratio"] <= 2.5))
-    if "b" in args.only:
+    if "b" in only:
         b = bench_b(q, rep)
         print(f"(b) exact referee {1e3 * b['exact_s']:.2f} ms ({b['halts']} halts, max halt error "
               f"{b['err_exact']:.1e} cm); time-stepped dt={b['dt']:.4f} (2.9 cm steps) "
@@ -386,21 +397,61 @@ def main(argv=None):
         rows.append(("(b) time-stepped / exact wall time", f"{b['ratio']:.1f}x", ">= 30x", b["ratio"] >= 30))
         rows.append(("(b) halt error exact / stepped", f"{b['err_exact']:.1e} / {b['err_step']:.2f} cm",
                      "stepped <= 3 cm", b["err_step"] <= 3.0))
-    if "c" in args.only:
+    if "c" in only:
         c = bench_c(q, rep)
         print(f"(c) 50 enemies {c['t50']:.3f} s ({c['halts50']} halts); 500 enemies {c['t500']:.3f} s "
               f"({c['halts500']} halts)")
         rows.append(("(c) 500 enemies / 50 enemies", f"{c['ratio']:.2f}x", "<= 1.2x", c["ratio"] <= 1.2))
-    if "d" in args.only:
+    if "d" in only:
         d = bench_d(q, rep)
         print(f"(d) {d['nodes']} nodes, 1000 movers: planning {d['plan_s']:.3f} s, simulation "
               f"{d['sim_s']:.3f} s ({d['events']} events, {d['arrived']} arrived)")
         rows.append(("(d) planning / simulation", f"{d['ratio']:.2f}x", "<= 1x", d["ratio"] <= 1.0))
+    rows += fighting_rows(only, q, rep)
     print()
     w = max(len(r[0]) for r in rows)
     print(f"{'figure':<{w}}  {'value':>22}  {'target':>16}  met")
     for name, value, target, ok in rows:
         print(f"{name:<{w}}  {value:>22}  {target:>16}  {'yes' if ok else 'NO'}")
+
+
+def fighting_rows(only, q, rep):
+    """Run and print cases (b2), (e) and (f); their rows of the closing table."""
+    rows = []
+    if "b2" in only:
+        f = fighting.bench_b2(q, rep)
+        mix = f["mix"]
+        print(f"(b2) fighting battle {f['fight_s']:.3f} s for {f['events']} events ({f['records']} log records; "
+              f"{mix['Process']} process starts, {mix['Timeout']} timeouts, {mix['Interruption']} interrupts): "
+              f"{1e6 * f['fight_s'] / f['events']:.2f} us/event; bare SimPy, same mix, {f['bare_s']:.3f} s for "
+              f"{f['bare_events']} events: {1e6 * f['bare_s'] / f['bare_events']:.2f} us/event")
+        print(f"     its log as JSON {1e3 * f['json_s']:.1f} ms against {1e3 * f['run_s']:.1f} ms for the battle")
+        rows.append(("(b2) fighting battle / bare SimPy per event", f"{f['ratio']:.2f}x", "<= 4x", f["ratio"] <= 4))
+        rows.append(("(b2) JSON log writing / battle time", f"{100 * f['json_share']:.0f} %", "<= 20 %",
+                     f["json_share"] <= 0.2))
+    if "e" in only:
+        try:
+            e = fighting.bench_e(q, rep, grid_scenario)
+        except ImportError:
+            print("(e) skipped: Mesa is not installed (pip install -e '.[bench]', or make bench)")
+        else:
+            print(f"(e) {e['moves']} moves ({e['records']} records, the same in both: {e['same_log']}): "
+                  f"sim {e['sim_s']:.3f} s ({1e6 * e['sim_s'] / e['moves']:.2f} us/move), Mesa 3 NetworkGrid "
+                  f"{e['mesa_s']:.3f} s ({1e6 * e['mesa_s'] / e['moves']:.2f} us/move)")
+            rows.append(("(e) movement: sim / Mesa 3, same log", f"{e['ratio']:.2f}x", "<= 3x",
+                         e["ratio"] <= 3 and e["same_log"]))
+    if "f" in only:
+        f = fighting.bench_f(q, rep)
+        for r in f["rows"]:
+            print(f"(f) {r['n']:>5} a side: {r['s']:.3f} s, {r['events']} events, {r['records']} records "
+                  f"({1e6 * r['s'] / r['records']:.1f} us/record); peak {r['kib_per_unit']:.1f} KiB/unit, "
+                  f"of which the log's records {r['log_kib_per_unit']:.1f}")
+        rows.append(("(f) dense battle: time exponent in N", f"{f['slope']:.2f}", "<= 1.05", f["slope"] <= 1.05))
+        worst = max(r["kib_per_unit"] for r in f["rows"][1:])
+        rest = max(r["kib_per_unit"] - r["log_kib_per_unit"] for r in f["rows"][1:])
+        rows.append(("(f) dense battle: peak memory per unit", f"{worst:.1f} KiB", "<= 4 KiB", worst <= 4))
+        rows.append(("(f) ... less the event log's records", f"{rest:.1f} KiB", "<= 4 KiB", rest <= 4))
+    return rows
 
 
 if __name__ == "__main__":

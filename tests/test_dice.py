@@ -1,6 +1,7 @@
 """Keyed dice (sim.engine.dice): one reproducible stream per (unit, rule)."""
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 
@@ -97,3 +98,38 @@ def test_dice_streams_are_numpys_keyed_streams():
     ref = np.random.Generator(np.random.PCG64(np.random.SeedSequence(
         123456789, spawn_key=(_key("m7"), _key("SF.ROLL")))))
     assert d.roll("m7", "SF.ROLL", 40) == [int(v) for v in ref.integers(1, 7, size=40)]
+
+
+def _numpy_stream(seed, unit, rule):
+    return np.random.Generator(np.random.PCG64(seed_sequence(seed, (_key(unit), _key(rule)))))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 7, 2**32 - 1, 2**32, 2**40 + 3, 2**63 - 1, 2**130 + 5])
+def test_dice_draw_what_numpys_generator_draws_whatever_the_mix_of_draws(seed):
+    """The dice make and draw their streams in Python (sim.engine.pcg); every face and
+    float must be numpy's Generator(PCG64(seed_sequence(...))) draw for draw, through
+    any mix of dice sizes, counts and uniform draws, or every stored log would change."""
+    rng = random.Random(seed)
+    for unit, rule in [("u1", "SF.ROLL"), ("sniper", "TOO.DAMAGE"), ("é" * 3, "Z"), ("x" * 64, "BASE.S.SHOOT")]:
+        d, ref = Dice(seed), _numpy_stream(seed, unit, rule)
+        for _ in range(150):
+            if rng.random() < 0.7:
+                sides = rng.choice([1, 2, 3, 6, 7, 10, 12, 20, 100, 1000, 2**31 - 1, 2**31, 2**33])
+                n = rng.choice([1, 1, 2, 3])
+                assert d.roll(unit, rule, n, sides) == [int(v) for v in ref.integers(1, sides + 1, size=n)]
+            else:
+                assert d.uniform(unit, rule) == float(ref.random())
+
+
+def test_a_stream_handed_out_is_the_one_the_dice_go_on_drawing_from():
+    """``stream`` gives the key's numpy Generator where the dice left it (a 32-bit half
+    still buffered included); draws from it and from the dice then interleave in one stream."""
+    d, ref = Dice(9), _numpy_stream(9, "u", "R")
+    got = d.roll("u", "R", 3) + d.roll("u", "R", 1, 10)
+    g = d.stream("u", "R")
+    assert d.stream("u", "R") is g
+    assert list(g.bit_generator.seed_seq.entropy) == list(ref.bit_generator.seed_seq.entropy)
+    got += [int(g.integers(1, 7)), d.roll("u", "R")[0], d.uniform("u", "R"), int(g.integers(1, 11))]
+    want = [int(x) for x in ref.integers(1, 7, size=3)] + [int(ref.integers(1, 11))]
+    want += [int(ref.integers(1, 7)), int(ref.integers(1, 7)), float(ref.random()), int(ref.integers(1, 11))]
+    assert got == want

@@ -2,6 +2,8 @@
 import itertools
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sim.space import build_terrain
 
@@ -157,3 +159,34 @@ def test_table_node_and_point_sight_agree_and_are_symmetric():
     for a, b in itertools.permutations(t.nodes, 2):
         assert t.los(a, b) == t.los_xy(t.pos(a), t.pos(b)) == t.los(b, a)
     assert t.los("C", "D") is False and t.los("A", "C") is True
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(st.lists(st.tuples(st.floats(0, 90), st.floats(0, 90), st.floats(0.5, 30), st.floats(0.5, 30),
+                          st.booleans(), st.integers(0, 3)), min_size=1, max_size=8),
+       st.lists(st.tuples(st.floats(0, 120), st.floats(0, 120), st.floats(0, 120), st.floats(0, 120)),
+                min_size=1, max_size=30))
+def test_table_sight_quick_refusal_by_boxes_gives_shapelys_answer(rects, lines):
+    """A sight line clear of every area's bounding box is clear without shapely: for any
+    areas and lines (corners and edges grazed included), the answer is shapely's."""
+    from shapely.geometry import LineString, Point, Polygon
+
+    from sim.space.features import Area, TerrainType
+    from sim.space.los import TableSight
+
+    areas = [Area(f"a{i}", Polygon([(x, y), (x + w, y), (x + w, y + h), (x, y + h)]),
+                  TerrainType(f"t{i}", hindrance=hd, blocks_sight=bl))
+             for i, (x, y, w, h, bl, hd) in enumerate(rects)]
+    sight = TableSight(areas)
+
+    def shapely_alone(p, q):             # the tabletop rule, area by area
+        line = LineString([p, q])
+        through = [a for a in areas if line.intersects(a.polygon) and not a.polygon.intersects(Point(p))
+                   and not a.polygon.intersects(Point(q)) and not line.touches(a.polygon)]
+        return not any(a.type.blocks_sight for a in through), sum(a.type.hindrance for a in through)
+
+    corners = [c for a in areas for c in a.polygon.exterior.coords]
+    for x0, y0, x1, y1 in lines + [(corners[0][0], corners[0][1] - 5, corners[0][0], corners[0][1] + 5)]:
+        p, q = (x0, y0), (x1, y1)
+        if p != q:
+            assert sight.between(p, q) == shapely_alone(p, q)

@@ -182,3 +182,43 @@ def test_a_parameter_the_chosen_policy_does_not_read_is_kept_for_a_sweep():
     with_turns = snap_lane(policies={"b": {"on_fired": {"policy": "fall_back", "turns": 3}}})
     without = snap_lane(policies={"b": {"on_fired": {"policy": "fall_back"}}})
     assert lines(with_turns, 1) == lines(without, 1)
+
+
+# -- target policies under every system's indexed target search -----------------------------
+def _fow_targets(policy):
+    d = {"name": "f", "ruleset": "fow", "turns": 1, "sides": ["blue", "red"],
+         "terrain": {"kind": "table", "width": 200, "height": 100,
+                     "waypoints": {"A": [0, 50], "N": [10, 50], "F": [18, 50]}},
+         "forces": {"blue": [{"id": "b", "kind": "team", "at": "A"}],
+                    "red": [{"id": "strong", "kind": "team", "at": "N", "steps": 4},
+                            {"id": "weak", "kind": "team", "at": "F", "steps": 1}]},
+         "victory": {"attacker": "blue", "destroy": False}}
+    return d, "BASE.F.HIT"
+
+
+def _h17_targets(policy):
+    d = {"name": "h", "ruleset": "h17", "turns": 1, "sides": ["blue", "red"],
+         "terrain": {"kind": "hex", "rows": ["........."]},
+         "forces": {"blue": [{"id": "b", "at": "0,0"}],
+                    "red": [{"id": "strong", "at": "1,0", "steps": 4},
+                            {"id": "weak", "at": "3,0", "steps": 1}]},
+         "victory": {"attacker": "blue", "destroy": False}}
+    return d, "BASE.H.AP"
+
+
+@pytest.mark.parametrize("make", [_fow_targets, _h17_targets], ids=["fow", "h17"])
+def test_a_target_policy_chooses_among_every_enemy_in_reach_in_fow_and_h17(make):
+    """The fast search (nearest first, sight only until one is seen) serves units without
+    a target policy; a unit with one gets every visible enemy in range to choose from."""
+    from sim.engine.battle import Battle
+    from sim.scenario.load import scenario_from_dict
+
+    for policy, want in ((None, "strong"), ("weakest", "weak")):
+        data, rule = make(policy)
+        if policy:
+            data["policies"] = {"blue": {"target": {"policy": policy}}}
+        b = Battle(scenario_from_dict(data), 1).run()
+        shots = [r for r in b.log.records if r["rule"] == rule and r.get("unit") == "b"]
+        assert shots and shots[0]["target"] == want, (policy, shots[:1])
+        decides = [r for r in b.log.records if r["event"] == "decide" and r.get("unit") == "b"]
+        assert [d["candidates"] for d in decides] == ([] if policy is None else [["strong", "weak"]])

@@ -16,7 +16,7 @@ from sim.agents.referee import Trigger
 from sim.engine.battle import Battle
 from sim.engine.clock import Phase
 from sim.space.geometry import dist, first_entry, moving_closer
-from sim.space.grid import SpatialGrid, near_any, within_extent
+from sim.space.grid import SpatialGrid, within_extent
 
 PROPS = settings(max_examples=80, deadline=None, derandomize=True)
 R = 10.0
@@ -213,37 +213,6 @@ def test_spatial_grid_refuses_far_segments_but_keeps_a_tangent_one():
     assert g.near_segment((0, 0), (50, 0), 10) == []                  # far outside the extent
     assert [it.name for it in g.near_segment((0, 90.0), (200, 90.0), 10)] == ["a"]   # tangent
     assert SpatialGrid(40.0).near_segment((0, 0), (1, 1), 10) == []   # empty grid
-
-
-@PROPS
-@given(st.lists(st.tuples(coord_x, coord_y), min_size=0, max_size=60),
-       st.lists(st.tuples(coord_x, coord_y), min_size=0, max_size=40), st.floats(0, 60))
-def test_near_any_never_misses_a_centre_in_range(points, centres, r):
-    """Idle shooters are skipped by ``near_any``: it may say True needlessly, but never
-    False for a point with a centre within r."""
-    flags = near_any(points, centres, r)
-    assert len(flags) == len(points)
-    for (x, y), flag in zip(points, flags):
-        d = min((math.hypot(x - cx, y - cy) for cx, cy in centres), default=math.inf)
-        if d <= r:
-            assert flag
-        elif d > r * (1 + 1e-6) + 1e-6:
-            assert not flag   # clearly out of range: no needless candidate either
-
-
-@pytest.mark.parametrize("n_points, n_centres", [(2, 1), (300, 1), (100, 50), (200, 100), (500, 200)])
-def test_near_any_exact_boundary_in_both_branches(n_points, n_centres):
-    """Few pairs go through numpy broadcasting, many through a k-d tree: both say True
-    at exactly r, False a hair beyond it, and agree with a scan of every pair."""
-    rng = random.Random(n_points * 1000 + n_centres)
-    centres = [(0.0, 0.0)] + [(rng.uniform(300, 900), rng.uniform(300, 900)) for _ in range(n_centres - 1)]
-    points = [(10.0, 0.0), (10.001, 0.0), (6.0, -8.0)] + \
-        [(rng.uniform(0, 900), rng.uniform(0, 900)) for _ in range(n_points - 3)]
-    points = points[:n_points]
-    got = near_any(points, centres, 10.0)
-    want = [any(math.hypot(x - cx, y - cy) <= 10.0 for cx, cy in centres) for x, y in points]
-    assert got == want
-    assert got[:2] == [True, False]
 
 
 def test_referee_index_follows_reactors_that_moved_or_fell_between_turns():

@@ -589,3 +589,17 @@ def test_TOO_ALERT_tangent_pass_counts_at_a_tiny_range():
     battle = Battle(build(data), 1).run()
     (opp,) = battle.log.where(event="opp_fire")
     assert opp["target_pos"] == pytest.approx((10.0, 50 + gap), abs=1e-6)
+
+
+def test_a_TOO_battle_has_at_most_the_measured_number_of_figures():
+    """More figures than MAX_FIGURES (what benchmarks/limits.py measured to fight 200 turns
+    within 5 minutes) is refused at load time, naming the limit; exactly that many load."""
+    from sim.errors import InputError
+    from sim.systems.too import MAX_FIGURES
+
+    half = MAX_FIGURES // 2
+    blue = [fig(f"b{i}", "W") for i in range(half)]
+    red = [fig(f"r{i}", "E") for i in range(MAX_FIGURES - half)]
+    assert len(list(build(too(blue, red)).units())) == MAX_FIGURES
+    with pytest.raises(InputError, match=f"expected at most {MAX_FIGURES} in a TOO battle"):
+        build(too(blue + [fig("extra", "W")], red))

@@ -19,7 +19,7 @@ import simpy
 
 from sim.agents.unit import Unit
 from sim.space.geometry import Point, first_root, lerp, moving_closer, reach, tolerance
-from sim.space.grid import SpatialGrid
+from sim.space.grid import SpatialGrid, cell_for
 
 if TYPE_CHECKING:
     from sim.engine.context import BattleContext
@@ -95,6 +95,28 @@ class Watch:
         raise NotImplementedError
 
 
+#: A reaction found on a segment: (s, watch index, reactor id, tie, reactor, inside,
+#: the point it reacts at if later than its entry, its distance at the segment's start, watch).
+Found = tuple[float, int, str, float, Unit, bool, "Point | None", float, Watch]
+
+
+def _watch_then_id(f: Found) -> tuple[int, str]:
+    return f[1], f[2]
+
+
+def _trigger(f: Found, p0: Point, p1: Point) -> Trigger:
+    """The Trigger of a reaction found on p0→p1."""
+    s, _, _, _, reactor, inside, far_in, d0, watch = f
+    point = p0 if s == 0.0 else far_in or lerp(p0, p1, s)
+    if s == 0.0:
+        d = d0
+    elif far_in is None:
+        d = watch.radius
+    else:
+        d = math.hypot(point[0] - reactor.pos[0], point[1] - reactor.pos[1])
+    return Trigger(watch, reactor, point, d, inside, s)
+
+
 class Referee:
     """Schedules, for each moving segment, the exact moment a watch's reactor reacts."""
 
@@ -124,7 +146,9 @@ class Referee:
         if last is not None and last[0] == reactors and last[1] == places:
             grid = last[2]
         else:
-            empty: SpatialGrid[Unit] = SpatialGrid(max(watch.radius, 1e-6) * 4)
+            # Cells of about the radius, smaller where reactors stand densely: a segment
+            # then meets only the reactors near it.
+            empty: SpatialGrid[Unit] = SpatialGrid(cell_for(reactors, max(watch.radius, 1e-6) * 4))
             grid = empty.add_all(reactors)
             self._last[(idx, side)] = (reactors, places, grid)
         return grid
@@ -135,7 +159,9 @@ class Referee:
         Every reaction due at that first instant (to the tolerance) comes with it, in
         ``Trigger.tied``: each reactor whose trigger falls there reacts.
         """
-        found: list[tuple[float, int, str, float, Trigger]] = []   # (s, watch, unit, tie, trigger)
+        # (s, watch index, unit id, tie, reactor, inside, far-in point, d0, watch): the
+        # Trigger is made only for the reactions that come first.
+        found: list[Found] = []
         best = math.inf   # the earliest s so far
         for idx, (watch, grid) in enumerate(self._indexes.get(mover.side) or self._index_side(mover.side)):
             r = watch.radius
@@ -202,18 +228,18 @@ class Referee:
                     if later > s:  # in range earlier, but it reacts only from here
                         s, inside = later, False
                         far_in = lerp(p0, p1, s)
-                point = p0 if s == 0.0 else far_in or lerp(p0, p1, s)
-                d = d0 if s == 0.0 else r if far_in is None else math.hypot(point[0] - cx, point[1] - cy)
-                found.append((s, idx, reactor.id, tie, Trigger(watch, reactor, point, d, inside, s)))
-                best = min(best, s)
+                found.append((s, idx, reactor.id, tie, reactor, inside, far_in, d0, watch))
+                if s < best:
+                    best = s
         if not found:
             return None
-        first = min(found)   # the earliest; its point is where the mover is stopped
-        tied = sorted((f for f in found if f[0] - first[0] <= max(f[3], first[3])),
-                      key=lambda f: (f[1], f[2]))
-        head = tied[0][4]
-        head.point, head.s = first[4].point, first[0]
-        head.tied = tuple(f[4] for f in tied[1:])
+        first = min(found)   # the earliest (s, then watch, then id); it says where the mover stops
+        tied = [f for f in found if f[0] - first[0] <= max(f[3], first[3])]
+        if len(tied) > 1:
+            tied.sort(key=_watch_then_id)
+        head = _trigger(tied[0], p0, p1)
+        head.point, head.s = _trigger(first, p0, p1).point, first[0]
+        head.tied = tuple(_trigger(f, p0, p1) for f in tied[1:])
         return first[0], head
 
     def quiet(self, mover: Unit, points: Sequence[Point]) -> bool:

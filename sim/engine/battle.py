@@ -9,6 +9,7 @@ it through ``sim.engine.context.BattleContext``.
 """
 from __future__ import annotations
 
+import gc
 from collections.abc import Generator
 from typing import Any
 
@@ -59,6 +60,7 @@ class Battle:
         self.winner: str | None = None
         self.reason = ""
         self._set_up = False
+        self._standing: dict[str, Unit] = {}   # side -> a unit of it last seen on the board
 
     # -- queries used by rules -------------------------------------------------------
     def units_of(self, side: str) -> list[Unit]:
@@ -123,9 +125,23 @@ class Battle:
         if unit.process is not None and unit.process.is_alive and unit.process is not self.env.active_process:
             self.referee.disarm(unit)
             unit.process.interrupt("eliminated")
-        if self.scenario.victory.destroy and not any(u.on_board for u in self.units_of(unit.side)):
+        if self.scenario.victory.destroy and not self._any_on_board(unit.side):
             other = next(s for s in self.scenario.sides if s != unit.side)
             self.end(other, "destroyed")
+
+    def _any_on_board(self, side: str) -> bool:
+        """Whether some unit of ``side`` is on the board (not a scan per elimination).
+
+        The one found last time, if it still is; else the first in scenario order that is.
+        """
+        known = self._standing.get(side)
+        if known is not None and known.on_board:
+            return True
+        for u in self.units_of(side):
+            if u.on_board:
+                self._standing[side] = u
+                return True
+        return False
 
     def _stand_still(self, unit: Unit) -> bool:
         """Put a moving unit exactly where its course has it now and end the move.
@@ -163,13 +179,17 @@ class Battle:
         self.clock.stop()
         self.done.succeed()
 
-    def _phases(self) -> Generator[simpy.Event, Phase, None]:
+    def _phases(self, freezing: bool) -> Generator[simpy.Event, Phase, None]:
         while True:
             phase = yield self.clock.next_phase()
             if self.done.triggered:
                 return
             if phase.phase == "movement":
                 self.plans.begin_phase(phase)
+            if freezing:
+                # What outlives a phase (the records, mostly) lives to the battle's end:
+                # out of the collector's sight, so its collections do not rescan it.
+                gc.freeze()
             self.game.on_phase(self, phase)
 
     def _finish(self, _ev: simpy.Event) -> None:
@@ -196,10 +216,22 @@ class Battle:
                         flags=sorted(u.flags - {"off_board"}))
 
     def run(self) -> Battle:
-        """Set up and run to the end; returns the battle (its ``log`` holds the story)."""
+        """Set up and run to the end; returns the battle (its ``log`` holds the story).
+
+        While it runs, the garbage collector does not look at objects made before it
+        or that outlive a phase (``gc.freeze``; all are handed back at the end), unless
+        the collector is off or something else has frozen objects already.
+        """
         self.setup()
-        self.env.process(self._phases())
+        freezing = gc.isenabled() and gc.get_freeze_count() == 0
+        self.env.process(self._phases(freezing))
         self.env.process(self.clock.run())
         self.clock.finished.callbacks.append(self._finish)
-        self.env.run(until=self.done)
+        if freezing:
+            gc.freeze()
+        try:
+            self.env.run(until=self.done)
+        finally:
+            if freezing:
+                gc.unfreeze()
         return self

@@ -16,6 +16,12 @@ import hashlib
 
 import numpy as np
 
+from sim.engine.pcg import Pool, Seeder, Stream
+
+#: Dice of up to this many sides are drawn in Python (numpy's 32-bit Lemire path); a
+#: one-sided die or a bigger one goes through numpy itself.
+MAX_SIDES = 1 << 31
+
 
 @functools.lru_cache(maxsize=4096)
 def _key(text: str) -> int:
@@ -49,29 +55,68 @@ def seed_sequence(seed: int, spawn_key: tuple[int, ...]) -> np.random.SeedSequen
 
 
 class Dice:
-    """Root seed → independent, reproducible streams keyed by (unit, rule)."""
+    """Root seed → independent, reproducible streams keyed by (unit, rule).
+
+    Each stream is numpy's ``Generator(PCG64(seed_sequence(seed, (key(unit), key(rule)))))``,
+    drawn as ``sim.engine.pcg`` does it (the same numbers, made and drawn faster).
+    """
 
     def __init__(self, seed: int):
         if seed < 0:
             raise ValueError("seed must be >= 0")
         self.seed = int(seed)
-        self._streams: dict[tuple[str, str], np.random.Generator] = {}
+        self._streams: dict[tuple[str, str], Stream] = {}
+        self._numpy: dict[tuple[str, str], np.random.Generator] = {}   # handed out by ``stream``
+        self._seeder: Seeder | None = None
+        self._pools: dict[str, Pool] = {}    # unit -> pool after its key
+
+    def _new(self, unit: str, rule: str) -> Stream:
+        seeder = self._seeder
+        if seeder is None:
+            seeder = self._seeder = Seeder(_words(self.seed))
+        pool = self._pools.get(unit)
+        if pool is None:
+            pool = self._pools[unit] = seeder.extend(seeder.base, _words(_key(unit)))
+        found = self._streams[(unit, rule)] = Stream(Seeder.state_words(seeder.extend(pool, _words(_key(rule)))))
+        return found
 
     def stream(self, unit: str, rule: str) -> np.random.Generator:
-        """The (unit, rule) random stream, made on first use."""
+        """The (unit, rule) stream as a numpy Generator, where it stands now.
+
+        From then on ``roll`` and ``uniform`` draw from that Generator, so draws made
+        from it directly and through the dice follow one another in the one stream.
+        """
         key = (unit, rule)
-        gen = self._streams.get(key)
+        gen = self._numpy.get(key)
         if gen is None:
-            ss = seed_sequence(self.seed, (_key(unit), _key(rule)))
-            gen = self._streams[key] = np.random.Generator(np.random.PCG64(ss))
+            ours = self._streams.pop(key, None)
+            if ours is None:
+                ours = self._new(unit, rule)
+                del self._streams[key]
+            bits = np.random.PCG64(seed_sequence(self.seed, (_key(unit), _key(rule))))
+            bits.state = {"bit_generator": "PCG64", "state": {"state": ours.state, "inc": ours.inc},
+                          "has_uint32": int(ours.half is not None), "uinteger": ours.half or 0}
+            gen = self._numpy[key] = np.random.Generator(bits)
         return gen
 
     def roll(self, unit: str, rule: str, n: int = 1, sides: int = 6) -> list[int]:
         """``n`` faces of a ``sides``-sided die, from the (unit, rule) stream."""
-        if n == 1:  # the common case; a scalar draw takes the same value from the stream
-            return [int(self.stream(unit, rule).integers(1, sides + 1))]
-        return [int(v) for v in self.stream(unit, rule).integers(1, sides + 1, size=n)]
+        stream = self._streams.get((unit, rule))
+        if stream is None:
+            if (unit, rule) in self._numpy or not 1 < sides <= MAX_SIDES:
+                return [int(v) for v in self.stream(unit, rule).integers(1, sides + 1, size=n)]
+            stream = self._new(unit, rule)
+        elif not 1 < sides <= MAX_SIDES:
+            return [int(v) for v in self.stream(unit, rule).integers(1, sides + 1, size=n)]
+        if n == 1:
+            return [stream.face(sides)]
+        return [stream.face(sides) for _ in range(n)]
 
     def uniform(self, unit: str, rule: str) -> float:
         """A float in [0, 1) for a random choice that is not a die roll (e.g. placement)."""
-        return float(self.stream(unit, rule).random())
+        stream = self._streams.get((unit, rule))
+        if stream is None:
+            if (unit, rule) in self._numpy:
+                return float(self._numpy[(unit, rule)].random())
+            stream = self._new(unit, rule)
+        return stream.random()

@@ -12,25 +12,10 @@ import os
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from sim.engine.jsonl import Lines, clean
 from sim.events import CONTRACT_KEYS, LIFECYCLE_EVENTS, ROLL_KEYS
 
 __all__ = ["CONTRACT_KEYS", "LIFECYCLE_EVENTS", "ROLL_KEYS", "EventLog"]
-
-
-def _clean(value: Any) -> Any:
-    # Round floats so the log does not depend on the last ulp of a platform's libm.
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            return None
-        r = round(value, 9)
-        return 0.0 if r == 0 else r
-    if isinstance(value, (list, tuple)):
-        return [_clean(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _clean(v) for k, v in value.items()}
-    if hasattr(value, "item"):  # numpy scalar
-        return _clean(value.item())
-    return value
 
 
 class EventLog:
@@ -79,20 +64,19 @@ class EventLog:
 
     def lines(self) -> Iterable[str]:
         """The records as JSON texts, one per record (fixed key order, rounded floats)."""
-        for rec in self.records:
-            yield json.dumps(_clean(rec), separators=(",", ":"), ensure_ascii=False)
+        return map(Lines(), self.records)
 
     def to_jsonl(self, path: str | os.PathLike[str]) -> None:
         """Write the log as JSON Lines (the ``--log`` format)."""
+        text = "\n".join(self.lines())
         with open(path, "w", encoding="utf-8", newline="\n") as fh:
-            for line in self.lines():
-                fh.write(line + "\n")
+            fh.write(text + "\n" if text else "")
 
     def to_frame(self) -> Any:
         """The log as a pandas DataFrame, one row per record."""
         import pandas as pd
 
-        return pd.DataFrame([_clean(r) for r in self.records])
+        return pd.DataFrame([clean(r) for r in self.records])
 
     @classmethod
     def read_jsonl(cls, path: str | os.PathLike[str]) -> EventLog:

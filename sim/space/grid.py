@@ -10,15 +10,12 @@ points there are in all: 500 distant enemies cost no more than 50.
 """
 from __future__ import annotations
 
+import math
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
-from itertools import chain
-from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
+from collections.abc import Callable, Sequence
+from typing import Any, Generic, Protocol, TypeVar
 
 from sim.space.geometry import Point, reach
-
-if TYPE_CHECKING:
-    import numpy as np
 
 
 class Placed(Protocol):
@@ -30,7 +27,17 @@ class Placed(Protocol):
         ...
 
 
+class Named(Placed, Protocol):
+    """A placed thing with an id (a unit): ties in distance go to the lower id."""
+
+    @property
+    def id(self) -> str:
+        """Its id."""
+        ...
+
+
 T = TypeVar("T", bound=Placed)
+N = TypeVar("N", bound=Named)
 #: The occupied cells' index box (i0, j0, i1, j1).
 Span = tuple[int, int, int, int]
 
@@ -149,29 +156,61 @@ class SpatialGrid(Generic[T]):
         return out
 
 
-def near_any(points: Sequence[Point], centres: Sequence[Point], r: float) -> list[bool]:
-    """For each point, whether some centre may lie within ``r`` of it: never False when
-    one does (the bound is widened by a relative 1e-9), so callers filter exactly
-    afterwards. The work is done in C, not in a Python loop per pair: by numpy on every
-    pair when there are few, by a k-d tree query otherwise.
+def nearest(index: SpatialGrid[N], pos: Point, max_range: float, accept: Callable[[N, float], bool],
+            start: float, rank: Callable[[N], Any] | None = None) -> N | None:
+    """The item of ``index`` with the least (distance, id) from ``pos``, within
+    ``max_range``, that ``accept(item, distance)`` takes; None if none does.
 
-    >>> near_any([(0, 0), (50, 0)], [(3, 4)], 5.0)
-    [True, False]
+    Items are offered nearest first, ties by id (or by ``rank(item)``), in rings of
+    doubling radius from ``start``: each ring's items are sorted and offered before any
+    farther one, so ``accept`` (a sight line, say) is asked only until it first says
+    yes, and the answer is that of a scan of every item. Distances are ``dist``'s, exactly.
     """
-    if not centres or not points:
-        return [False] * len(points)
-    bound = r * (1 + 1e-9) + 1e-9
-    if len(points) * len(centres) <= 16384:
-        p, c = _xy(points), _xy(centres)
-        dx = p[:, None, 0] - c[None, :, 0]
-        dy = p[:, None, 1] - c[None, :, 1]
-        return ((dx * dx + dy * dy).min(axis=1) <= bound * bound).tolist()
-    from scipy.spatial import cKDTree
+    x, y = pos
+    inner, r = -1.0, min(max(start, 1e-9), max_range)
+    while True:
+        ring = []
+        for it in index.near_segment(pos, pos, r):
+            px, py = it.pos
+            d = math.hypot(x - px, y - py)   # = dist(pos, it.pos)
+            if inner < d <= r:
+                ring.append((d, it.id if rank is None else rank(it), it))
+        ring.sort(key=_by_distance_and_id)
+        for d, _, it in ring:
+            if accept(it, d):
+                return it
+        if r >= max_range:
+            return None
+        inner, r = r, min(2.0 * r, max_range)
 
-    # An unbalanced, uncompacted tree builds several times faster and answers the same.
-    tree = cKDTree(_xy(centres), balanced_tree=False, compact_nodes=False)
-    d, _ = tree.query(_xy(points), k=1, distance_upper_bound=bound)
-    return (d < float("inf")).tolist()
+
+def within(index: SpatialGrid[N], pos: Point, max_range: float) -> list[tuple[float, N]]:
+    """Every item of ``index`` within ``max_range`` of ``pos``, as (distance, item), in
+    the index's order; distances are ``dist``'s, exactly (as ``nearest``'s)."""
+    x, y = pos
+    found = []
+    for it in index.near_segment(pos, pos, max_range):
+        px, py = it.pos
+        d = math.hypot(x - px, y - py)
+        if d <= max_range:
+            found.append((d, it))
+    return found
+
+
+def cell_for(items: Sequence[Placed], reach: float) -> float:
+    """A cell size for indexing ``items`` against queries of radius ``reach``: a few items
+    a cell where they stand densely, never more than ``reach`` (nor below reach / 64)."""
+    if not items:
+        return max(reach, 1e-3)
+    xs, ys = zip(*[it.pos for it in items])
+    w, h = max(xs) - min(xs), max(ys) - min(ys)
+    n = len(items)
+    typical = 2.0 * math.sqrt(w * h / n) if w * h > 0.0 else 2.0 * max(w, h) / n
+    return max(min(typical, reach), reach / 64, 1e-3)
+
+
+def _by_distance_and_id(entry: tuple[float, Any, object]) -> tuple[float, Any]:
+    return entry[0], entry[1]
 
 
 def within_extent(items: Sequence[T], others: Sequence[Placed], reach: float) -> list[T]:
@@ -182,10 +221,3 @@ def within_extent(items: Sequence[T], others: Sequence[Placed], reach: float) ->
     xs, ys = zip(*[o.pos for o in others])
     x0, x1, y0, y1 = min(xs) - reach, max(xs) + reach, min(ys) - reach, max(ys) + reach
     return [it for it in items if x0 <= it.pos[0] <= x1 and y0 <= it.pos[1] <= y1]
-
-
-def _xy(points: Sequence[Point]) -> np.ndarray:
-    """An (n, 2) float array of (x, y) pairs, without numpy inspecting each tuple."""
-    import numpy as np
-
-    return np.fromiter(chain.from_iterable(points), float, 2 * len(points)).reshape(-1, 2)

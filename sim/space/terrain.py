@@ -92,6 +92,9 @@ class Terrain:
         # Points between nodes are unbounded in number, so their cache is bounded.
         self._sight_points = lru_cache(maxsize=1 << 16)(self._table_sight_between) \
             if kind == "table" else None
+        # Units stand at a few places each, asked about again and again (cover, sight
+        # on hex maps): a k-d tree query is tens of microseconds, a cache hit well under one.
+        self._nearest = lru_cache(maxsize=1 << 15)(self._nearest_node)
         self.paths = Paths(graph, edges=edges)  # edges: a bulk builder's (see Paths)
 
     def __repr__(self) -> str:
@@ -118,6 +121,9 @@ class Terrain:
 
     def nearest_node(self, x: float, y: float) -> Node:
         """The node closest to (x, y); on a hex map, the hex containing the point."""
+        return self._nearest(x, y)
+
+    def _nearest_node(self, x: float, y: float) -> Node:
         _, i = self._kdtree.query((x, y))
         return self._nodes[int(i)]
 
@@ -169,6 +175,10 @@ class Terrain:
             return self._between(self.nearest_node(*p), self.nearest_node(*q))
         p, q = (float(p[0]), float(p[1])), (float(q[0]), float(q[1]))
         return self._sight_points(*sorted((p, q)))
+
+    def areas_at(self, p: Point) -> list[int]:
+        """Indices of the tabletop areas containing point p (boundary included), in input order."""
+        return self._table_sight.containing(p)
 
     def los(self, a: Node, b: Node) -> bool:
         """Whether nodes a and b see each other (rules in ``sim.space.los``)."""

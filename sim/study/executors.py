@@ -11,7 +11,6 @@ identical for every executor and worker count.
 """
 from __future__ import annotations
 
-import gc
 import importlib
 import logging
 import math
@@ -250,12 +249,10 @@ class DaskExecutor:
                 n_workers=self.workers, threads_per_worker=1, processes=self.processes,
                 host="127.0.0.1", dashboard_address="127.0.0.1:0",
                 silence_logs=logging.CRITICAL)
+        # (Each battle keeps the worker's long-lived objects, distributed's and
+        # tornado's among them, out of the garbage collector's view while it runs:
+        # sim.engine.battle.Battle.run. A freeze here would stop it doing so.)
         self.client = Client(self.cluster)
-        if self.processes:
-            # Move the worker's own long-lived objects (distributed, tornado, ...) out
-            # of the garbage collector's view, so the collections that battles trigger
-            # do not rescan them (a process-pool worker has few such objects).
-            self.client.run(gc.freeze)
 
     def __exit__(self, *exc):
         if self.client is not None:

@@ -13,6 +13,7 @@ from sim.agents.unit import Unit
 from sim.events import ACTIVATE, DEPLOY, ELIMINATE, PIN, TO_RESERVE, WITHDRAW
 from sim.systems.knobs import Knobs
 from sim.systems.registry import Checks, MetricReporter, Record
+from sim.systems.targets import PhaseIndex
 
 
 @dataclass
@@ -20,6 +21,8 @@ class SniperTeams:
     """The part of a sniper system's state that holds its teams, in scenario order."""
 
     teams: list[SniperTeam] = field(default_factory=list)
+    # Each phase, the units of the side that stands still in it, by place (targets).
+    standing: PhaseIndex = field(default_factory=PhaseIndex)
 
     def team_of(self, unit: Unit) -> SniperTeam | None:
         """The sniper team standing for ``unit``, if it is one."""

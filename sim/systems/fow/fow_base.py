@@ -70,10 +70,10 @@ def hit_need(battle: BattleContext, shooter: Unit, target: Unit, max_range: floa
 
 def pin_platoon(battle: BattleContext, unit: Unit, rule: str, by: Unit | None = None) -> None:
     """Pin the unit's platoon (one ``pin`` record per team newly pinned)."""
-    platoon_of = state_of(battle).platoon_of
-    plat = platoon_of(unit)
-    for team in battle.units_of(unit.side):
-        if team.on_board and platoon_of(team) == plat and not team.pinned:
+    st = state_of(battle)
+    plat = st.platoon_of(unit)
+    for team in st.members(battle, unit.side, plat):
+        if team.on_board and not team.pinned:
             team.flags.add("pinned")
             battle.record(PIN_EVENT, rule=rule, unit=team.id, pos=team.pos, node=team.node,
                           platoon=plat, by=by.id if by is not None else None)
@@ -99,20 +99,19 @@ def resolve_hit(battle: BattleContext, shooter: Unit, target: Unit, firepower: i
 def rally(battle: BattleContext, side: str) -> None:
     """Each pinned platoon of ``side`` rolls d6 >= its first team's morale to rally."""
     platoon_of = state_of(battle).platoon_of
-    done = []
+    done: set[str] = set()
     for unit in battle.units_of(side):
         if not unit.on_board or not unit.pinned or platoon_of(unit) in done:
             continue
         plat = platoon_of(unit)
-        done.append(plat)
+        done.add(plat)
         (face,) = battle.dice.roll(unit.id, PIN)
         success = face >= unit.morale
         battle.record(RALLY, rule=PIN, unit=unit.id, platoon=plat, pos=unit.pos,
                       dice=[face], mods=0, need=unit.morale, success=success)
         if success:
-            for team in battle.units_of(side):
-                if platoon_of(team) == plat:
-                    team.flags.discard("pinned")
+            for team in state_of(battle).members(battle, side, plat):
+                team.flags.discard("pinned")
 
 
 @implements(ASSAULT)

@@ -12,11 +12,13 @@ from sim.agents.unit import Unit
 from sim.engine.clock import Phase
 from sim.engine.context import BattleContext
 from sim.space.geometry import dist
+from sim.space.grid import nearest
 from sim.systems.fow import fow_base
 from sim.systems.fow.events import ASSAULT_AFTER_CATCH
 from sim.systems.fow.rules import (
     CATCH_RADIUS,
     catch,
+    enemies,
     forced_move,
     placement,
     relocate,
@@ -121,10 +123,10 @@ class FowGame:
                 return
             if not unit.on_board or unit.pinned or unit.kind == "sniper" or not unit.orders.charge:
                 continue
-            near = [(dist(unit.pos, e.pos), e.id, e) for e in battle.enemies_of(unit.side)
-                    if e.kind != "sniper" and dist(unit.pos, e.pos) <= fow_base.knobs(battle).assault_range]
-            if near:
-                target = min(near)[2]
+            reach = fow_base.knobs(battle).assault_range
+            target = nearest(enemies(battle, unit.side, reach), unit.pos, reach,
+                             lambda e, d: e.kind != "sniper" and e.on_board, reach / 4)
+            if target is not None:
                 if unit.id in tried:
                     battle.record(ASSAULT_AFTER_CATCH, rule="FOW.CATCH", unit=unit.id,
                                   target=target.id)

@@ -12,11 +12,13 @@ from sim.catalogue import implements
 from sim.engine.context import BattleContext
 from sim.events import HIT, SHOOT
 from sim.space.geometry import dist
+from sim.space.grid import SpatialGrid, nearest
 from sim.systems.fow import fow_base
 from sim.systems.fow.events import CATCH, ESCAPE, NO_SHOT, RELOCATE, SNIPER_SHOT
 from sim.systems.fow.fow_base import knobs
 from sim.systems.fow.state import state_of
 from sim.systems.registry import behaviour
+from sim.systems.targets import pick
 
 FRIENDLY_RADIUS = 10.0   # cm, FOW.FRIENDLY (4")
 CATCH_RADIUS = 10.0      # cm, FOW.CATCH (4")
@@ -137,12 +139,11 @@ def sniper_shoots(battle: BattleContext, team: SniperTeam) -> Generator[Any, Any
                       friend=friend.id, dist=dist(friend.pos, sniper.pos))
         return
     rng = knobs(battle).sniper_range
-    cands = [(dist(sniper.pos, e.pos), e.id, e) for e in battle.enemies_of(team.side)
-             if e.kind != "sniper" and dist(sniper.pos, e.pos) <= rng
-             and battle.terrain.los_xy(sniper.pos, e.pos)]
-    if not cands:
+    los = battle.terrain.los_xy
+    target = nearest(enemies(battle, team.side, rng), sniper.pos, rng,
+                     lambda e, d: e.kind != "sniper" and e.on_board and los(sniper.pos, e.pos), rng / 8)
+    if target is None:
         return
-    target = min(cands)[2]
     need, mods = fow_base.hit_need(battle, sniper, target, rng)
     rec = marksman_roll(battle, sniper, need, mods, target)
     team.attacks += 1
@@ -165,9 +166,9 @@ def _destroy_team(battle: BattleContext, target: Unit, rule: str = "BASE.F.FP") 
 def team_shoots(battle: BattleContext, unit: Unit) -> Generator[Any, Any, None]:
     """A generator: one BASE.F.HIT shot by an ordinary team at the nearest visible enemy."""
     rng = knobs(battle).shoot_range
-    cands = [(dist(unit.pos, e.pos), e) for e in battle.enemies_of(unit.side)
-             if dist(unit.pos, e.pos) <= rng and visible_to(battle, unit, e)]
-    target = battle.plans.choose_target(unit, cands)   # the target policy; default the nearest
+    # The target policy's choice (default the nearest) among the visible enemies in range.
+    target = pick(battle, unit, enemies(battle, unit.side, rng), rng,
+                  lambda e, d: e.on_board and visible_to(battle, unit, e), rng / 8)
     if target is None:
         return
     need, mods = fow_base.hit_need(battle, unit, target, rng)
@@ -186,6 +187,14 @@ def team_shoots(battle: BattleContext, unit: Unit) -> Generator[Any, Any, None]:
         yield from destroyed(battle, team, unit)
     else:
         _destroy_team(battle, target)
+
+
+def enemies(battle: BattleContext, side: str, reach: float) -> SpatialGrid[Unit]:
+    """The enemies of ``side`` on the board, indexed once a phase: asked while ``side``
+    shoots or assaults, when they stand still (their snipers are placed only in their
+    own Movement Step)."""
+    enemy = next(s for s in battle.scenario.sides if s != side)
+    return state_of(battle).standing.grid(battle, enemy, reach)
 
 
 @implements("FOW.CATCH")

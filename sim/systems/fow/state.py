@@ -19,9 +19,19 @@ class FowState(SniperTeams):
     platoon: dict[str, str] = field(default_factory=dict)
     hunters: frozenset[str] = frozenset()
 
+    _members: dict[tuple[str, str], list[Unit]] = field(default_factory=dict)
+
     def platoon_of(self, unit: Unit) -> str:
         """The unit's platoon (default: the team alone)."""
         return self.platoon.get(unit.id) or unit.id
+
+    def members(self, battle: BattleContext, side: str, plat: str) -> list[Unit]:
+        """The units of ``side`` in platoon ``plat``, in scenario order (platoons never change)."""
+        if not self._members:
+            for s in battle.scenario.sides:
+                for u in battle.units_of(s):
+                    self._members.setdefault((s, self.platoon_of(u)), []).append(u)
+        return self._members.get((side, plat), [])
 
 
 def state_of(battle: BattleContext) -> FowState:

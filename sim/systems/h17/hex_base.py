@@ -41,8 +41,13 @@ def knobs(battle: BattleContext) -> H17Knobs:
 
 
 def hex_units(battle: BattleContext, side: str, node: str) -> list[Unit]:
-    """A side's on-board units (not snipers) in hex ``node``, in scenario order."""
-    return [u for u in battle.units_of(side) if u.on_board and u.kind != "sniper" and u.node == node]
+    """A side's on-board units (not snipers) in hex ``node``, in scenario order.
+
+    Asked in the fire phase of the other side, while ``side`` stands still: from the
+    phase's index by node (a sniper placed meanwhile is no target either way).
+    """
+    at = state_of(battle).standing.by_node(battle, side).get(node, ())
+    return [u for u in at if u.on_board and u.kind != "sniper" and u.node == node]
 
 
 @implements(CP, PIN)
@@ -95,18 +100,39 @@ def pin(battle: BattleContext, unit: Unit, cause: str | None) -> None:
 
 
 def nearest_target(battle: BattleContext, unit: Unit) -> Unit | None:
-    """The unit's target among the enemies (not snipers) in LOS within AP range: by its
-    target policy, default the nearest (ties by unit id)."""
+    """The unit's target among the enemies (not snipers) in LOS within AP range: the
+    nearest (ties by unit id), or its target policy's choice among all of them.
+
+    Looked for ring by ring of hexes, nearest first, among the fire phase's stacks of
+    enemy units (they stand still while ``unit``'s side fires), and sight only until an
+    enemy is seen. Hex centres k hexes apart are at most k apart, so a ring of radius k
+    in the plane holds every hex within k.
+    """
     t = battle.terrain
-    found = []
-    for enemy in battle.enemies_of(unit.side):
-        if enemy.kind == "sniper" or not enemy.on_board:
-            continue
-        d = t.distance(unit.node, enemy.node)
-        if d > knobs(battle).ap_range or not t.los(unit.node, enemy.node):
-            continue
-        found.append((d, enemy))
-    return battle.plans.choose_target(unit, found)
+    enemy = next(s for s in battle.scenario.sides if s != unit.side)
+    stacks = state_of(battle).standing.stacks(battle, enemy)
+    here, reach = t.pos(unit.node), knobs(battle).ap_range
+    if battle.plans.policy(unit, "target") is not None:
+        found = [(d, e) for stack in stacks.near_segment(here, here, reach)
+                 if (d := t.distance(unit.node, stack.node)) <= reach
+                 for e in stack.units
+                 if e.kind != "sniper" and e.on_board and e.node == stack.node and t.los(unit.node, e.node)]
+        return battle.plans.choose_target(unit, found)
+    inner, k = -1.0, min(2.0, reach)
+    while True:
+        ring: list[tuple[float, str, Unit]] = []
+        for stack in stacks.near_segment(here, here, k):
+            d = t.distance(unit.node, stack.node)
+            if inner < d <= k:
+                ring.extend((d, e.id, e) for e in stack.units
+                            if e.kind != "sniper" and e.on_board and e.node == stack.node)
+        ring.sort(key=lambda e: e[:2])
+        for _, _, e in ring:
+            if t.los(unit.node, e.node):
+                return e
+        if k >= reach:
+            return None
+        inner, k = k, min(2.0 * k, reach)
 
 
 @implements(AP)

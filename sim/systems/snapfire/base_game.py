@@ -20,7 +20,8 @@ from sim.catalogue import implements
 from sim.engine.context import BattleContext
 from sim.events import ASSAULT, HIT, MOVE, SHOOT, STOP
 from sim.space.geometry import dist, lerp
-from sim.space.grid import SpatialGrid, near_any, within_extent
+from sim.space.grid import SpatialGrid, cell_for, within_extent
+from sim.systems.targets import pick
 
 CONTACT = 1.0  # cm between two units in base contact
 
@@ -38,21 +39,30 @@ def apply_hit(battle: BattleContext, target: Unit, by: Unit | None = None,
         battle.eliminate(target, rule=rule)
 
 
-def _nearest_visible_enemy(battle: BattleContext, unit: Unit, max_range: float,
-                           index: SpatialGrid | None = None) -> Unit | None:
-    # Among those in range and sight, the unit's target policy chooses (default: the
-    # nearest by (distance, id): the same choice whatever order the candidates come in).
-    found = []
-    candidates = (battle.enemies_of(unit.side) if index is None
-                  else index.near_segment(unit.pos, unit.pos, max_range))
-    for enemy in candidates:
-        if not enemy.on_board:
-            continue
-        d = dist(unit.pos, enemy.pos)
-        if d > max_range or not battle.terrain.los_xy(unit.pos, enemy.pos):
-            continue
-        found.append((d, enemy))
-    return battle.plans.choose_target(unit, found)
+def enemy_index(enemies: list[Unit], reach: float) -> SpatialGrid[Unit]:
+    """A phase's index of the enemies on the board: they stand still while the other
+    side shoots or charges (they may only fall), so one index serves every unit."""
+    index: SpatialGrid[Unit] = SpatialGrid(cell_for(enemies, reach))
+    return index.add_all(enemies)
+
+
+def within_reach(units: list[Unit], enemies: list[Unit], reach: float) -> list[Unit]:
+    """The units inside the enemies' extent grown by ``reach``, in order: no other has an
+    enemy within reach (most units, when the fronts are apart)."""
+    return within_extent(units, enemies, reach * (1 + 1e-9) + 1e-9)
+
+
+def nearest_visible_enemy(battle: BattleContext, unit: Unit, max_range: float,
+                          index: SpatialGrid[Unit]) -> Unit | None:
+    """The unit's target in range and in sight, from the phase's ``index``: the nearest
+    by (distance, id), sight looked at nearest first only until one is seen, unless the
+    unit's target policy chooses among all of them."""
+    los, here = battle.terrain.los_xy, unit.pos
+
+    def seen(enemy: Unit, _d: float) -> bool:
+        return enemy.on_board and los(here, enemy.pos)
+
+    return pick(battle, unit, index, max_range, seen, index.cell)
 
 
 @implements("BASE.S.SHOOT")
@@ -60,23 +70,15 @@ def shooting_phase(battle: BattleContext, side: str) -> None:
     """Each unit of the phasing side (not a sniper) shoots at the nearest visible enemy."""
     shoot_range = battle.knobs.base.shoot_range
     enemies = battle.enemies_of(side)
-    shooters = [u for u in battle.units_of(side) if u.kind != "sniper" and u.on_board]
-    # Enemies stand still in this phase and only leave it, so a unit with none in range
-    # now has no target later in it either: skip all those at once. First by extents
-    # (shooters outside the enemies' extent grown by the range, and enemies outside
-    # the shooters'), then in C, pair by pair.
-    reach = shoot_range * (1 + 1e-9) + 1e-9
-    shooters = within_extent(shooters, enemies, reach)
-    in_range = near_any([u.pos for u in shooters],
-                        [e.pos for e in within_extent(enemies, shooters, reach)], shoot_range)
-    if not any(in_range):
+    shooters = within_reach([u for u in battle.units_of(side) if u.kind != "sniper" and u.on_board],
+                            enemies, shoot_range)
+    if not shooters:
         return
-    grid: SpatialGrid[Unit] = SpatialGrid(max(shoot_range, 1.0))
-    index = grid.add_all(enemies)
-    for unit, maybe in zip(shooters, in_range):
-        if not maybe or not unit.on_board:
+    index = enemy_index(enemies, shoot_range)
+    for unit in shooters:
+        if not unit.on_board:
             continue
-        target = _nearest_visible_enemy(battle, unit, shoot_range, index)
+        target = nearest_visible_enemy(battle, unit, shoot_range, index)
         if target is None:
             continue
         (face,) = battle.dice.roll(unit.id, "BASE.S.SHOOT")
@@ -94,10 +96,16 @@ def assault_phase(battle: BattleContext, side: str, chargers: list[Unit]) -> Non
 
     Charges are plain processes: the referee never watches them (SF.NOASSAULT).
     """
+    charge_range = battle.knobs.base.charge_range
+    enemies = battle.enemies_of(side)
+    chargers = within_reach(chargers, enemies, charge_range)
+    if not chargers:
+        return
+    index = enemy_index(enemies, charge_range)
     for unit in chargers:
         if not unit.on_board or unit.pinned:
             continue
-        target = _nearest_visible_enemy(battle, unit, battle.knobs.base.charge_range)
+        target = nearest_visible_enemy(battle, unit, charge_range, index)
         if target is not None:
             battle.env.process(_charge(battle, unit, target))
 

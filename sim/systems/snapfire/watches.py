@@ -36,9 +36,11 @@ from sim.agents.movement import walk_straight
 from sim.agents.referee import Trigger, Watch
 from sim.agents.unit import Unit
 from sim.catalogue import implements
+from sim.engine.clock import Phase
 from sim.engine.context import BattleContext
 from sim.events import HALT, MOVE, STOP
 from sim.space.geometry import dist, lerp, tolerance
+from sim.space.grid import SpatialGrid, cell_for, nearest
 from sim.systems.reactions import take
 from sim.systems.snapfire.base_game import apply_hit
 from sim.systems.snapfire.events import SNAP_FIRE
@@ -113,6 +115,9 @@ class ZoneOfControlWatch(Watch):
     def __init__(self, knobs: SnapFireKnobs):
         self.knobs = knobs
         self.radius = knobs.zoc_radius
+        # The phase's index of the zone holders (they stand still while the other side
+        # moves): (phase, moving side, index).
+        self._holders: tuple[Phase, str, SpatialGrid[Unit]] | None = None
 
     def begin_phase(self, movers: list[Unit]) -> None:
         """Nothing to reset: a zone holds every mover every time."""
@@ -140,11 +145,11 @@ class ZoneOfControlWatch(Watch):
             return False
         # strictly inside: a unit on the zone's edge, to the referee's tolerance, is not
         edge = self.radius - tolerance(self.radius)
-        inside = [(dist(unit.pos, e.pos), e.id, e) for e in battle.enemies_of(unit.side)
-                  if e.on_board and dist(unit.pos, e.pos) < edge]
-        if not inside:
+        holder = nearest(self._index(battle, unit.side), unit.pos, edge,
+                         lambda e, d: d < edge and e.on_board, self.radius)
+        if holder is None:
             return False
-        d, _, holder = min(inside)
+        d = dist(unit.pos, holder.pos)
         if d > 0:
             k = self.radius / d
             exit_point = lerp(holder.pos, unit.pos, k)
@@ -168,6 +173,15 @@ class ZoneOfControlWatch(Watch):
         battle.record(STOP, rule="SF.ZOC", unit=unit.id, pos=unit.pos, node=unit.node,
                       reason="left_zone", dist=dist(unit.pos, holder.pos), radius=self.radius)
         return True
+
+
+    def _index(self, battle: BattleContext, side: str) -> SpatialGrid[Unit]:
+        phase = battle.clock.current
+        if self._holders is None or self._holders[0] is not phase or self._holders[1] != side:
+            enemies = battle.enemies_of(side)
+            grid: SpatialGrid[Unit] = SpatialGrid(cell_for(enemies, self.radius))
+            self._holders = (phase, side, grid.add_all(enemies))
+        return self._holders[2]
 
 
 def reaction_watch(knobs: SnapFireKnobs) -> SnapFireWatch | ZoneOfControlWatch:

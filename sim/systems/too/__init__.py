@@ -44,8 +44,18 @@ class TooUnitKeys(Knobs):
         "an alert figure may opportunity-fire at movers (TOO.OPP)"))
 
 
+#: Figures in a TOO battle at most. Opportunity fire looks, along every moving figure's
+#: path, at every enemy on alert within range, and each at its sight line: with every
+#: range at its limit, 1,000 figures fight 200 turns in minutes, 2,000 do not in 20
+#: (``benchmarks/limits.py`` X5), so the limit is the measured one.
+MAX_FIGURES = 1000
+
+
 def check(c: Checks) -> None:
-    """Load-time checks: reaction policies name sides of the scenario."""
+    """Load-time checks: at most 1,000 figures (`MAX_FIGURES`); reaction policies name sides of the scenario."""
+    n = sum(len(force) for force in c.scenario.forces.values())
+    if n > MAX_FIGURES:
+        c.fail(f"{n} figures (expected at most {MAX_FIGURES} in a TOO battle)", "forces")
     check_sides(c, "too")
 
 

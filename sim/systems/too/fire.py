@@ -40,11 +40,16 @@ def choose_target(battle: BattleContext, st: TooState, f: Figure) -> Figure | No
     """Enemy snipers first, then the target whose LOS was lost, then (for a figure on
     alert) enemies that moved in their last turn, then the nearest; file order."""
     turn = battle.clock.turn
-    seen = [(not e.sniper, e.id != f.lost_target,
-             f.alert is not None and not moved_lately(e, turn),
-             dist(f.unit.pos, e.unit.pos), st.order.index(e.id), e)
-            for e in st.enemy_figs(f.side) if st.visible(battle, f, e)]
-    return min(seen, key=lambda x: x[:5])[5] if seen else None
+    enemy = next(s for s in battle.scenario.sides if s != f.side)
+    ranked = sorted(((not e.sniper, e.id != f.lost_target,
+                      f.alert is not None and not moved_lately(e, turn),
+                      dist(f.unit.pos, e.unit.pos), st.rank(e), e)
+                     for e in st.near(battle, enemy, f.unit.pos, st.k.search_range)
+                     if e.alive and not e.hidden), key=lambda x: x[:5])
+    for *_, e in ranked:        # in that order, sight is looked at until one is seen
+        if st.sees(battle, f, e):
+            return e
+    return None
 
 
 # -- TOO.ACQ / TOO.KEEP ----------------------------------------------------------------

@@ -66,6 +66,7 @@ class TooGame:
 
     def __init__(self) -> None:
         self.state = TooState()
+        self._bled: tuple[Phase, str, list[Figure]] | None = None
 
     def sees(self, battle: BattleContext, viewer: Unit, target: Unit) -> bool:
         """A figure sees an enemy that is not hidden, in sight and within search range."""
@@ -181,9 +182,8 @@ class TooGame:
         if st.k.treatment != "medic" or not f.medic or not f.can_move:
             return
         unit, terrain = f.unit, battle.terrain
-        hurt = [(dist(unit.pos, g.unit.pos), st.order.index(g.id), g) for g in st.side_figs(f.side)
-                if g is not f and g.alive and g.bleeding()
-                and terrain.reachable(unit.node, terrain.nearest_node(*g.unit.pos))]  # map in pieces
+        hurt = [(dist(unit.pos, g.unit.pos), st.rank(g), g) for g in self._bleeding(battle, f.side)
+                if g is not f and terrain.reachable(unit.node, terrain.nearest_node(*g.unit.pos))]  # map in pieces
         if hurt:
             goal = terrain.nearest_node(*min(hurt, key=lambda x: x[:2])[2].unit.pos)
         elif unit.orders.type != "hold":
@@ -192,6 +192,13 @@ class TooGame:
             unit.route = []
             return
         unit.route = [] if goal == unit.node else list(terrain.path(unit.node, goal)[1:])
+
+    def _bleeding(self, battle: BattleContext, side: str) -> list[Figure]:
+        """The side's living figures that bleed, found once a phase (as its moves start)."""
+        phase = battle.clock.current
+        if self._bled is None or self._bled[0] is not phase or self._bled[1] != side:
+            self._bled = (phase, side, [g for g in self.state.side_figs(side) if g.alive and g.bleeding()])
+        return self._bled[2]
 
     def _move(self, battle: BattleContext, f: Figure, phase: Phase) -> Generator[Any, Any, None]:
         unit = f.unit
@@ -259,8 +266,8 @@ class TooGame:
         for hurt in st.side_figs(side):
             if not hurt.alive or not hurt.bleeding():
                 continue
-            helpers = [(dist(h.unit.pos, hurt.unit.pos), st.order.index(h.id), h)
-                       for h in st.side_figs(side)
+            helpers = [(dist(h.unit.pos, hurt.unit.pos), st.rank(h), h)
+                       for h in st.near(battle, side, hurt.unit.pos, st.k.treat_range + 1e-9)
                        if h is not hurt and h.alive and h.can_act and h.acted_turn != turn
                        and not h.bleeding() and (mode == "buddy" or h.medic)
                        and dist(h.unit.pos, hurt.unit.pos) <= st.k.treat_range + 1e-9]

@@ -53,7 +53,7 @@ def stealth(battle: BattleContext, st: TooState, f: Figure, start_cover: bool, e
             f.hidden = False
             battle.record(REVEAL, rule="TOO.STEALTH", reason="failed_check", **common)
     elif f.stealthy and not any(e.alive and e.can_act and st.sees(battle, e, f)
-                                for e in st.enemy_figs(f.side)):
+                                for e in st.near(battle, _enemy(battle, f.side), unit.pos, st.k.search_range)):
         f.hidden = True
         battle.record(REHIDE, rule="TOO.STEALTH", unit=f.id, pos=unit.pos, node=unit.node)
 
@@ -61,12 +61,15 @@ def stealth(battle: BattleContext, st: TooState, f: Figure, start_cover: bool, e
 # -- spotting ----------------------------------------------------------------------------
 def search(battle: BattleContext, st: TooState, f: Figure) -> bool:
     """One spotting check at the nearest hidden enemy in sight; False if there is none."""
-    hidden = [(dist(f.unit.pos, e.unit.pos), st.order.index(e.id), e)
-              for e in st.enemy_figs(f.side) if e.alive and e.hidden and st.sees(battle, f, e)]
-    if not hidden:
-        return False
-    spot_check(battle, st, f, min(hidden, key=lambda x: x[:2])[2], "search")
-    return True
+    hidden = [(dist(f.unit.pos, e.unit.pos), st.rank(e), e)
+              for e in st.near(battle, _enemy(battle, f.side), f.unit.pos, st.k.search_range)
+              if e.alive and e.hidden]
+    hidden.sort(key=lambda x: x[:2])
+    for _, _, e in hidden:     # nearest first: sight is looked at until one is seen
+        if st.sees(battle, f, e):
+            spot_check(battle, st, f, e, "search")
+            return True
+    return False
 
 
 @implements("TOO.CONCEAL", "TOO.COUNTER", "TOO.FACING", "TOO.REHIDE")
@@ -105,7 +108,8 @@ def spot_check(battle: BattleContext, st: TooState, spotter: Figure, hider: Figu
 @implements("TOO.FACING", "TOO.REHIDE")
 def after_attack(battle: BattleContext, st: TooState, f: Figure, opp: bool) -> None:
     """After an attack by a hidden figure: TOO.FACING re-checks, or TOO.REHIDE's."""
-    for e in st.enemy_figs(f.side):
+    near = st.near(battle, _enemy(battle, f.side), f.unit.pos, st.k.search_range)
+    for e in sorted(near, key=st.rank):            # file order, as the checks are made
         if not f.hidden:
             return
         if not (e.alive and e.can_act and st.sees(battle, e, f)):
@@ -114,3 +118,8 @@ def after_attack(battle: BattleContext, st: TooState, f: Figure, opp: bool) -> N
             spot_check(battle, st, e, f, "facing")
         elif opp:
             spot_check(battle, st, e, f, "rehide")
+
+
+def _enemy(battle: BattleContext, side: str) -> str:
+    """The other side of the battle."""
+    return next(s for s in battle.scenario.sides if s != side)

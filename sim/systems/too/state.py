@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
 
-from shapely.geometry import Point
-
+from sim.agents.unit import Unit
 from sim.engine.context import BattleContext
 from sim.space.geometry import dist
+from sim.space.grid import SpatialGrid, cell_for
 from sim.systems.too.figure import Figure
 from sim.systems.too.knobs import TooKnobs
 from sim.systems.too.tables import COVER_CLASSES, CoverClass, cover_class
@@ -28,14 +28,52 @@ class TooState:
     declined: set[tuple[str, str, float]] = field(default_factory=set)
     refused: set[tuple[str, str]] = field(default_factory=set)   # (figure, mover): policy said no
     watch: OpportunityWatch | None = None
+    # Made from ``figs`` and ``order`` at first use (both are set up once, at the start):
+    # the figures of each side and of its enemy in file order, each figure's place in it.
+    _sides: dict[tuple[str, bool], list[Figure]] = field(default_factory=dict)
+    _rank: dict[str, int] = field(default_factory=dict)
+    # Per phase, each side's figures indexed where they stand: (phase, {side: index}).
+    _where: tuple[object, dict[str, SpatialGrid[Unit]]] | None = None
+    # unit id -> (position, the ground's cover there): figures stand still most of the time.
+    _cover: dict[str, tuple[tuple[float, float], int]] = field(default_factory=dict)
 
     def side_figs(self, side: str) -> list[Figure]:
-        """A side's figures, in file order."""
-        return [self.figs[i] for i in self.order if self.figs[i].side == side]
+        """A side's figures, in file order (a list kept by the state: not to be changed)."""
+        return self._of(side, True)
 
     def enemy_figs(self, side: str) -> list[Figure]:
-        """The other side's figures, in file order."""
-        return [self.figs[i] for i in self.order if self.figs[i].side != side]
+        """The other side's figures, in file order (a list kept by the state: not to be changed)."""
+        return self._of(side, False)
+
+    def _of(self, side: str, own: bool) -> list[Figure]:
+        found = self._sides.get((side, own))
+        if found is None:
+            found = self._sides[(side, own)] = [self.figs[i] for i in self.order
+                                               if (self.figs[i].side == side) == own]
+        return found
+
+    def rank(self, fig: Figure) -> int:
+        """The figure's place in file order (``order.index``, looked up)."""
+        if not self._rank:
+            self._rank.update((fid, i) for i, fid in enumerate(self.order))
+        return self._rank[fig.id]
+
+    def near(self, battle: BattleContext, side: str, pos: tuple[float, float], r: float) -> list[Figure]:
+        """``side``'s figures that may stand within ``r`` of ``pos`` (a superset, any order),
+        from an index made once a phase; all of them while ``side`` is moving (its
+        movement phase), when no index would hold still."""
+        phase = battle.clock.current
+        if phase.phase != "action" and side == phase.side:
+            return self.side_figs(side)
+        if self._where is None or self._where[0] is not phase:
+            self._where = (phase, {})
+        index = self._where[1].get(side)
+        if index is None:
+            units = [f.unit for f in self.side_figs(side)]
+            grid: SpatialGrid[Unit] = SpatialGrid(cell_for(units, max(r, 1e-6)))
+            index = self._where[1][side] = grid.add_all(units)
+        figs = self.figs
+        return [figs[u.id] for u in index.near_segment(pos, pos, r)]
 
     def cover_of(self, battle: BattleContext, fig: Figure) -> CoverClass:
         """The TOO cover class where the figure stands: on a table, the highest cover of
@@ -43,8 +81,14 @@ class TooState:
         hex's cover."""
         terrain = battle.terrain
         if terrain.kind == "table":
-            p = Point(fig.unit.pos)
-            cover = max((a.type.cover for a in terrain.areas if a.polygon.covers(p)), default=0)
+            pos = fig.unit.pos
+            known = self._cover.get(fig.id)
+            if known is not None and known[0] == pos:
+                cover = known[1]
+            else:
+                areas = terrain.areas
+                cover = max((areas[i].type.cover for i in terrain.areas_at(pos)), default=0)
+                self._cover[fig.id] = (pos, cover)
         else:
             cover = battle.cover_at(fig.unit)
         return cover_class(cover, fig.prone, COVER_CLASSES)
