@@ -80,6 +80,9 @@ def pick(battle: BattleContext, unit: Unit, index: SpatialGrid[Unit], max_range:
     ``accept(enemy, distance)`` takes: the nearest by (distance, id), asking ``accept``
     only until one does; or, when the unit has a target policy, the policy's choice among
     all of them (``Plans.choose_target``, which logs it)."""
+    x, y = unit.pos
+    if not index.any_near_box(x, y, x, y, max_range * (1 + 1e-9) + 1e-9):
+        return None   # one look when no enemy is in reach (most units, most phases)
     if battle.plans.policy(unit, "target") is None:
         return nearest(index, unit.pos, max_range, accept, start)
     found = [(d, e) for d, e in within(index, unit.pos, max_range) if accept(e, d)]

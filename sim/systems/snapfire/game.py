@@ -7,7 +7,7 @@ leaves it first, and that is its move.
 from __future__ import annotations
 
 from collections.abc import Generator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, cast
 
 from sim.agents.movement import movement_process
@@ -23,6 +23,8 @@ class SnapState:
     """What the snap-fire system keeps during a battle."""
 
     watch: SnapFireWatch | ZoneOfControlWatch | None = None
+    #: the shooting and assault phases' indexes of the enemies, kept while they stand still
+    indexes: base_game.IndexCache = field(default_factory=dict)
 
 
 def state_of(battle: BattleContext) -> SnapState:
@@ -57,10 +59,10 @@ class SnapFireGame:
                     unit.process = env.process(self._move(battle, unit, phase) if leaves
                                                else movement_process(battle, unit, phase))
         elif phase.phase == "shooting":
-            base_game.shooting_phase(battle, phase.side)
+            base_game.shooting_phase(battle, phase.side, self.state.indexes)
         elif phase.phase == "assault":
             chargers = [u for u in battle.units_of(phase.side) if u.orders.charge]   # as orders now say
-            base_game.assault_phase(battle, phase.side, chargers)
+            base_game.assault_phase(battle, phase.side, chargers, self.state.indexes)
 
     def _move(self, battle: BattleContext, unit: Unit, phase: Phase) -> Generator[Any, Any, None]:
         watch = self.state.watch
