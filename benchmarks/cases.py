@@ -95,7 +95,7 @@ def hex_fight(n: int, ruleset: str = "snapfire", turns: int = 8, width: int = 30
     special = {}
     for _ in range(width * height // 12):        # a twelfth of the hexes are not open
         col, row = rng.randrange(ranks + 2, width - ranks - 2), rng.randrange(height)
-        special[f"{col},{row}"] = rng.choice("WWBHR")
+        special[_axial(col, row)] = rng.choice("WWBHR")
     forces: dict[str, list] = {"blue": [], "red": []}
     squads = n - 1 if ruleset == "h17" else n         # and a sniper a side
     for side, first, goal in (("blue", 0, width - 1), ("red", width - 1, 0)):

@@ -48,14 +48,14 @@ def hex_doc(ruleset: str, turns: int, extreme: bool = False) -> dict:
     """1,000 a side in blocks of 25 columns x 40 rows at the map's two edges, marching at
     each other 2 hexes a turn (they meet about half-way through 200 turns)."""
     rng = random.Random(3)
-    special = {f"{c},{r}": rng.choice("WWBHR") for c in range(HEX_W) for r in range(HEX_H)
+    special = {cases._axial(c, r): rng.choice("WWBHR") for c in range(HEX_W) for r in range(HEX_H)
                if rng.random() < 1 / 12}
     forces: dict[str, list] = {"blue": [], "red": []}
     squads = N - 1 if ruleset == "h17" else N
     for side, col0, goal in (("blue", 0, HEX_W - 1), ("red", HEX_W - 25, 0)):
         for i in range(squads):
             col, row = col0 + i % 25, 80 + i // 25
-            special.pop(f"{col},{row}", None)
+            special.pop(cases._axial(col, row), None)
             u = cases._unit(ruleset, side, i, cases._axial(col, row), cases._axial(goal, 80 + 5 * (i // 125)), N)
             u["move"] = 2
             forces[side].append(u)

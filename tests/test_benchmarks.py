@@ -14,8 +14,14 @@ def test_engine_benchmark_runs_and_prints_every_figure():
     assert out.returncode == 0, out.stderr
     for figure in ("(a) engine / bare SimPy per event", "(b) time-stepped / exact wall time",
                    "(b) halt error exact / stepped", "(c) 500 enemies / 50 enemies",
-                   "(d) planning / simulation", "missed halts 0", "context, detection alone"):
+                   "(d) planning / simulation", "missed halts 0", "context, detection alone",
+                   "(b2) fighting battle / bare SimPy per event", "(b2) JSON log writing / battle time",
+                   "(f) dense battle: time exponent in N", "(f) dense battle: peak memory per unit"):
         assert figure in out.stdout
+    # Mesa is a benchmark-only extra: the movement case runs with it, says why not without.
+    assert ("(e) movement: sim / Mesa 3, same log" in out.stdout
+            or "(e) skipped: Mesa is not installed" in out.stdout)
+    assert "the same in both: False" not in out.stdout
 
 
 def test_map_benchmark_runs_and_prints_every_figure():

@@ -32,6 +32,9 @@ from sim.space import routes
 from sim.space.paths import NoPath
 from sim.systems.registry import PluginError, behaviour
 
+#: The module of the shipped route planners (their routes are not checked edge by edge).
+_SHIPPED = "sim.agents.policies"
+
 if TYPE_CHECKING:
     from sim.engine.clock import Phase
     from sim.engine.context import BattleContext
@@ -101,7 +104,13 @@ class Plans:
         self._sides: dict[str, list[Runner]] = {side: [] for side in scenario.sides}
         for r in self.runners.values():
             r.reacts = any(self.policy(r.unit, w) is not None for w in ("on_fired", "on_halted"))
-            self._sides[r.unit.side].append(r)
+            # A plain order (one step, started at once, no loop, no reaction) never changes
+            # after the start: its phases need no bringing up to date.
+            if r.reacts or r.loop or len(r.steps) > 1 or r.steps[0].when is not None:
+                self._sides[r.unit.side].append(r)
+        # Whether some step starts part-way through a phase (most battles: none).
+        self._late = any(s.when is not None and s.when.in_phase is not None
+                         for r in self.runners.values() for s in r.steps)
         # Only plans that wait on events, or react to them, need the log read (a battle
         # of plain orders skips it).
         self._needs_log = any(r.reacts or any(_reads_log(c) for c in (*[s.when for s in r.steps], r.until))
@@ -119,6 +128,8 @@ class Plans:
 
     def start_fraction(self, unit: Unit) -> float:
         """How far into its movement phase the unit's move starts (``in_phase``)."""
+        if not self._late:
+            return 0.0
         r = self.runners[unit.id]
         if not r.begun or r.finished or r.started_turn != self.battle.clock.turn:
             return 0.0   # only the step's first phase starts late
@@ -237,6 +248,8 @@ class Plans:
             found: list[str] = planner(self, unit, unit.node, list(step.via), step.to)
         except NoPath:   # checked at load time from its start; a detour may cut it off
             return []
+        if getattr(planner, "__module__", None) == _SHIPPED:
+            return found   # the shipped planners' routes are paths of the map, by construction
         g = self.battle.terrain.graph
         for a, b in zip([unit.node, *found], found):
             if b not in g or (a != b and not g.has_edge(a, b)):
