@@ -246,10 +246,21 @@ def build_table(spec: Mapping, where: Where) -> Terrain:
     links = explicit + _grid_links(grid, waypoints)
     walls = [a.polygon for a in areas if not a.type.passable]
     edges = []
+    # The route planner's edge list, as it would read it back from the graph: each edge
+    # once, from the node built first to the other, with its last cost (a link given
+    # twice keeps the last, as networkx does).
+    index = {name: i for i, name in enumerate(places)}
+    pairs: dict[tuple[int, int], float] = {}
     for (u, v), ok in zip(links, _open_links(links, places, walls)):
         if ok:
             length = math.dist(places[u], places[v])
             cost = length * (costs[u] + costs[v]) / 2.0
             edges.append((u, v, {"length": length, "cost": cost}))
+            i, j = index[u], index[v]
+            pairs[(i, j) if i <= j else (j, i)] = cost
     g = graph_of(nodes, edges)
-    return Terrain(g, "table", areas=areas, bounds=(0.0, 0.0, table.width, table.height))
+    first = np.fromiter((k[0] for k in pairs), dtype=np.int64, count=len(pairs))
+    second = np.fromiter((k[1] for k in pairs), dtype=np.int64, count=len(pairs))
+    cost_of = np.fromiter(pairs.values(), dtype=float, count=len(pairs))
+    return Terrain(g, "table", areas=areas, bounds=(0.0, 0.0, table.width, table.height),
+                   edges=(first, second, cost_of))
