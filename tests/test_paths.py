@@ -129,3 +129,28 @@ def test_table_grid_path_avoids_costly_area():
     path = t.path("0,1", "10,1")
     assert all(t.graph.nodes[n]["area"] is None for n in path)
     assert max(t.pos(n)[1] for n in path) >= 50  # went round the north end
+
+
+@pytest.mark.parametrize("spec", [
+    {"kind": "table", "width": 100, "height": 60, "grid": {"spacing": 10},
+     "areas": [{"name": "swamp", "polygon": [[35, 0], [65, 0], [65, 45], [35, 45]], "cost": 10},
+               {"name": "rock", "terrain": "impassable", "polygon": [[10, 40], [30, 40], [30, 55], [10, 55]]}],
+     "waypoints": {"W": [3, 4], "E": [97, 33]}},
+    # explicit links given twice, both ways, with the grid's own links beside them
+    {"kind": "table", "width": 50, "height": 30, "grid": {"spacing": 10},
+     "waypoints": {"A": [1, 1], "B": [49, 29], "C": [20, 20]},
+     "edges": [["A", "B"], ["B", "A"], ["A", "C"], ["C", "B"], ["A", "C"], ["C", "A"]]},
+], ids=["grid-areas-waypoints", "repeated-edges"])
+def test_a_tables_edge_arrays_are_the_graph_read_back(spec):
+    """The table builder hands the route planner its edges as arrays; they must be what the
+    planner would read back from the graph, entry for entry (each edge once, from the node
+    built first, its last cost), or routes (and their ties) would change."""
+    from sim.space.paths import Paths
+
+    t = build_terrain(spec)
+    built = t.paths._sparse()[2]
+    read = Paths(t.graph)._sparse()[2]
+    assert built is not None and read is not None
+    assert built.shape == read.shape and built.nnz == read.nnz == t.graph.number_of_edges()
+    for part in ("indptr", "indices", "data"):
+        assert getattr(built, part).tolist() == getattr(read, part).tolist()

@@ -173,14 +173,27 @@ def _grounds(places: np.ndarray, areas: list[Area], sight: TableSight) -> list[A
 
 
 def _grid_links(grid: dict, waypoints: dict) -> list[tuple[str, str]]:
-    """8-neighbour grid edges, then each waypoint to its nearest grid points."""
-    links = []
-    for name in grid:
-        gx, gy = map(int, name.split(","))
+    """8-neighbour grid edges, then each waypoint to its nearest grid points.
+
+    The grid is complete and row by row (``_grid``), so its last point names its size;
+    each point's links to (1, 0), (0, 1), (1, 1), (1, -1) come in that order, point by point.
+    """
+    links: list[tuple[str, str]] = []
+    names = list(grid)
+    if names:
+        last_x, last_y = map(int, names[-1].split(","))
+        nx_, ny = last_x + 1, last_y + 1
+        gx = np.tile(np.arange(nx_), ny)
+        gy = np.repeat(np.arange(ny), nx_)
+        here = np.arange(nx_ * ny)
+        ends, ok = [], []
         for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
-            other = f"{gx + dx},{gy + dy}"
-            if other in grid:
-                links.append((name, other))
+            x, y = gx + dx, gy + dy
+            ends.append(y * nx_ + x)
+            ok.append((x < nx_) & (y >= 0) & (y < ny))
+        other, keep = np.stack(ends, axis=1).ravel(), np.stack(ok, axis=1).ravel()
+        first = np.repeat(here, 4)[keep].tolist()
+        links = list(zip(map(names.__getitem__, first), map(names.__getitem__, other[keep].tolist())))
     if grid and waypoints:
         names = list(grid)
         tree = cKDTree(np.array([grid[n] for n in names]))
@@ -247,20 +260,23 @@ def build_table(spec: Mapping, where: Where) -> Terrain:
     walls = [a.polygon for a in areas if not a.type.passable]
     edges = []
     # The route planner's edge list, as it would read it back from the graph: each edge
-    # once, from the node built first to the other, with its last cost (a link given
-    # twice keeps the last, as networkx does).
+    # once, from the node built first to the other, with its last cost.
     index = {name: i for i, name in enumerate(places)}
-    pairs: dict[tuple[int, int], float] = {}
+    ends_u, ends_v, cost_list = [], [], []
     for (u, v), ok in zip(links, _open_links(links, places, walls)):
         if ok:
             length = math.dist(places[u], places[v])
             cost = length * (costs[u] + costs[v]) / 2.0
             edges.append((u, v, {"length": length, "cost": cost}))
-            i, j = index[u], index[v]
-            pairs[(i, j) if i <= j else (j, i)] = cost
+            ends_u.append(index[u])
+            ends_v.append(index[v])
+            cost_list.append(cost)
     g = graph_of(nodes, edges)
-    first = np.fromiter((k[0] for k in pairs), dtype=np.int64, count=len(pairs))
-    second = np.fromiter((k[1] for k in pairs), dtype=np.int64, count=len(pairs))
-    cost_of = np.fromiter(pairs.values(), dtype=float, count=len(pairs))
+    a, b = np.array(ends_u, dtype=np.int64), np.array(ends_v, dtype=np.int64)
+    first, second, cost_of = np.minimum(a, b), np.maximum(a, b), np.array(cost_list, dtype=float)
+    if explicit:   # a link given twice is one edge (its cost is the same both times)
+        _, last = np.unique((first * len(places) + second)[::-1], return_index=True)
+        keep = len(first) - 1 - last
+        first, second, cost_of = first[keep], second[keep], cost_of[keep]
     return Terrain(g, "table", areas=areas, bounds=(0.0, 0.0, table.width, table.height),
                    edges=(first, second, cost_of))
