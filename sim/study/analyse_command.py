@@ -11,14 +11,11 @@ library: the ``analysis`` extra).
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import re
 
 from sim.errors import InputError
-
-EXTRA = ("SALib", "sklearn", "statsmodels")
 
 
 def add_analyse_arguments(parser: argparse.ArgumentParser) -> None:
@@ -38,11 +35,6 @@ def add_analyse_arguments(parser: argparse.ArgumentParser) -> None:
       help="bootstrap resamples for the intervals of the indices (default 1000)")
 
 
-def missing_extra() -> list[str]:
-    """The analysis libraries that are not installed."""
-    return [m for m in EXTRA if importlib.util.find_spec(m) is None]
-
-
 OUTPUTS = re.compile(r"^(analysis\.json|(indices|effects|splits|responses)\.csv|"
                      r"(main_effects|interactions|tornado|tree)_.*\.png)$")
 
@@ -59,6 +51,8 @@ def _refuse_inputs(out_dir: str, inputs: list[str]) -> None:
 
 def run_analyse_command(args: argparse.Namespace) -> int:
     """``sim analyse``: raises InputError on bad input (the CLI prints one line, exit 2)."""
+    from sim.study.analysis import missing_extra
+
     missing = missing_extra()
     if missing:
         raise InputError(f"sim analyse needs {', '.join(missing)}: pip install 'sim[analysis]'",

@@ -10,6 +10,7 @@ points average the same seeds (common random numbers).
 """
 from __future__ import annotations
 
+import importlib.util
 import json
 import math
 from dataclasses import dataclass, field
@@ -23,6 +24,13 @@ from sim.study.factors import Factor, is_number
 from sim.study.metamodel import Metamodel, fit
 from sim.study.sensitivity import BOOTSTRAP_SEED, RESAMPLES, Index, indices
 
+#: The libraries of the ``analysis`` extra.
+EXTRA = ("SALib", "sklearn", "statsmodels")
+
+
+def missing_extra() -> list[str]:
+    """The analysis libraries that are not installed."""
+    return [m for m in EXTRA if importlib.util.find_spec(m) is None]
 
 @dataclass
 class MetricAnalysis:

@@ -157,7 +157,7 @@ def _analysis(run: StudyRun, folder: str) -> str:
     factors = run.study.spec.factors
     if factors is None or (run.study.plan is None and factors.design == "grid"):
         return ""   # not a designed study: the variants' comparison is the whole report
-    from sim.study.analyse_command import missing_extra
+    from sim.study.analysis import missing_extra
 
     missing = missing_extra()
     if missing:
