@@ -19,7 +19,7 @@ import simpy
 
 from sim.agents.unit import Unit
 from sim.space.geometry import Point, first_root, lerp, moving_closer, reach, tolerance
-from sim.space.grid import SpatialGrid, cell_for
+from sim.space.grid import GridMemo, SpatialGrid
 
 if TYPE_CHECKING:
     from sim.engine.context import BattleContext
@@ -125,7 +125,7 @@ class Referee:
         self.env = battle.env
         self.watches: list[Watch] = []
         self._indexes: dict[str, list[tuple[Watch, SpatialGrid[Unit]]]] = {}   # side -> per watch
-        self._last: dict[tuple[int, str], tuple[list[Unit], list[Point], SpatialGrid[Unit]]] = {}
+        self._memo: GridMemo[Unit] = GridMemo()   # the reactors' indexes between phases
         self._armed: dict[str, int] = {}    # unit id -> token of its live schedule
         self._token = 0
 
@@ -139,19 +139,10 @@ class Referee:
 
     def _grid(self, idx: int, watch: Watch, side: str) -> SpatialGrid[Unit]:
         reactors = watch.reactors(self.battle, side)
-        places = [u.pos for u in reactors]
-        # Reactors mostly stand still from one turn to the next: an index of the very
-        # same units at the very same places is reused rather than rebuilt.
-        last = self._last.get((idx, side))
-        if last is not None and last[0] == reactors and last[1] == places:
-            grid = last[2]
-        else:
-            # Cells of about the radius, smaller where reactors stand densely: a segment
-            # then meets only the reactors near it.
-            empty: SpatialGrid[Unit] = SpatialGrid(cell_for(reactors, max(watch.radius, 1e-6) * 4))
-            grid = empty.add_all(reactors)
-            self._last[(idx, side)] = (reactors, places, grid)
-        return grid
+        # Reactors mostly stand still from one turn to the next: the index of the very
+        # same units at the very same places is reused. Cells of about the radius,
+        # smaller where reactors stand densely: a segment then meets only those near it.
+        return self._memo.grid((idx, side), reactors, max(watch.radius, 1e-6) * 4)
 
     def earliest(self, mover: Unit, p0: Point, p1: Point) -> tuple[float, Trigger] | None:
         """(s, Trigger) of the first reaction along p0→p1, or None.

@@ -156,6 +156,26 @@ class SpatialGrid(Generic[T]):
         return out
 
 
+class GridMemo(Generic[T]):
+    """The last grid hash made under each key, reused while the very same items stand at
+    the very same places (units that hold, phase after phase), else made afresh."""
+
+    def __init__(self) -> None:
+        self._last: dict[Any, tuple[list[T], list[Point], SpatialGrid[T]]] = {}
+
+    def grid(self, key: Any, items: list[T], reach: float) -> SpatialGrid[T]:
+        """The grid of ``items`` for queries of about ``reach`` (cells by ``cell_for``),
+        remembered under ``key``."""
+        places = [it.pos for it in items]
+        last = self._last.get(key)
+        if last is not None and last[0] == items and last[1] == places:
+            return last[2]
+        grid: SpatialGrid[T] = SpatialGrid(cell_for(items, reach))
+        grid.add_all(items)
+        self._last[key] = (items, places, grid)
+        return grid
+
+
 def nearest(index: SpatialGrid[N], pos: Point, max_range: float, accept: Callable[[N, float], bool],
             start: float, rank: Callable[[N], Any] | None = None) -> N | None:
     """The item of ``index`` with the least (distance, id) from ``pos``, within

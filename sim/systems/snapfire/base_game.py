@@ -19,8 +19,8 @@ from sim.agents.unit import Unit
 from sim.catalogue import implements
 from sim.engine.context import BattleContext
 from sim.events import ASSAULT, HIT, MOVE, SHOOT, STOP
-from sim.space.geometry import Point, dist, lerp
-from sim.space.grid import SpatialGrid, cell_for, within_extent
+from sim.space.geometry import dist, lerp
+from sim.space.grid import GridMemo, SpatialGrid, cell_for, within_extent
 from sim.systems.targets import pick
 
 CONTACT = 1.0  # cm between two units in base contact
@@ -39,26 +39,16 @@ def apply_hit(battle: BattleContext, target: Unit, by: Unit | None = None,
         battle.eliminate(target, rule=rule)
 
 
-#: Indexes kept between phases, by (side, reach): (enemies, their places, the index).
-IndexCache = dict[tuple[str, float], tuple[list[Unit], list[Point], SpatialGrid[Unit]]]
-
-
-def enemy_index(enemies: list[Unit], reach: float, cache: IndexCache | None = None,
+def enemy_index(enemies: list[Unit], reach: float, memo: GridMemo[Unit] | None = None,
                 side: str = "") -> SpatialGrid[Unit]:
     """A phase's index of the enemies on the board: they stand still while the other
     side shoots or charges (they may only fall), so one index serves every unit. With a
-    ``cache``, the last one made for ``side`` serves again while the same enemies stand
+    ``memo``, the last one made for ``side`` serves again while the same enemies stand
     where they stood (those who hold, phase after phase)."""
-    places = [u.pos for u in enemies]
-    if cache is not None:
-        last = cache.get((side, reach))
-        if last is not None and last[0] == enemies and last[1] == places:
-            return last[2]
+    if memo is not None:
+        return memo.grid((side, reach), enemies, reach)
     index: SpatialGrid[Unit] = SpatialGrid(cell_for(enemies, reach))
-    index.add_all(enemies)
-    if cache is not None:
-        cache[(side, reach)] = (enemies, places, index)
-    return index
+    return index.add_all(enemies)
 
 
 def within_reach(units: list[Unit], enemies: list[Unit], reach: float) -> list[Unit]:
@@ -82,16 +72,16 @@ def nearest_visible_enemy(battle: BattleContext, unit: Unit, max_range: float,
 
 
 @implements("BASE.S.SHOOT")
-def shooting_phase(battle: BattleContext, side: str, cache: IndexCache | None = None) -> None:
+def shooting_phase(battle: BattleContext, side: str, memo: GridMemo[Unit] | None = None) -> None:
     """Each unit of the phasing side (not a sniper) shoots at the nearest visible enemy
-    (``cache``: the game's indexes of the enemies, kept between phases)."""
+    (``memo``: the game's indexes of the enemies, kept between phases)."""
     shoot_range = battle.knobs.base.shoot_range
     enemies = battle.enemies_of(side)
     shooters = within_reach([u for u in battle.units_of(side) if u.kind != "sniper" and u.on_board],
                             enemies, shoot_range)
     if not shooters:
         return
-    index = enemy_index(within_reach(enemies, shooters, shoot_range), shoot_range, cache, side)
+    index = enemy_index(within_reach(enemies, shooters, shoot_range), shoot_range, memo, side)
     for unit in shooters:
         if not unit.on_board:
             continue
@@ -109,7 +99,7 @@ def shooting_phase(battle: BattleContext, side: str, cache: IndexCache | None = 
 
 @implements("BASE.S.ASSAULT", "SF.NOASSAULT")
 def assault_phase(battle: BattleContext, side: str, chargers: list[Unit],
-                  cache: IndexCache | None = None) -> None:
+                  memo: GridMemo[Unit] | None = None) -> None:
     """Every charger picks its target now and charges at once, all at the same time.
 
     Charges are plain processes: the referee never watches them (SF.NOASSAULT).
@@ -119,7 +109,7 @@ def assault_phase(battle: BattleContext, side: str, chargers: list[Unit],
     chargers = within_reach(chargers, enemies, charge_range)
     if not chargers:
         return
-    index = enemy_index(within_reach(enemies, chargers, charge_range), charge_range, cache, side)
+    index = enemy_index(within_reach(enemies, chargers, charge_range), charge_range, memo, side)
     for unit in chargers:
         if not unit.on_board or unit.pinned:
             continue

@@ -14,6 +14,7 @@ from sim.agents.movement import movement_process
 from sim.agents.unit import Unit
 from sim.engine.clock import Phase
 from sim.engine.context import BattleContext
+from sim.space.grid import GridMemo
 from sim.systems.snapfire import base_game
 from sim.systems.snapfire.watches import SnapFireWatch, ZoneOfControlWatch, reaction_watch
 
@@ -24,7 +25,7 @@ class SnapState:
 
     watch: SnapFireWatch | ZoneOfControlWatch | None = None
     #: the shooting and assault phases' indexes of the enemies, kept while they stand still
-    indexes: base_game.IndexCache = field(default_factory=dict)
+    indexes: GridMemo[Unit] = field(default_factory=GridMemo)
 
 
 def state_of(battle: BattleContext) -> SnapState:
