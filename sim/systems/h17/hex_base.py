@@ -31,6 +31,7 @@ from sim.events import ATTACK, HIT, RALLY
 from sim.events import PIN as PIN_EVENT
 from sim.systems.h17.knobs import H17Knobs
 from sim.systems.h17.state import state_of
+from sim.systems.targets import Stack
 
 AP, CP, PIN = "BASE.H.AP", "BASE.H.CP", "BASE.H.PIN"
 
@@ -115,8 +116,7 @@ def nearest_target(battle: BattleContext, unit: Unit) -> Unit | None:
     if battle.plans.policy(unit, "target") is not None:
         found = [(d, e) for stack in stacks.near_segment(here, here, reach)
                  if (d := t.distance(unit.node, stack.node)) <= reach
-                 for e in stack.units
-                 if e.kind != "sniper" and e.on_board and e.node == stack.node and t.los(unit.node, e.node)]
+                 for e in _targets_in(stack) if t.los(unit.node, e.node)]
         return battle.plans.choose_target(unit, found)
     inner, k = -1.0, min(2.0, reach)
     while True:
@@ -124,8 +124,7 @@ def nearest_target(battle: BattleContext, unit: Unit) -> Unit | None:
         for stack in stacks.near_segment(here, here, k):
             d = t.distance(unit.node, stack.node)
             if inner < d <= k:
-                ring.extend((d, e.id, e) for e in stack.units
-                            if e.kind != "sniper" and e.on_board and e.node == stack.node)
+                ring.extend((d, e.id, e) for e in _targets_in(stack))
         ring.sort(key=lambda e: e[:2])
         for _, _, e in ring:
             if t.los(unit.node, e.node):
@@ -133,6 +132,11 @@ def nearest_target(battle: BattleContext, unit: Unit) -> Unit | None:
         if k >= reach:
             return None
         inner, k = k, min(2.0 * k, reach)
+
+
+def _targets_in(stack: Stack) -> list[Unit]:
+    """The stack's units an AP attack may target: on the board, still in its hex, not snipers."""
+    return [e for e in stack.units if e.kind != "sniper" and e.on_board and e.node == stack.node]
 
 
 @implements(AP)
