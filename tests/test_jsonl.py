@@ -54,3 +54,26 @@ def test_points_numpy_scalars_and_look_alike_values_keep_their_own_text():
         assert write(rec) == _reference(rec)
     odd = {1: "one", "t": 0.5}                       # a key that is not a string
     assert write(odd) == _reference(odd) == '{"1":"one","t":0.5}'
+
+
+@PROPS
+@given(st.lists(st.dictionaries(st.sampled_from(["t", "pos", "k{}", "%s", "q\"\\", "é"]), values, max_size=5),
+                min_size=2, max_size=6))
+def test_records_sharing_keys_with_other_kinds_of_values_are_each_written_as_themselves(records):
+    """One writer serves every record with the same keys: a value of another kind than the
+    first record's (None for a string, an int for a float, a list for a point) and keys that
+    look like code or format fields still give the reference text."""
+    write = Lines()
+    for record in records:
+        assert write(record) == _reference(record)
+        same_keys = dict.fromkeys(record, None)
+        assert write(same_keys) == _reference(same_keys)
+
+
+def test_look_alike_lists_keep_their_own_text():
+    """Equal lists of different element types ([1, 2], [1.0, 2.0], [True, 2]) are remembered apart."""
+    write = Lines()
+    for _ in range(2):
+        for v in ([1, 2], [1.0, 2.0], [True, 2], [True, False], [1, 0], ["a"], [0.0], [-0.0], [(1.0, 2.0)]):
+            rec = {"v": v}
+            assert write(rec) == _reference(rec)
