@@ -74,6 +74,7 @@ def test_look_alike_lists_keep_their_own_text():
     """Equal lists of different element types ([1, 2], [1.0, 2.0], [True, 2]) are remembered apart."""
     write = Lines()
     for _ in range(2):
-        for v in ([1, 2], [1.0, 2.0], [True, 2], [True, False], [1, 0], ["a"], [0.0], [-0.0], [(1.0, 2.0)]):
+        for v in ([1, 2], [1.0, 2.0], [True, 2], [True, False], [1, 0], ["a"], [0.0], [-0.0],
+                  [(1.0, 2.0)], [(1, 2)], [(1.0, 2)], [(True, 2.0), (1.0, 2.0, 3.0)], [[1.0, 2.0]]):
             rec = {"v": v}
             assert write(rec) == _reference(rec)

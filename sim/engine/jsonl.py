@@ -159,10 +159,18 @@ class Lines:
             return self.value(v)
         kinds = {*map(type, v)}   # one C pass; a log's lists hold one kind of thing
         if len(kinds) == 1:
-            same = self._lists.get(kinds.pop())
+            kind = kinds.pop()
+            same = self._lists.get(kind)
             if same is not None:            # equal tuples of one exact type: the same text
                 return same[tuple(v)]
+            if kind is tuple:               # a route: points, as a rule
+                return "[" + ",".join(map(self._maybe_point, v)) + "]"
         return "[" + ",".join(map(self.value, v)) + "]"
+
+    def _maybe_point(self, v: tuple[Any, ...]) -> str:
+        if len(v) == 2 and type(v[0]) is float and type(v[1]) is float:
+            return self._points[v]
+        return self.value(v)
 
     def _items(self, memo: dict[Any, str]) -> Callable[[tuple[Any, ...]], str]:
         get = memo.__getitem__
