@@ -118,9 +118,10 @@ def _maker(kinds: tuple[type, ...]) -> Callable[..., Callable[[dict[str, Any]], 
 class Lines:
     """Records to JSON texts: one ``Lines`` per log written.
 
-    It remembers every distinct string, float and point it has formatted, and for every
-    distinct key sequence a writer: the keys' text laid out once in a ``%`` template, each
-    value formatted by the type that field had (a log's records of one kind share both).
+    It remembers every distinct string, float, point and list of one kind it has formatted,
+    and for every distinct key sequence a writer: an f-string with the keys' text laid out
+    once, each value formatted by the type that field had (a log's records of one kind
+    share both).
     """
 
     def __init__(self) -> None:
@@ -164,13 +165,14 @@ class Lines:
             if same is not None:            # equal tuples of one exact type: the same text
                 return same[tuple(v)]
             if kind is tuple:               # a route: points, as a rule
-                return "[" + ",".join(map(self._maybe_point, v)) + "]"
+                return "[" + ",".join(map(self._tuple, v)) + "]"
         return "[" + ",".join(map(self.value, v)) + "]"
 
-    def _maybe_point(self, v: tuple[Any, ...]) -> str:
+    def _tuple(self, v: tuple[Any, ...]) -> str:
+        """A tuple's text: a point of two floats through the point memo, else element-wise."""
         if len(v) == 2 and type(v[0]) is float and type(v[1]) is float:
             return self._points[v]
-        return self.value(v)
+        return "[" + ",".join([self.value(x) for x in v]) + "]"
 
     def _items(self, memo: dict[Any, str]) -> Callable[[tuple[Any, ...]], str]:
         get = memo.__getitem__
@@ -189,9 +191,9 @@ class Lines:
             return int.__repr__(v)
         if v is None:
             return "null"
-        if tv is tuple and len(v) == 2 and type(v[0]) is float and type(v[1]) is float:
-            return self._points[v]
-        if tv is list or tv is tuple:
+        if tv is tuple:
+            return self._tuple(v)
+        if tv is list:
             return "[" + ",".join([self.value(x) for x in v]) + "]"
         if tv is dict and all(type(k) is str for k in v):
             return "{" + ",".join([self._strs[k] + ":" + self.value(x) for k, x in v.items()]) + "}"
