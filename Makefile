@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 DEMO_STAMP := $(VENV)/.installed-demo
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench clean
+.PHONY: demo test bench clean chromium
 
 $(DEMO_STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -21,8 +21,19 @@ $(STAMP): $(DEMO_STAMP) pyproject.toml examples/plugins/sim-duel/pyproject.toml
 demo: $(DEMO_STAMP)
 	$(VENV)/bin/sim demo
 
+# The replay and report tests load pages in a real browser: Debian's chromium, which pip
+# cannot install. Installed when missing: as root with apt-get, otherwise through sudo.
+chromium:
+	@if ! command -v chromium >/dev/null 2>&1; then \
+	    if [ "$$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
+	    echo "installing Debian's chromium (for the browser tests)"; \
+	    $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	    $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium; \
+	fi
+	@command -v chromium >/dev/null || { echo "chromium is still missing" >&2; exit 1; }
+
 # Checks, then tests: lint (with docstrings on the public API), types (pyproject.toml), pytest.
-test: $(STAMP)
+test: $(STAMP) chromium
 	$(VENV)/bin/ruff check sim tests benchmarks
 	$(VENV)/bin/mypy
 	$(PY) -m pytest

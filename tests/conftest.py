@@ -135,13 +135,13 @@ PY = sys.executable
 
 @pytest.fixture(scope="module")
 def browser():
-    """A headless Chromium (``tests/browser.py``); CI installs it (``.ci/run``), so there a
+    """A headless Chromium (``tests/browser.py``); ``make test`` installs it, so under CI a
     missing browser fails the test rather than skipping it."""
     from browser import Browser, chromium
 
     if chromium() is None:
         if os.environ.get("CI"):
-            pytest.fail("chromium is not installed (.ci/run installs it)")
+            pytest.fail("chromium is not installed (make test installs it)")
         pytest.skip("chromium is not installed (apt-get install chromium)")
     with Browser() as b:
         yield b
