@@ -62,12 +62,14 @@ if TYPE_CHECKING:
     from sim import viz
     from sim.study.design import Study
     from sim.study.runner import StudyRun
+    from sim.study.stored_analysis import StudyAnalysis
     from sim.systems.too import tables as too_tables
 
 __all__ = [
     "Battle", "BattleContext", "BattleResult", "BaseKnobs", "Checks", "EventLog",
     "Game", "InputError", "Knobs", "MetricReporter", "Phase", "PluginError", "RuleSystem",
-    "Scenario", "Trigger", "Unit", "Watch", "__version__", "apply_overrides", "compute_metrics",
+    "Scenario", "Trigger", "Unit", "Watch", "__version__", "analyse_study", "apply_overrides",
+    "compute_metrics",
     "define_rules", "end_states", "events", "first_entry", "go_straight", "implements", "load_scenario",
     "load_study", "metric_kinds", "movement_process", "register_metric",
     "register_system", "rule_system", "run", "run_study", "scenario_from_dict", "study_from_dict",
@@ -134,6 +136,18 @@ def run_study(study: Study | str, *, replications: int | None = None, workers: i
     finally:
         if store is not None:
             store.close()
+
+
+def analyse_study(study: Study | str, db: str, *, metrics: list[str] | None = None,
+                  crn: bool = True, resamples: int = 1000) -> StudyAnalysis:
+    """Sensitivity indices and metamodels of a designed study stored in ``db`` (``sim analyse``).
+
+    The result's ``text()``, ``to_dict()`` and ``write(DIR)`` are what ``sim analyse`` prints
+    and writes; ``indices()`` and ``responses()`` are DataFrames. Needs the ``analysis`` extra.
+    """
+    from sim.study.stored_analysis import analyse_study as analyse
+
+    return analyse(study, db, metrics=metrics, crn=crn, resamples=resamples)
 
 
 def __getattr__(name: str) -> Any:

@@ -64,7 +64,7 @@ def test_json_is_exactly_the_contract_object(tmp_path, capsys):
 def test_table_csv_plots_and_factor_cells(tmp_path, capsys):
     path = study_file(tmp_path, n=6, extra="factors: {vary: {rules.snapfire.radius: [5, 10]}}\n")
     out_csv, plots = tmp_path / "r.csv", tmp_path / "plots"
-    assert main(["study", str(path), "--csv", str(out_csv), "--plot", str(plots), "--quiet"]) == 0
+    assert main(["study", str(path), "--csv", str(out_csv), "--plot", str(plots)]) == 0
     text = capsys.readouterr().out
     assert "zoc@radius=5 - sf@radius=5" in text and "95% CI" in text and "(Wilson)" in text
     with open(out_csv) as fh:
@@ -153,7 +153,7 @@ def test_sigkill_mid_study_then_resume_loses_and_duplicates_nothing(tmp_path):
 
 def test_demo_fast_runs_prints_its_meaning_and_writes_plots(tmp_path, capsys):
     out = tmp_path / "demo"
-    assert main(["demo", "--fast", "--out", str(out), "--quiet"]) == 0
+    assert main(["demo", "--fast", "--out", str(out)]) == 0
     text = capsys.readouterr().out
     assert "zoc - snap_fire" in text and "zoc instead of snap_fire changes attacker_won by" in text
     assert "paired replications with common random numbers" in text

@@ -219,3 +219,69 @@ def test_study_plots_of_a_designed_study_leave_out_the_per_cell_rows(stored, tmp
                  "--plot", str(tmp_path / "p")]) == 0
     names = sorted(p.name for p in (tmp_path / "p").iterdir())
     assert "means.png" not in names and "response_rules_h17_ap_range.png" in names
+
+
+def test_the_flat_api_analyses_a_stored_study_as_sim_analyse_does(stored, tmp_path, capsys):
+    """``sim.analyse_study``: the same text, object and files as the command, and frames."""
+    import sim
+
+    path, db = stored
+    capsys.readouterr()
+    assert main(["analyse", str(path), "--db", str(db), "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    a = sim.analyse_study(str(path), str(db))
+    assert a.to_dict() == printed
+    assert main(["analyse", str(path), "--db", str(db)]) == 0
+    assert capsys.readouterr().out.rstrip("\n") == a.text()
+    written = a.write(str(tmp_path / "out"))
+    assert {Path(p).name for p in written} >= {"analysis.json", "indices.csv", "responses.csv"}
+    frame = a.responses()
+    assert len(frame) == 16 and list(frame.columns[:2]) == ["variant", "point"]
+    assert {"factor:rules.h17.ap_range", "metric:end_time"} <= set(frame.columns)
+    with open(tmp_path / "out" / "responses.csv") as fh:
+        written_rows = list(csv.DictReader(fh))
+    assert frame["metric:end_time"].tolist() == pytest.approx(
+        [float(r["end_time"]) for r in written_rows], rel=1e-12)
+    assert frame["factor:rules.h17.placement"].tolist() == [r["rules.h17.placement"]
+                                                            for r in written_rows]
+    assert a.indices().empty   # a sobol design has no Saltelli blocks: metamodels only
+    one = sim.analyse_study(load_study(path), str(db), metrics=["end_time"])
+    assert [r.metric for r in one.results] == ["end_time"]
+
+
+@pytest.mark.parametrize("kwargs, name", [
+    ({"db": "/nonexistent.db"}, "db"),
+    ({"metrics": "end_time"}, "metrics"),
+    ({"metrics": ["no_such_metric"]}, "metrics"),
+    ({"resamples": 0}, "resamples"),
+    ({"resamples": True}, "resamples"),
+])
+def test_the_flat_analysis_names_a_bad_argument(stored, kwargs, name):
+    import sim
+
+    path, db = stored
+    args = {"db": str(db), **kwargs}
+    with pytest.raises(sim.InputError, match=f"(^|: ){name}: "):
+        sim.analyse_study(str(path), **args)
+
+
+def test_the_flat_analysis_gives_the_indices_sim_analyse_writes(tmp_path):
+    """A Saltelli design's indices as a DataFrame: the rows of ``indices.csv``."""
+    import sim
+
+    path = farm(tmp_path, 4)
+    text = path.read_text().replace("design: sobol", "design: saltelli").replace(
+        "replications: 3", "replications: 2")
+    path.write_text(text.replace("    rules.h17.placement: [best_cover, random, nearest]\n", "")
+                    .replace("    forces.blue.0.move: [2.0, 4.0]\n", ""))
+    db = tmp_path / "s.db"
+    assert main(["study", str(path), "--db", str(db), "--quiet"]) == 0
+    a = sim.analyse_study(str(path), str(db), resamples=50)
+    frame = a.indices()
+    a.write(str(tmp_path / "out"))
+    with open(tmp_path / "out" / "indices.csv") as fh:
+        rows = list(csv.DictReader(fh))
+    assert len(frame) == len(rows) > 0
+    assert frame[["metric", "factor", "name"]].values.tolist() == [
+        [r["metric"], r["factor"], r["name"]] for r in rows]
+    assert set(frame["name"]) == {"S1", "ST"}

@@ -332,7 +332,7 @@ def test_failing_replication_is_stored_counted_and_replayed_by_sim_run(
 
     # A --resume runs nothing again (a failure is a result: the same seed fails again),
     # and the table reports the count too.
-    assert main(["study", str(path), "--db", str(db), "--resume", "--quiet"]) == 1
+    assert main(["study", str(path), "--db", str(db), "--resume"]) == 1
     table = capsys.readouterr().out
     assert f"{CELLS * n} replications resumed from the store" in table
     assert f"{bad} replications FAILED" in table

@@ -51,43 +51,18 @@ def _refuse_inputs(out_dir: str, inputs: list[str]) -> None:
 
 def run_analyse_command(args: argparse.Namespace) -> int:
     """``sim analyse``: raises InputError on bad input (the CLI prints one line, exit 2)."""
-    from sim.study.analysis import missing_extra
+    from sim.study.stored_analysis import CLI_NAMES, analyse_stored
 
-    missing = missing_extra()
-    if missing:
-        raise InputError(f"sim analyse needs {', '.join(missing)}: pip install 'sim[analysis]'",
-                         file="command line")
-    from sim.study.analysis import analyse
-    from sim.study.design import load_study
-    from sim.study.report_farming import as_dict, text, write_files
-    from sim.study.runner import metric_kinds
-    from sim.study.store import ResultStore
-
-    study = load_study(args.study)
-    if not os.path.isfile(args.db):
-        raise InputError("no such results database (expected the --db of a `sim study` run)",
-                         file=args.db, place="--db")
-    key = study.key(args.crn)
-    with ResultStore(args.db) as store:
-        stored = store.load(key)
-    if not stored:
-        raise InputError(f"holds no replications of study '{study.name}' (hash {key}); run "
-                         f"`sim study {args.study} --db {args.db}` first", file=args.db,
-                         place="--db")
-    kinds: dict[str, str] = dict(metric_kinds(study.scenario))
-    unknown = [m for m in args.metric or [] if kinds and m not in kinds]
-    if unknown:
-        raise InputError(f"unknown metric '{unknown[0]}' (expected one of {sorted(kinds)})",
-                         place="--metric")
-    result = analyse(study, stored, kinds, args.metric, resamples=args.resamples, study_hash=key)
+    analysis = analyse_stored(args.study, args.db, args.metric, args.crn, args.resamples,
+                              CLI_NAMES)
     if args.json:
-        print(json.dumps(as_dict(result), indent=1, allow_nan=False))
+        print(json.dumps(analysis.to_dict(), indent=1, allow_nan=False))
     else:
-        print(text(result, args.db))
+        print(analysis.text())
     if args.out:
-        _refuse_inputs(args.out, [args.study, study.scenario_path, args.db])
+        _refuse_inputs(args.out, [args.study, analysis.analysis.study.scenario_path, args.db])
         try:
-            written = write_files(result, args.out)
+            written = analysis.write(args.out)
         except OSError as exc:
             raise InputError(f"cannot write there ({exc.strerror or exc})", file=args.out,
                              place="--out") from None

@@ -92,7 +92,9 @@ def add_study_arguments(parser: argparse.ArgumentParser) -> None:
     a("--plot", metavar="DIR", help="write PNG plots into DIR")
     a("--csv", metavar="FILE", help="write every replication to a CSV file")
     a("--report", metavar="FILE.html", help="write a self-contained HTML report of the study")
-    a("--quiet", action="store_true", help="no progress bar")
+    a("--quiet", action="store_true",
+      help="no progress bar and no table: stdout stays empty (but for --json); notes and "
+           "errors go to stderr")
     a("--task-size", type=_positive_int, metavar="N",
       help="replications per task (default: about six tasks per worker, 5 to 50 each; "
            "to 250 on Dask)")
@@ -109,7 +111,7 @@ def execute(study: Study, args, *, executor=None, out=None) -> tuple[int, StudyR
     """Run a loaded study with parsed options; returns (exit code, StudyRun)."""
     from sim.study import lifetime
     from sim.study.executors import WorkersLost, make_executor
-    from sim.study.report import as_json, table, write_csv
+    from sim.study.report import as_json, full_table_hint, table, write_csv
     from sim.study.runner import precision_target, run_study
     from sim.study.store import ResultStore
 
@@ -143,9 +145,9 @@ def execute(study: Study, args, *, executor=None, out=None) -> tuple[int, StudyR
             store.close()
     if args.json:
         print(json.dumps(as_json(run), indent=2), file=out)
-    else:
-        print(table(run), file=out)
-    if args.json:  # the table carries these notes itself; JSON output must stay pure
+    elif not args.quiet:
+        print(table(run, full_table_hint(args.csv, args.db)), file=out)
+    if args.json or args.quiet:  # the table carries these notes itself; JSON output stays pure
         notes = list(run.notes)
         if run.other_versions:
             notes.append(f"some stored replications were made by sim {', '.join(run.other_versions)}")
@@ -227,7 +229,8 @@ def add_demo_arguments(parser: argparse.ArgumentParser) -> None:
                         help="worker processes (default 2)")
     parser.add_argument("--out", default="sim-demo", metavar="DIR",
                         help="where the plots go (default ./sim-demo)")
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--quiet", action="store_true",
+                        help="no progress bar and nothing on stdout (the plots are written)")
 
 
 def demo_study_path() -> str:
@@ -248,9 +251,10 @@ def run_demo_command(args: argparse.Namespace) -> int:
         executor="processes" if args.workers > 1 else "serial", address=None, db=None,
         resume=False, json=False, crn=True, precision=None, plot=args.out, csv=None, report=None,
         quiet=args.quiet, task_size=None, plot_option="--out")
-    print(f"sim demo: {study.spec.description or study.name}\n", flush=True)
+    if not args.quiet:
+        print(f"sim demo: {study.spec.description or study.name}\n", flush=True)
     code, run = execute(study, opts)
-    if run is None:
+    if run is None or args.quiet:
         return code
     print("\n" + meaning(run))
     print(f"Plots: {os.path.join(args.out, '')}")

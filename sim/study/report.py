@@ -10,6 +10,7 @@ value (no spread was measured: the table says so instead of printing an interval
 """
 from __future__ import annotations
 
+import json
 import math
 from typing import Any, cast
 
@@ -53,12 +54,24 @@ def excludes_zero(e: Estimate) -> bool:
     return math.isfinite(e.ci_low) and (e.ci_low > 0 or e.ci_high < 0)
 
 
-def table(run: StudyRun) -> str:
-    """A readable table: per-cell means with 95% intervals, then paired differences."""
-    s = cast(Summary, run.summary)   # a finished study has its summary
+#: A study of more cells than this is summarised (``summary_table``), not listed cell by cell.
+FULL_TABLE_CELLS = 40
+
+
+def _heading(run: StudyRun) -> str:
     mode = "common random numbers" if run.crn else "independent seeds (--no-crn)"
-    lines = [f"Study {run.study.name}: {run.replications} replications per cell, {mode}, "
-             f"seed {run.study.spec.seed}"]
+    return (f"Study {run.study.name}: {run.replications} replications per cell, {mode}, "
+            f"seed {run.study.spec.seed}")
+
+
+def table(run: StudyRun, where: str = "") -> str:
+    """A readable table: per-cell means with 95% intervals, then paired differences; a study
+    of more than ``FULL_TABLE_CELLS`` cells is summarised instead (``where``: where the full
+    table went, as ``summary_table`` says it)."""
+    if len(run.study.cells) > FULL_TABLE_CELLS:
+        return summary_table(run, where)
+    s = cast(Summary, run.summary)   # a finished study has its summary
+    lines = [_heading(run)]
     wc = max([len("cell")] + [len(c) for c in s.cells])
     wm = max([len("metric")] + [len(m) for m in run.metrics])
     head = f"{'cell':<{wc}}  {'metric':<{wm}}  {'mean':>9}  {'95% CI':<34}  {'n':>5}"
@@ -76,6 +89,12 @@ def table(run: StudyRun) -> str:
             for i, (m, e) in enumerate(per.items()):
                 lines.append(f"{d if i == 0 else '':<{wd}}  {m:<{wm}}  {_num(e.mean, True):>9}  "
                              f"{_ci(e, True):<34}  {e.n:>5}  {'yes' if excludes_zero(e) else 'no'}")
+    return "\n".join(lines + _notes(run))
+
+
+def _notes(run: StudyRun) -> list[str]:
+    """The closing line of notes (none: no line)."""
+    s = cast(Summary, run.summary)
     notes = list(run.notes)
     if run.stop == "precision":
         notes.append("precision target met")
@@ -91,9 +110,79 @@ def table(run: StudyRun) -> str:
     if any(e.constant for e in s.intervals()):
         notes.append("'constant: X in all': the metric (or difference) was X in every replication, "
                      "so there is no spread to make an interval from")
-    if notes:
-        lines += ["", "; ".join(notes) + "."]
-    return "\n".join(lines)
+    return ["", "; ".join(notes) + "."] if notes else []
+
+
+def summary_table(run: StudyRun, where: str = "") -> str:
+    """A designed study in a screenful: its factors' ranges, then per variant and metric the
+    cells of the lowest and highest mean, and per paired difference how many cells' intervals
+    exclude zero and the largest; ``where`` says where the full table went."""
+    s = cast(Summary, run.summary)
+    cells = run.study.cells
+    variants = list(dict.fromkeys(c.variant for c in cells))
+    points = len(cells) // max(1, len(variants))
+    design = run.study.spec.factors.design if run.study.spec.factors else "grid"
+    lines = [_heading(run), "",
+             f"Design {design}: {points} points x {len(variants)} variant(s) = {len(cells)} "
+             "cells, too many to list here", f"Every cell: {where or full_table_hint()}", "",
+             "Factors:"]
+    keys = [k for k, _ in cells[0].point] if cells else []
+    wk = max([len(k) for k in keys] + [6])
+    for j, key in enumerate(keys):
+        values = [c.point[j][1] for c in cells]
+        lines.append(f"  {key:<{wk}}  {_spread(values)}")
+    wm = max([len("metric")] + [len(m) for m in run.metrics])
+    for variant in variants:
+        labels = [c.label for c in cells if c.variant == variant]
+        lines += ["", f"Variant {variant}, over its {len(labels)} cells (lowest and highest mean):"]
+        for m in run.metrics:
+            means = [(s.cells[c][m].mean, c) for c in labels
+                     if m in s.cells[c] and math.isfinite(s.cells[c][m].mean)]
+            if not means:
+                lines.append(f"  {m:<{wm}}  no mean")
+                continue
+            # Ties go to the first cell in design order.
+            lo = min(means, key=lambda t: t[0])
+            hi = max(means, key=lambda t: t[0])
+            if lo[0] == hi[0]:
+                lines.append(f"  {m:<{wm}}  {_num(lo[0])} in every cell")
+                continue
+            lines.append(f"  {m:<{wm}}  lowest {_num(lo[0])} at {lo[1]} {_ci(s.cells[lo[1]][m])}; "
+                         f"highest {_num(hi[0])} at {hi[1]} {_ci(s.cells[hi[1]][m])}")
+    if s.differences:
+        lines += ["", "Paired differences (variant - baseline at the same point):"]
+        for m in run.metrics:
+            diffs = [(d, per[m]) for d, per in s.differences.items() if m in per]
+            real = [d for d, e in diffs if excludes_zero(e)]
+            finite = [(abs(e.mean), d, e) for d, e in diffs if math.isfinite(e.mean)]
+            if not finite:
+                continue
+            _, d, e = max(finite, key=lambda t: t[0])
+            lines.append(f"  {m:<{wm}}  {len(real)} of {len(diffs)} intervals exclude 0; "
+                         f"largest: {d} {_num(e.mean, True)} {_ci(e, True)}")
+    return "\n".join(lines + _notes(run))
+
+
+def full_table_hint(csv: str | None = None, db: str | None = None) -> str:
+    """Where the full table of a summarised study is, given the outputs asked for."""
+    return "; ".join(p for p in (
+        "--json prints every cell's means and paired differences",
+        f"every replication is in {csv}" if csv else "--csv FILE writes every replication",
+        f"the rows are stored in {db}" if db else "") if p)
+
+
+def _spread(values: list[Any]) -> str:
+    """A factor's values in a few words: a numeric range, or its levels."""
+    numbers = [v for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    if len(numbers) == len(values) and values:
+        return (f"{_fmt(min(numbers))} .. {_fmt(max(numbers))} "
+                f"({len(set(numbers))} distinct values)")
+    levels = list(dict.fromkeys(json.dumps(v, sort_keys=True) for v in values))
+    return f"levels {', '.join(levels)}"
+
+
+def _fmt(v: float) -> str:
+    return f"{v:.6g}" if isinstance(v, float) else str(v)
 
 
 def meaning(run: StudyRun, metric: str | None = None) -> str:

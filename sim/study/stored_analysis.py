@@ -1,0 +1,120 @@
+"""The analysis of a stored designed study, in one call: what ``sim analyse`` prints and
+writes, for a notebook or a script (``sim.analyse_study``).
+
+``analyse_study(study, db)`` reads the rows the study stored under its hash in ``db`` and
+returns a ``StudyAnalysis``: its ``text()`` is ``sim analyse``'s text, ``to_dict()`` its
+``--json`` object, ``write(DIR)`` its ``--out`` files, and ``indices()`` and
+``responses()`` are DataFrames of the Sobol' indices or Morris effects and of the design
+points' mean responses. Every problem (no such store, no rows of this study, an unknown
+metric, a missing ``analysis`` extra) is an ``InputError``.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+
+from sim.errors import InputError
+from sim.metrics import metric_kinds
+from sim.study.analysis import Analysis, MetricAnalysis, analyse, missing_extra
+from sim.study.design import Study, load_study
+from sim.study.report_farming import as_dict, text, write_files
+from sim.study.store import ResultStore
+
+__all__ = ["StudyAnalysis", "analyse_study"]
+
+
+@dataclass(frozen=True)
+class StudyAnalysis:
+    """A stored designed study's sensitivity indices and metamodels, per variant and metric."""
+
+    analysis: Analysis
+    db: str
+
+    @property
+    def results(self) -> list[MetricAnalysis]:
+        """One entry per (variant, metric): responses, indices, metamodel, note."""
+        return self.analysis.results
+
+    def text(self) -> str:
+        """The readable report, as ``sim analyse`` prints it."""
+        return text(self.analysis, self.db)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready object, as ``sim analyse --json`` prints it."""
+        return as_dict(self.analysis)
+
+    def write(self, out_dir: str) -> list[str]:
+        """Write the CSV and JSON files and the plots into ``out_dir``; returns their paths."""
+        return write_files(self.analysis, out_dir)
+
+    def indices(self) -> pd.DataFrame:
+        """One row per (variant, metric, factor, index): value and bootstrap interval."""
+        rows = [{"variant": r.variant, "metric": r.metric, "factor": i.factor, "name": i.name,
+                 "value": i.value, "ci_low": i.ci_low, "ci_high": i.ci_high}
+                for r in self.results for i in r.indices]
+        return pd.DataFrame(rows, columns=["variant", "metric", "factor", "name", "value",
+                                           "ci_low", "ci_high"])
+
+    def responses(self) -> pd.DataFrame:
+        """One row per (variant, design point): the factors' values and each metric's mean."""
+        keys = [f.key for f in self.analysis.plan.factors]
+        rows: dict[tuple[str, int], dict[str, Any]] = {}
+        for r in self.results:
+            for p, mean in r.responses.items():
+                row = rows.setdefault((r.variant, p), {
+                    "variant": r.variant, "point": p,
+                    **{f"factor:{k}": v for k, v in zip(keys, self.analysis.plan.points[p])}})
+                row[f"metric:{r.metric}"] = mean
+        return pd.DataFrame([rows[k] for k in sorted(rows)])
+
+
+def analyse_study(study: Study | str, db: str, *, metrics: list[str] | None = None,
+                  crn: bool = True, resamples: int = 1000) -> StudyAnalysis:
+    """Analyse what ``db`` stores of a designed ``study`` (a loaded one or its file)."""
+    return analyse_stored(study, db, metrics, crn, resamples, API_NAMES)
+
+
+#: Which name each argument has in a message: the Python API's, or ``sim analyse``'s options.
+API_NAMES = {"db": "db", "metrics": "metrics", "resamples": "resamples", "call": "analyse_study"}
+CLI_NAMES = {"db": "--db", "metrics": "--metric", "resamples": "--resamples",
+             "call": "sim analyse"}
+
+
+def analyse_stored(study: Study | str, db: str, metrics: list[str] | None, crn: bool,
+                   resamples: int, names: dict[str, str]) -> StudyAnalysis:
+    """``analyse_study``, its errors naming the arguments as ``names`` says."""
+    missing = missing_extra()
+    if missing:
+        raise InputError(f"{names['call']} needs {', '.join(missing)}: pip install 'sim[analysis]'",
+                         file="command line" if names is CLI_NAMES else None,
+                         place=None if names is CLI_NAMES else names["call"])
+    if not isinstance(study, Study):
+        if not isinstance(study, (str, os.PathLike)):
+            raise InputError(f"expected a Study or a study file's path, got {type(study).__name__}",
+                             place="study")
+        study = load_study(study)
+    if not isinstance(db, (str, os.PathLike)) or not os.path.isfile(db):
+        raise InputError("no such results database (expected the --db of a `sim study` run)",
+                         file=str(db), place=names["db"])
+    if metrics is not None and (isinstance(metrics, str) or not all(isinstance(m, str) for m in metrics)):
+        raise InputError("expected a list of metric names", place=names["metrics"])
+    if isinstance(resamples, bool) or not isinstance(resamples, int) or not 1 <= resamples <= 100_000:
+        raise InputError(f"expected a whole number from 1 to 100000, got {resamples!r}",
+                         place=names["resamples"])
+    key = study.key(bool(crn))
+    with ResultStore(str(db)) as store:
+        stored = store.load(key)
+    if not stored:
+        raise InputError(f"holds no replications of study '{study.name}' (hash {key}); run "
+                         f"`sim study {study.path} --db {db}` first", file=str(db),
+                         place=names["db"])
+    kinds: dict[str, str] = dict(metric_kinds(study.scenario))
+    unknown = [m for m in metrics or [] if kinds and m not in kinds]
+    if unknown:
+        raise InputError(f"unknown metric '{unknown[0]}' (expected one of {sorted(kinds)})",
+                         place=names["metrics"])
+    return StudyAnalysis(analyse(study, stored, kinds, metrics, resamples=resamples,
+                                 study_hash=key), str(db))
