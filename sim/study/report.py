@@ -89,8 +89,8 @@ def table(run: StudyRun) -> str:
     if run.failures:
         notes.append(f"{len(run.failures)} replications FAILED (see the failures table)")
     if any(e.constant for e in s.intervals()):
-        notes.append("'constant: X in all': the metric (or difference) was X in every replication, "
-                     "so there is no spread to make an interval from")
+        notes.append("'constant: X in all': the count or real metric (or difference) was X in every "
+                     "replication, so there is no spread to make an interval from")
     if notes:
         lines += ["", "; ".join(notes) + "."]
     return "\n".join(lines)
