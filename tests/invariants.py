@@ -3,7 +3,8 @@
 ``check(scenario, records, battle=None)`` raises ``InvariantError`` naming the record
 (its index and the record itself) and the invariant it breaks. ``records`` is a list of
 dicts: ``battle.log.records`` or the lines of a ``sim run --log`` file (whose floats are
-rounded to 9 decimals: every tolerance here is at least 1e-6). With ``battle`` (a
+rounded to 9 decimals: every tolerance here is at least 1e-6, and a move's speed is
+judged over its logged time plus 1e-9, the most two rounded times can lose). With ``battle`` (a
 finished ``sim.engine.battle.Battle``) the final state is checked against the log too.
 
 The invariants (issue 7, item 3; DESIGN.md's event-log contract; rules/CATALOGUE.md):
@@ -14,7 +15,8 @@ The invariants (issue 7, item 3; DESIGN.md's event-log contract; rules/CATALOGUE
   phase it names; (turn, phase) never go back; one ``end`` record, the last.
 * no unit in two places, nor off the map: every ``pos`` lies on the map; a unit that is standing is always
   logged at the same point; its position changes only during a move (``move`` … ``halt``/``stop``/``arrive``)
-  and never faster than its allowance allows; a sniper team changes place only by
+  and never faster than its allowance allows (three moves a phase if any of its orders,
+  plan or group plan steps marches); a sniper team changes place only by
   being placed (``activate``/``deploy``) while off the board; nothing is logged of a
   unit, as actor, after its elimination.
 * strength: ``steps_left`` never below zero; each unit's ``steps_lost`` add up to
@@ -50,6 +52,9 @@ from sim.systems.registry import get_system
 from sim.systems.too.tables import damage
 
 EPS = 1e-6
+# A log file's times are rounded to 9 decimals (each off by at most 5e-10): the time
+# between two logged instants is known to within this, and a move is allowed that much.
+TIME_ROUNDING = 1e-9
 
 
 class InvariantError(AssertionError):
@@ -202,8 +207,15 @@ def _speed_limit(scenario, terrain, spec) -> float:
     edges = terrain.graph.edges(data=True)
     factors = [d["cost"] / d["length"] for _, _, d in edges if d["length"] > 0]
     fmin = min(factors, default=1.0)
-    moves = 3 if spec.orders.type == "march" else 1
+    moves = 3 if "march" in _step_types(scenario, spec) else 1
     return spec.move * moves / (scenario.rules.base.phase_length * min(fmin, 1.0))
+
+
+def _step_types(scenario, spec) -> set[str]:
+    """The types of every step the unit may take: its orders, its plan or its group's."""
+    plans = [spec.plan] + [g.plan for g in scenario.groups.values() if spec.id in g.units]
+    steps = [spec.orders] + [step for plan in plans if plan is not None for step in plan.steps]
+    return {step.type for step in steps}
 
 
 def check(scenario, records: list[dict], battle=None) -> None:
@@ -450,7 +462,7 @@ def _within_reach(i, r, move, p, vmax) -> None:
     if assault:
         return
     d, dt = math.dist(p0, p), r["t"] - t0
-    if d > vmax * dt + 1e-6 * max(1.0, d):
+    if d > vmax * (dt + TIME_ROUNDING) + 1e-6 * max(1.0, d):
         _fail(i, r, f"{r['unit']} moved {d:.6g} in {dt:.6g} (at most {vmax:.6g}/time unit)")
 
 

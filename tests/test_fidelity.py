@@ -201,6 +201,62 @@ def test_zoc_a_unit_on_the_edge_to_the_tolerance_is_not_inside():
     assert recs(b, event="arrive", unit="m")
 
 
+EDGE = (52.722576065864445, 45.80624517102131)   # on h1's edge: 5 cm from (50, 50) exactly
+
+
+def _on_h1s_edge(route_to, h2=None, at=EDGE):
+    """A mover at ``at``, on h1's zone edge (h1 at (50, 50)), moving to ``route_to``;
+    with ``h2``, standing inside h2's zone too."""
+    assert abs(math.dist(at, (50.0, 50.0)) - 5.0) < 1e-14
+    wp = {"A": at, "B": route_to, "H1": (50.0, 50.0)}
+    red = [unit("h1", "H1")]
+    if h2 is not None:
+        wp["H2"] = h2
+        red.append(unit("h2", "H2"))
+    return run(scenario(table(wp, [("A", "B")]), [mover()], red, rules=ZOC, turns=1))
+
+
+@pytest.mark.parametrize("at, h2", [
+    (EDGE, (51.045074134272966, 44.71721474467553)),   # 0 from h1 by the numbers
+    ((51.55151153176674, 45.24681033759489), (49.6502356668047, 44.62620572488819)),  # 2e-15 out
+])
+def test_zoc_a_unit_on_a_zone_edge_leaving_another_zone_along_it_is_not_halted(at, h2):
+    """On h1's edge, inside h2's zone: the way out of h2 runs along h1's edge (h2 stands
+    on h1's tangent there, to rounding), so it never comes within h1's zone: neither
+    at once nor, by the tangent tolerance, somewhere along the way."""
+    b = _on_h1s_edge((150.0, 50.0), h2=h2, at=at)
+    (leave,) = recs(b, event="move", unit="m")
+    assert leave["reason"] == "leave_zone"
+    assert not recs(b, event="halt")
+    (left,) = [r for r in b.log if r.get("reason") == "left_zone"]
+    assert left["dist"] == pytest.approx(5.0) and math.dist(left["pos"], (50.0, 50.0)) > 5.0
+
+
+def test_zoc_a_unit_on_a_zone_edge_moving_outward_is_not_halted():
+    """From exactly on h1's edge along a lane that moves away from h1 (by the numbers'
+    exact values, though by ~1e-16 of a right angle), it walks on."""
+    from fractions import Fraction as F
+
+    at, to, c = (2.2927452698427317, 12.058435564147242), (19.07427553616845, 20.181396911923077), \
+        (0.11431784483568741, 16.55893042071326)
+    assert math.dist(at, c) == 5.0
+    assert (F(to[0]) - F(at[0])) * (F(at[0]) - F(c[0])) + (F(to[1]) - F(at[1])) * (F(at[1]) - F(c[1])) > 0
+    wp = {"A": at, "B": to, "H1": c}
+    b = run(scenario(table(wp, [("A", "B")]), [mover()], [unit("h1", "H1")], rules=ZOC, turns=1))
+    assert not recs(b, event="halt") and recs(b, event="arrive", unit="m")
+
+
+@pytest.mark.parametrize("h2", [None, (53.5, 44.5)])
+def test_zoc_a_unit_on_a_zone_edge_moving_inward_is_halted_at_once(h2):
+    """The converse: from h1's edge moving closer to h1 (along its route, or leaving
+    h2's zone), it comes within h1's zone at once, where it stands: an ordinary halt."""
+    b = _on_h1s_edge((40.0, 50.0), h2=h2)
+    (halt,) = recs(b, event="halt")
+    assert halt["firer"] == "h1" and halt["t"] == 0.0 and halt["inside"] is False
+    assert halt["pos"] == pytest.approx(list(EDGE), abs=1e-12)
+    assert halt["dist"] == pytest.approx(5.0, abs=1e-9)
+
+
 # -- 6. a log that needs nothing else -------------------------------------------------------
 @pytest.mark.parametrize("name", ["open_ground_advance", "march_column", "village_sniper",
                                   "crossing_sniper", "stalingrad_bookstore"])

@@ -119,6 +119,10 @@ def test_moving_closer_examples():
     assert not moving_closer((0, 0), (-1, 0), (5, 0))
     assert not moving_closer((0, 0), (0, 1), (5, 0))      # tangential: not closer
     assert not moving_closer((0, 0), (0, 0), (5, 0))      # standing still: not closer
+    # along the circle to rounding (exactly, this one is a hair outward): not closer
+    assert not moving_closer((2.2927452698427317, 12.058435564147242), (19.07427553616845, 20.181396911923077),
+                             (0.11431784483568741, 16.55893042071326))
+    assert moving_closer((0, 0), (1e-6, -1), (5, 0))      # a hair inward, well past rounding
 
 
 vel = st.tuples(st.floats(-30, 30), st.floats(-30, 30))

@@ -8,6 +8,7 @@ A test that checks *when* a step starts fails if it starts a phase (a turn) earl
 from __future__ import annotations
 
 import copy
+import math
 
 import pytest
 
@@ -216,6 +217,36 @@ def test_fall_back_returns_to_where_it_set_off():
     back_to = d["choice"].removeprefix("fall back to ")
     arrive = [r for r in recs(b, event="arrive", unit="b") if r["t"] > d["t"]][0]
     assert arrive["node"] == back_to and arrive["turn"] == d["turn"]
+
+
+def _fall_back_along(wp, edges):
+    """b sets off from A for B with move 80 past a snap-fire post S; fired on, it falls back."""
+    data = scenario(table(wp, edges), [unit("b", "A", move=80, steps=9, armour=6,
+                                            orders={"type": "advance", "to": "B"})],
+                    [unit("sf", "S", armour=6)], turns=4, rules=copy.deepcopy(QUIET), destroy=False)
+    data["policies"] = {"b": {"on_fired": {"policy": "fall_back"}}}
+    b = run(data)
+    (d,) = [r for r in decisions(b, "b") if r["policy"] == "fall_back"]
+    arrive = [r for r in recs(b, event="arrive", unit="b") if r["t"] > d["t"]][0]
+    return d, arrive
+
+
+def test_fall_back_goes_back_to_the_last_node_passed_not_where_the_move_began():
+    """Set off from A, b passes W and is halted 61.3 cm out, past W: it falls back to W
+    (back along the edge it stands on), not all the way to A."""
+    d, arrive = _fall_back_along(dict(LANE, S=(70.0, 55.0)), EDGES)
+    assert d["pos"] == pytest.approx([61.33974596215561, 50.0]) and d["node"] == "W"
+    assert d["choice"] == "fall back to W" and arrive["node"] == "W" and arrive["turn"] == d["turn"]
+
+
+def test_fall_back_from_a_node_goes_to_the_node_it_came_from():
+    """Set off from A, b passes H and is halted exactly at W (S's circle meets the lane
+    there): it falls back to H, the node it came to W from."""
+    wp = {"A": (0.0, 50.0), "H": (25.0, 50.0), "W": (50.0, 50.0), "B": (100.0, 50.0),
+          "S": (50.0 + math.sqrt(75.0), 55.0)}
+    d, arrive = _fall_back_along(wp, [("A", "H"), ("H", "W"), ("W", "B")])
+    assert list(d["pos"]) == [50.0, 50.0] and d["node"] == "W"
+    assert d["choice"] == "fall back to H" and arrive["node"] == "H" and arrive["turn"] == d["turn"]
 
 
 def test_seek_cover_goes_to_the_nearest_covered_node():

@@ -84,15 +84,14 @@ rules.base.phase_length: [1.0]}}
     assert study.cells[0].label == "a@radius=5,zoc_radius=3,phase_length=1"
 
 
+def lhs_study(samples: int, vary: str) -> str:
+    """A study text of the Latin hypercube design, ``vary`` its flow mapping."""
+    return HEAD + f"replications: 3\nvariants: {{a: {{}}}}\nfactors:\n  design: lhs\n  samples: {samples}\n" \
+        f"  vary: {vary}\n"
+
+
 def test_latin_hypercube_is_stratified_reproducible_and_typed(tmp_path):
-    text = HEAD + """\
-replications: 3
-variants: {a: {}}
-factors:
-  design: lhs
-  samples: 8
-  vary: {rules.snapfire.radius: [2.0, 18.0], rules.base.shoot_range: [10, 50]}
-"""
+    text = lhs_study(8, "{rules.snapfire.radius: [2.0, 18.0], rules.base.shoot_range: [10, 50]}")
     study = load_study(write(tmp_path, text, "a.yaml"))
     radius = np.array([dict(c.point)["rules.snapfire.radius"] for c in study.cells])
     assert len(radius) == 8 and ((radius >= 2) & (radius <= 18)).all()
@@ -105,6 +104,36 @@ factors:
     assert [c.point for c in same.cells] == [c.point for c in study.cells]
     other = load_study(write(tmp_path, text.replace("seed: 7", "seed: 8"), "c.yaml"))
     assert [c.point for c in other.cells] != [c.point for c in study.cells]
+
+
+def test_latin_hypercube_takes_categorical_levels_shared_evenly_over_its_strata(tmp_path):
+    """docs/study.md's key table: `lhs` takes categorical levels like every design but
+    `grid`. Its 9 strata share the 2 levels 5 and 4 (stratum j: level floor(2 j / 9)),
+    paired with the radius by the Latin hypercube; the radius column is the same draw's."""
+    from scipy.stats import qmc
+
+    from sim.study.seeds import stable_key
+
+    text = lhs_study(9, "{rules.snapfire.radius: [2.0, 20.0], rules.snapfire.reaction: [snap_fire, zoc], "
+                        "rules.snapfire.march_halt: {levels: [rest_of_phase, this_move]}}")
+    study = load_study(write(tmp_path, text, "a.yaml"))
+    points = [dict(c.point) for c in study.cells]
+    rng = np.random.default_rng(np.random.SeedSequence(7, spawn_key=(stable_key("lhs"),)))
+    unit = qmc.LatinHypercube(d=3, rng=rng).random(9)
+    levels = (["snap_fire", "zoc"], ["rest_of_phase", "this_move"])
+    assert [p["rules.snapfire.radius"] for p in points] == [u * 18.0 + 2.0 for u in unit[:, 0]]
+    for col, key in ((1, "rules.snapfire.reaction"), (2, "rules.snapfire.march_halt")):
+        assert [p[key] for p in points] == [levels[col - 1][int(u * 9) * 2 // 9] for u in unit[:, col]]
+        assert sorted(sum(p[key] == v for p in points) for v in levels[col - 1]) == [4, 5]
+    assert {c.scenario.rules.snapfire.reaction for c in study.cells} == {"snap_fire", "zoc"}
+    same = load_study(write(tmp_path, text, "b.yaml"))
+    assert [c.point for c in same.cells] == [c.point for c in study.cells]
+
+
+def test_latin_hypercube_names_a_repeated_level_as_such(tmp_path):
+    text = lhs_study(4, "\n    rules.snapfire.reaction: [zoc, zoc]")
+    with pytest.raises(InputError, match="line 10, key factors.vary.rules.snapfire.reaction: a level is listed twice"):
+        load_study(write(tmp_path, text))
 
 
 BAD = [

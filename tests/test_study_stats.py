@@ -67,6 +67,22 @@ def test_a_metric_zero_in_every_replication_is_labelled_constant_not_certain():
     assert w.method == "wilson" and w.ci_low == 0.0 and w.ci_high > 0.05
 
 
+def test_a_yes_no_difference_the_same_in_every_pair_keeps_its_interval_as_the_readme_says():
+    """0 in all 50 pairs: the README's interval rules name the exception (a yes/no metric
+    and its difference keep their score intervals, ±0.071 here), as the code computes."""
+    from conftest import ROOT
+
+    for paired in (True, False):
+        e = binary_difference([0] * 50, [0] * 50, paired=paired)
+        assert not e.constant and (e.mean, round(e.ci_low, 3), round(e.ci_high, 3)) == (0.0, -0.071, 0.071)
+    assert not binary_difference([1] * 50, [0] * 50).constant
+    assert round(estimate([0] * 50, "binary").ci_high, 3) == 0.071
+    rules = (ROOT / "README.md").read_text().split("## Intervals", 1)[1].split("\n## ", 1)[0]
+    rules = " ".join(rules.split())
+    assert "a count or real metric (or a difference of one) with the same value in every" in rules
+    assert "no pair disagreeing in 50 a difference of ±0.071 (Newcombe), never a point" in rules
+
+
 @settings(max_examples=60, deadline=None)
 @given(samples.flatmap(lambda a: st.tuples(st.just(a), st.lists(
     st.floats(-1e3, 1e3, allow_nan=False), min_size=len(a), max_size=len(a)))))

@@ -13,7 +13,7 @@ the phasing side's units up to date, before the rule system moves them:
 * a unit fired on, or halted, since its last movement phase reacts first as its
   ``on_fired`` / ``on_halted`` policy says (behaviours of kind ``reaction_move``):
   ``carry_on``, ``go_to_ground`` (it holds for ``turns`` of its movement phases),
-  ``fall_back`` (back to the node it last set off from), ``seek_cover`` (to the
+  ``fall_back`` (back to the last node it passed), ``seek_cover`` (to the
   nearest node with cover it can reach this phase); then it resumes its plan.
 
 Every step begun after the first, or under a condition, and every policy's choice is a
@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sim.agents.unit import Unit
+from sim.agents.way import Way
 from sim.events import ARRIVE, DECIDE, HALT, HIT, MOVE, PIN, PLACE, STOP
 from sim.space import routes
 from sim.space.paths import NoPath
@@ -57,7 +58,7 @@ class Runner:
     ground_turns: int = 0          # go_to_ground: own movement phases still to hold
     detour: bool = False           # fall_back / seek_cover: moving to where the policy sent it
     resume: bool = False           # a reaction is under way: the step starts again after it
-    last_node: str | None = None   # where it last set off from (fall_back goes there)
+    way: Way = field(default_factory=Way)   # the way it has come (fall_back goes back it)
     reacted: int = 0               # events before this one have been reacted to
     finished: bool = False
     reacts: bool = False           # it has an on_fired or on_halted policy
@@ -180,11 +181,13 @@ class Plans:
             unit = r.unit
             if (r.finished and not r.reacts) or not unit.on_board:
                 continue
-            if r.reacts and self._react(r, phase):
+            if not r.reacts:
+                self._advance(r, phase)
                 continue
-            self._advance(r, phase)
-            if r.reacts and unit.orders.type != "hold" and unit.route:
-                r.last_node = unit.node   # where a fall-back goes
+            r.way.look(unit)   # where its last move got it (a fall-back goes back)
+            if not self._react(r, phase):
+                self._advance(r, phase)
+            r.way.set_off(unit)
 
     def _advance(self, r: Runner, phase: Phase) -> None:
         if r.finished:

@@ -35,10 +35,9 @@ def _go_to_ground(plans: Plans, r: Runner, p: Any) -> str:
 
 
 def _fall_back(plans: Plans, r: Runner, p: Any) -> str:
-    unit, t = r.unit, plans.battle.terrain
-    # back to where it set off; when it stands part-way past that node, back to the node
-    back = r.last_node if r.last_node is not None and (
-        r.last_node != unit.node or unit.pos != t.pos(unit.node)) else None
+    # back along the edge it stands on to the node it stands past, or from a node to the
+    # one it came to it from
+    back = r.way.last_passed(r.unit, plans.battle.terrain)
     if back is None:
         plans.hold(r)
         return "hold (nowhere to fall back to)"
@@ -95,7 +94,9 @@ BEHAVIOURS = [
               "keeps out of the ground the enemy saw from its start (10x dearer there)"),
     Behaviour("reaction_move", "carry_on", _carry_on, "keep to the plan (the default)"),
     Behaviour("reaction_move", "go_to_ground", _go_to_ground, "hold for `turns` movement phases"),
-    Behaviour("reaction_move", "fall_back", _fall_back, "move back to the node it last set off from"),
+    Behaviour("reaction_move", "fall_back", _fall_back,
+              "move back to the last node it passed (along the edge it stands on, or to the node "
+              "before the one it stands on)"),
     Behaviour("reaction_move", "seek_cover", _seek_cover,
               "move to the nearest node with cover it can reach this phase, not one an enemy holds "
               "nor nearer the enemy than it stands"),

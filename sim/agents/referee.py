@@ -202,6 +202,10 @@ class Referee:
                     # an entry, not a start inside
                     s, inside = 0.0, d0 < r - tol
                 else:
+                    # on the circle to the tolerance but not moving closer, it does not
+                    # come within (nor, by the tangent tolerance, somewhere further on)
+                    if d0 - r <= tol and not moving_closer(p0, p1, reactor.pos):
+                        continue
                     # = first_entry(p0, p1, reactor.pos, r), from the numbers at hand
                     s = None if seg2 == 0.0 else first_root(rx, ry, dx, dy, r)
                     if s is None or s > 1.0:

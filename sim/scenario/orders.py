@@ -156,7 +156,7 @@ class MovePolicy(_Strict):
 
     policy: Annotated[str, behaviour_of("reaction_move")] = Field(description=(
         "`carry_on` (keep to the plan), `go_to_ground` (hold `turns` movement phases), "
-        "`fall_back` (to the node it last set off from), `seek_cover` (the nearest node with "
+        "`fall_back` (back to the last node it passed), `seek_cover` (the nearest node with "
         "cover within one move), or a registered one"))
     turns: int = Field(1, ge=1, le=100, description="`go_to_ground`: how many of its movement phases it holds")
 

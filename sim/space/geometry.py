@@ -65,8 +65,15 @@ def first_entry(p0: Point, p1: Point, c: Point, r: float) -> float | None:
 
 
 def moving_closer(p0: Point, p1: Point, c: Point) -> bool:
-    """True when leaving p0 towards p1 reduces the distance to c (SF.INSIDE)."""
-    return (p1[0] - p0[0]) * (p0[0] - c[0]) + (p1[1] - p0[1]) * (p0[1] - c[1]) < 0.0
+    """True when leaving p0 towards p1 reduces the distance to c (SF.INSIDE).
+
+    Along the circle about c, to ~1e-9 relative, is not closer: the sign of a product
+    that small is the rounding's, and a unit on a circle's edge moving along it (or
+    outward) does not come within it.
+    """
+    ux, uy, rx, ry = p1[0] - p0[0], p1[1] - p0[1], p0[0] - c[0], p0[1] - c[1]
+    dot = ux * rx + uy * ry
+    return dot < 0.0 and dot * dot > EPS * EPS * (ux * ux + uy * uy) * (rx * rx + ry * ry)
 
 
 def first_entry_both_moving(p: Point, v: Point, q: Point, w: Point, r: float) -> float | None:

@@ -24,16 +24,14 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from sim.errors import InputError
 from sim.scenario.yamlfile import place_of, read_yaml
 from sim.study.cells import FULL_CHECK_CELLS, Resolver, portable, probe_indices
-from sim.study.designs import METHODS, Plan
+from sim.study.designs import METHODS, Plan, original_lhs
 from sim.study.nolh import MAX_FACTORS
 from sim.study.plan_check import MAX_CELLS, MAX_ROWS, check_factors, plan_of
-from sim.study.seeds import stable_key
 
 if TYPE_CHECKING:
     from pydantic_core import ErrorDetails
@@ -332,7 +330,8 @@ def _points(spec: StudySpec, path: str, lines: dict):
     if f.design == "grid":
         rows = list(itertools.product(*(f.vary[k] for k in keys)))
     elif f.design == "lhs":
-        rows = _lhs(spec, keys)
+        assert f.samples is not None   # a study with design lhs (checked)
+        rows = original_lhs(f.vary, keys, spec.seed, f.samples)
     else:
         plan = plan_of(f, spec.seed, path, lines)
         rows = plan.points
@@ -340,28 +339,6 @@ def _points(spec: StudySpec, path: str, lines: dict):
         raise InputError(f"{len(rows) * len(spec.variants)} cells (expected at most {MAX_CELLS})",
                          file=path, place=place_of(("factors",), lines))
     return plan, [tuple(zip(keys, row)) for row in rows]
-
-
-def _lhs(spec: StudySpec, keys: list[str]) -> list[tuple]:
-    """The original Latin hypercube: its points are kept as they were (stored studies)."""
-    from scipy.stats import qmc
-
-    f = spec.factors
-    assert f is not None and f.samples is not None   # a study with design lhs (checked)
-    rng = np.random.default_rng(np.random.SeedSequence(spec.seed, spawn_key=(stable_key("lhs"),)))
-    unit = qmc.LatinHypercube(d=len(keys), rng=rng).random(f.samples)
-    lows = [f.vary[k][0] for k in keys]
-    highs = [f.vary[k][1] for k in keys]
-    scaled = qmc.scale(unit, lows, highs)
-    rows, seen = [], set()
-    for row in scaled:
-        # Integer bounds mean an integer knob: round, and drop repeated points.
-        vals = tuple(int(round(v)) if isinstance(lo, int) and isinstance(hi, int) else float(v)
-                     for v, lo, hi in zip(row, lows, highs))
-        if vals not in seen:
-            seen.add(vals)
-            rows.append(vals)
-    return rows
 
 
 def _apply(scen, base, overrides: dict, variant: str, own: set, path: str, lines: dict):

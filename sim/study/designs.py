@@ -32,7 +32,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from sim.study.factors import Factor
+from sim.study.factors import Factor, parse_factor
 from sim.study.seeds import stable_key
 
 SPACE_FILLING = ("lhs", "optimal_lhs", "sobol", "halton", "nolh")
@@ -155,6 +155,33 @@ def make_plan(method: str, factors: list[Factor], seed: int, samples: int | None
         return Plan(method, factors, points, unit, rows, grid_levels)
     return Plan(method, factors, points, unit[[first[i] for i in range(len(index))]],
                 None, grid_levels)
+
+
+def original_lhs(vary: dict[str, Any], keys: list[str], seed: int, samples: int) -> list[tuple]:
+    """The original Latin hypercube's distinct points: its numeric ranges keep the points
+    they always had (stored studies); a categorical factor's levels share its ``samples``
+    strata evenly, stratum j of n taking level floor(j L / n), so each of L levels comes
+    floor(n / L) or ceil(n / L) times."""
+    from scipy.stats import qmc
+
+    factors = [parse_factor(k, vary[k]) for k in keys]
+    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(stable_key("lhs"),)))
+    unit = qmc.LatinHypercube(d=len(keys), rng=rng).random(samples)
+    rows, seen = [], set()
+    for row in unit:
+        vals = []
+        for u, f in zip(row, factors):
+            assert isinstance(f, Factor)   # checked: every entry is a factor
+            if f.kind == "categorical":
+                vals.append(f.levels[min(int(u * samples), samples - 1) * len(f.levels) // samples])
+            else:   # qmc.scale's arithmetic; integer bounds mean an integer knob, rounded
+                v = float(u) * (float(f.high) - float(f.low)) + float(f.low)
+                vals.append(int(round(v)) if f.kind == "integer" else v)
+        key = _identity(tuple(vals))
+        if key not in seen:   # repeated points (rounded integers, levels) run once
+            seen.add(key)
+            rows.append(tuple(vals))
+    return rows
 
 
 def _identity(values: tuple) -> tuple:

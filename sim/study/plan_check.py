@@ -9,7 +9,7 @@ from typing import Any
 from sim.errors import InputError
 from sim.scenario.yamlfile import place_of
 from sim.study import designs
-from sim.study.factors import Factor, is_number, parse_factor
+from sim.study.factors import Factor, parse_factor
 from sim.study.nolh import MAX_FACTORS, TABLES, smallest
 
 NEEDS_SAMPLES = ("lhs", "optimal_lhs", "sobol", "halton", "saltelli", "morris")
@@ -43,11 +43,7 @@ def check_factors(f: Any, path: str, lines: dict) -> None:
     if f.design == "lhs":
         if f.samples > MAX_CELLS:  # its points are drawn before repeated ones merge
             fail(f"at most {MAX_CELLS} samples (got {f.samples})", "samples")
-        for key, values in f.vary.items():
-            if not (isinstance(values, list) and len(values) == 2
-                    and all(is_number(v) for v in values) and values[0] < values[1]):
-                fail(f"expected [low, high] numbers with low < high (got {values!r})",
-                     "vary", key)
+        parse_all(f, path, lines)   # ranges and categorical levels, as every design
         return
     factors = parse_all(f, path, lines)
     k = len(factors)

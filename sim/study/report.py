@@ -108,8 +108,8 @@ def _notes(run: StudyRun) -> list[str]:
     if run.failures:
         notes.append(f"{len(run.failures)} replications FAILED (see the failures table)")
     if any(e.constant for e in s.intervals()):
-        notes.append("'constant: X in all': the metric (or difference) was X in every replication, "
-                     "so there is no spread to make an interval from")
+        notes.append("'constant: X in all': the count or real metric (or difference) was X in every "
+                     "replication, so there is no spread to make an interval from")
     return ["", "; ".join(notes) + "."] if notes else []
 
 

@@ -18,9 +18,11 @@
   does for the t-interval. Without common random numbers (``--no-crn``) replication i of
   two cells is independent, φ is 0 by design, and the interval is Newcombe's hybrid score
   interval for independent proportions (Stat. Med. 17:873, method 10).
-- A metric whose values are all equal (0 in every replication, say) has no spread to
-  measure: its interval is the point itself and it is labelled ``constant`` (``method``),
-  never shown as if it were a certain result.
+- A count or real metric whose values are all equal (0 in every replication, say), or
+  such a paired difference, has no spread to measure: its interval is the point itself
+  and it is labelled ``constant`` (``method``), never shown as if it were a certain
+  result. A binary metric, or a difference of one, keeps its score interval even then
+  (Wilson's, Newcombe's need no spread): 0 in 50 still leaves up to 0.071.
 
 Every function takes values in replication order and is a pure function of them, so the
 numbers do not depend on which worker finished first. An interval that cannot be computed
