@@ -105,7 +105,7 @@ def test_sim_analyse_prints_indices_metamodels_and_writes_files_and_plots(stored
         recs = store.load(load_study(path).key(True))
     cell = load_study(path).cells[int(rows[0]["point"])]
     mine = [r.metrics["attacker_steps_lost"] for r in recs if r.point == cell.point_json]
-    assert float(rows[0]["attacker_steps_lost"]) == pytest.approx(sum(mine) / len(mine))
+    assert float(rows[0]["metric:attacker_steps_lost"]) == pytest.approx(sum(mine) / len(mine))
     assert main(["analyse", str(path), "--db", str(db), "--json", "--metric", "attacker_won"]) == 0
     assert json.loads(capsys.readouterr().out)["results"][0]["metric"] == "attacker_won"
 
