@@ -152,3 +152,17 @@ def test_a_loaded_scenario_refuses_assignment_so_every_path_runs_the_same():
     run = sim.run_study(study)
     assert sim.run(changed, overrides={"rules.base.phase_length": 1.0}).metrics["turns"] <= 2
     assert run.rows()[(0, 0)]["turns"] <= 2
+
+
+def test_overrides_with_a_key_inside_another_are_refused_and_never_write_into_the_callers():
+    # Issue 22, item 7: key order decided the radius, and the caller's dict got it written in.
+    import sim
+
+    s = load_scenario(SCENARIOS / "open_ground_advance.yaml")
+    section = {"reaction": "zoc"}
+    with pytest.raises(InputError, match="sets rules.snapfire.radius and also rules.snapfire"):
+        sim.run(s, overrides={"rules.snapfire": section, "rules.snapfire.radius": 5})
+    assert section == {"reaction": "zoc"}
+    changed = apply_overrides(s, {"rules.snapfire": section})
+    section["radius"] = 3
+    assert apply_overrides(changed, {"turns": 4}).rules.snapfire.radius == changed.rules.snapfire.radius != 3
