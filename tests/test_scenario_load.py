@@ -127,3 +127,42 @@ def test_parse_assignment():
     assert parse_assignment("rules.snapfire.reaction=zoc") == ("rules.snapfire.reaction", "zoc")
     with pytest.raises(InputError, match="KEY=VALUE"):
         parse_assignment("rules.snapfire.radius")
+
+
+def test_a_loaded_scenario_refuses_assignment_so_every_path_runs_the_same():
+    # Issue 22, item 1: `s.turns = 2` held for sim.run(s) but not for overrides or studies,
+    # which rebuild from the document (16 turns).
+    import sim
+
+    s = load_scenario(SCENARIOS / "open_ground_advance.yaml")
+    for change in (lambda: setattr(s, "turns", 2),
+                   lambda: setattr(s.rules.snapfire, "radius", 3),
+                   lambda: setattr(s.forces[s.sides[0]][0], "steps", 3),
+                   lambda: setattr(s.victory, "destroy", False),
+                   lambda: delattr(s, "turns"),
+                   lambda: s.model_copy(update={"turns": 2})):
+        with pytest.raises(InputError, match="a scenario is immutable .*sim.apply_overrides"):
+            change()
+    with pytest.raises(InputError, match=r"\{'turns': 2\}"):
+        s.turns = 2
+    assert s.turns == 16 and s.rules.snapfire.radius != 3
+    changed = sim.apply_overrides(s, {"turns": 2})
+    study = sim.study_from_dict({"study": "t", "seed": 1, "replications": 1,
+                                 "variants": {"a": {}}, "metrics": ["turns"]}, scenario=changed)
+    run = sim.run_study(study)
+    assert sim.run(changed, overrides={"rules.base.phase_length": 1.0}).metrics["turns"] <= 2
+    assert run.rows()[(0, 0)]["turns"] <= 2
+
+
+def test_overrides_with_a_key_inside_another_are_refused_and_never_write_into_the_callers():
+    # Issue 22, item 7: key order decided the radius, and the caller's dict got it written in.
+    import sim
+
+    s = load_scenario(SCENARIOS / "open_ground_advance.yaml")
+    section = {"reaction": "zoc"}
+    with pytest.raises(InputError, match="sets rules.snapfire.radius and also rules.snapfire"):
+        sim.run(s, overrides={"rules.snapfire": section, "rules.snapfire.radius": 5})
+    assert section == {"reaction": "zoc"}
+    changed = apply_overrides(s, {"rules.snapfire": section})
+    section["radius"] = 3
+    assert apply_overrides(changed, {"turns": 4}).rules.snapfire.radius == changed.rules.snapfire.radius != 3

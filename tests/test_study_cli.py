@@ -74,11 +74,42 @@ def test_table_csv_plots_and_factor_cells(tmp_path, capsys):
     study = load_study(path)
     first = rows[0]
     metrics = run_battle(study.cells[0].scenario, int(first["seed"])).metrics
-    assert float(first["end_time"]) == metrics["end_time"]  # the row is that battle
+    assert float(first["metric:end_time"]) == metrics["end_time"]  # the row is that battle
     assert first["rules.snapfire.radius"] == "5" and first["status"] == "ok"
     names = sorted(p.name for p in plots.iterdir())
     assert names == ["differences.png", "means.png", "response_rules_snapfire_radius.png"]
     assert all((plots / n).read_bytes().startswith(PNG) for n in names)
+
+
+def test_a_factor_and_a_metric_of_one_name_are_two_columns(tmp_path, capsys):
+    # Issue 22, item 1: the metric `turns` took over the column of the factor `turns`.
+    path = study_file(tmp_path, n=2, extra="factors: {vary: {turns: [4, 16]}}\n")
+    text = path.read_text().replace("metrics: [attacker_won, end_time, sf_halts]",
+                                    "metrics: [turns, attacker_won]")
+    path.write_text(text)
+    out_csv, db, out = tmp_path / "r.csv", tmp_path / "r.db", tmp_path / "analysis"
+    assert main(["study", str(path), "--csv", str(out_csv), "--db", str(db), "--quiet"]) == 0
+    with open(out_csv) as fh:
+        header = next(csv.reader(fh))
+        fh.seek(0)
+        rows = list(csv.DictReader(fh))
+    assert header.count("turns") == 1 and header.count("metric:turns") == 1
+    study = load_study(path)
+    for row in rows:
+        cell = next(c for c in study.cells if c.label == row["cell"])
+        assert row["turns"] == str(dict(cell.point)["turns"])   # the factor's value
+        played = run_battle(cell.scenario, int(row["seed"])).metrics["turns"]
+        assert float(row["metric:turns"]) == played                 # the metric's
+    assert any(float(r["metric:turns"]) != float(r["turns"]) for r in rows)
+    capsys.readouterr()
+    assert main(["analyse", str(path), "--db", str(db), "--out", str(out)]) == 0
+    assert "metric:turns (sf, 2 points)" in capsys.readouterr().out
+    with open(out / "responses.csv") as fh:
+        header = next(csv.reader(fh))
+        fh.seek(0)
+        responses = list(csv.DictReader(fh))
+    assert header.count("turns") == 1 and header.count("metric:turns") == 1
+    assert sorted(r["turns"] for r in responses if r["variant"] == "sf") == ["16", "4"]
 
 
 def test_bad_input_exits_2_with_one_line(tmp_path, capsys):

@@ -156,6 +156,17 @@ BAD = [
      "factors.vary also sets"),
     ("replications: 3\nvariants: {a: {}}\nfactors: {design: lhs, vary: {rules.snapfire.radius: [5, 6]}}\n",
      "line 6, key factors", "needs 'samples'"),
+    # Issue 22, item 7: a key inside another of the same cell (as --set refuses them)
+    ("replications: 3\nvariants:\n  a: {rules.snapfire: {reaction: zoc}, rules.snapfire.radius: 5}\n",
+     "line 6, key variants.a.rules.snapfire.radius", "the variant sets rules.snapfire (expected"),
+    ("replications: 3\nvariants:\n  a: {rules.snapfire.radius: 5, rules.snapfire: {reaction: zoc}}\n",
+     "line 6, key variants.a.rules.snapfire", "the variant sets rules.snapfire.radius (expected"),
+    ("replications: 3\nvariants:\n  a: {rules.snapfire: {reaction: zoc}}\n"
+     "factors: {vary: {rules.snapfire.radius: [5]}}\n", "line 6, key variants.a.rules.snapfire",
+     "factors.vary sets rules.snapfire.radius"),
+    ("replications: 3\nvariants: {a: {}}\n"
+     "factors: {vary: {rules.snapfire: [{radius: 4}], rules.snapfire.radius: [5]}}\n",
+     "key factors.vary.rules.snapfire.radius", "and also rules.snapfire"),
 ]
 
 
@@ -216,3 +227,65 @@ def test_shipped_studies_validate_state_their_question_and_run(name):
     assert not run.failures and run.ran == 3 * len(study.cells)
     assert set(run.summary.cells) == {c.label for c in study.cells}
     assert all(e.n == 3 for per in run.summary.cells.values() for e in per.values())
+
+
+def test_loading_a_study_leaves_the_callers_dicts_as_they_were(tmp_path):
+    # Issue 22, item 7: the variant's `rules.snapfire` mapping got the radius written into it
+    # (and so did the provenance stored in --db).
+    import copy
+
+    import sim
+
+    data = {"study": "s", "seed": 1, "replications": 1,
+            "variants": {"a": {"rules.snapfire": {"reaction": "zoc"}, "rules.snapfire.radius": 5},
+                         "b": {"rules.snapfire": {"reaction": "zoc", "radius": 5}}}}
+    before = copy.deepcopy(data)
+    with pytest.raises(InputError, match="expected each key once"):
+        sim.study_from_dict(data, scenario=str(SCENARIO))
+    assert data == before
+    del data["variants"]["a"]
+    before = copy.deepcopy(data)
+    study = sim.study_from_dict(data, scenario=str(SCENARIO), base_dir="/")
+    data["variants"]["b"]["rules.snapfire"]["radius"] = 9   # the caller's dict, changed later
+    assert study.cells[0].scenario.rules.snapfire.radius == 5
+    assert study.config(True)["study"]["variants"] == before["variants"]
+
+
+@pytest.mark.parametrize("factors", [
+    "{vary: {" + ", ".join(f"forces.blue.{i}.steps: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]"
+                           for i in range(3)) + ", turns: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],"
+    " rules.snapfire.radius: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]}}",
+    "{design: sobol, samples: 524288, vary: {rules.snapfire.radius: [1.0, 20.0]}}",
+    "{design: morris, samples: 100000, vary: {rules.snapfire.radius: [1.0, 20.0],"
+    " rules.base.phase_length: [0.5, 3.0], forces.blue.0.move: [1.0, 20.0],"
+    " forces.blue.1.move: [1.0, 20.0], forces.blue.2.move: [1.0, 20.0],"
+    " forces.blue.3.move: [1.0, 20.0], forces.blue.4.move: [1.0, 20.0]}}",
+])
+def test_a_design_over_the_cell_limit_is_refused_before_a_row_is_made(tmp_path, monkeypatch, factors):
+    # Issue 22, item 7: such a study took 33-65 s and gigabytes to be refused.
+    import sim.study.design as design
+
+    def made(*args, **kwargs):
+        raise AssertionError("a design row was made")
+
+    monkeypatch.setattr(design, "plan_of", made)
+    monkeypatch.setattr(design.itertools, "product", made)
+    path = write(tmp_path, HEAD + f"replications: 2\nvariants: {{a: {{}}, b: {{}}}}\nfactors: {factors}\n")
+    with pytest.raises(InputError, match=r"cells \(2 variants x \d+ design points; expected at most "
+                                         r"10000\)") as info:
+        load_study(path)
+    assert info.value.place == "line 6, key factors"
+
+
+def test_a_design_whose_repeated_points_merge_under_the_limit_still_loads(tmp_path):
+    # 4096 Sobol' rows over two integer factors: at most 4 x 3 distinct points
+    path = write(tmp_path, HEAD + "replications: 2\nvariants: {a: {}, b: {}, c: {}}\nfactors: "
+                 "{design: sobol, samples: 4096, vary: {turns: [2, 5], forces.blue.0.steps: [1, 3]}}\n")
+    assert len(load_study(path).cells) == 3 * 12
+
+
+def test_more_variants_than_the_cell_limit_are_refused(tmp_path):
+    variants = "".join(f"  v{i}: {{turns: {2 + i % 10}}}\n" for i in range(10_001))
+    with pytest.raises(InputError, match="10001 cells") as info:
+        load_study(write(tmp_path, HEAD + "replications: 1\nvariants:\n" + variants))
+    assert info.value.place == "line 5, key variants"

@@ -105,7 +105,7 @@ def test_sim_analyse_prints_indices_metamodels_and_writes_files_and_plots(stored
         recs = store.load(load_study(path).key(True))
     cell = load_study(path).cells[int(rows[0]["point"])]
     mine = [r.metrics["attacker_steps_lost"] for r in recs if r.point == cell.point_json]
-    assert float(rows[0]["attacker_steps_lost"]) == pytest.approx(sum(mine) / len(mine))
+    assert float(rows[0]["metric:attacker_steps_lost"]) == pytest.approx(sum(mine) / len(mine))
     assert main(["analyse", str(path), "--db", str(db), "--json", "--metric", "attacker_won"]) == 0
     assert json.loads(capsys.readouterr().out)["results"][0]["metric"] == "attacker_won"
 
@@ -237,13 +237,12 @@ def test_the_flat_api_analyses_a_stored_study_as_sim_analyse_does(stored, tmp_pa
     assert {Path(p).name for p in written} >= {"analysis.json", "indices.csv", "responses.csv"}
     frame = a.responses()
     assert len(frame) == 16 and list(frame.columns[:2]) == ["variant", "point"]
-    assert {"factor:rules.h17.ap_range", "metric:end_time"} <= set(frame.columns)
+    assert {"rules.h17.ap_range", "metric:end_time"} <= set(frame.columns)
     with open(tmp_path / "out" / "responses.csv") as fh:
         written_rows = list(csv.DictReader(fh))
     assert frame["metric:end_time"].tolist() == pytest.approx(
-        [float(r["end_time"]) for r in written_rows], rel=1e-12)
-    assert frame["factor:rules.h17.placement"].tolist() == [r["rules.h17.placement"]
-                                                            for r in written_rows]
+        [float(r["metric:end_time"]) for r in written_rows], rel=1e-12)
+    assert frame["rules.h17.placement"].tolist() == [r["rules.h17.placement"] for r in written_rows]
     assert a.indices().empty   # a sobol design has no Saltelli blocks: metamodels only
     one = sim.analyse_study(load_study(path), str(db), metrics=["end_time"])
     assert [r.metric for r in one.results] == ["end_time"]

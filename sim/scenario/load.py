@@ -205,6 +205,7 @@ def set_path(doc: dict[str, Any], dotted: str, value: Any, source: str) -> None:
         else:
             raise InputError(f"'{'.'.join(parts[:i + 1])}' is a value, not a section", file=source, place=dotted)
     last = parts[-1]
+    value = copy.deepcopy(value)   # the document's own: a later key never writes into the caller's
     if isinstance(node, list):
         index = _index(last)
         if index is None or index >= len(node):
@@ -273,19 +274,40 @@ def parse_assignments(texts, source: str = "--set") -> dict[str, Any]:
     out: dict[str, Any] = {}
     for text in texts or []:
         key, value = parse_assignment(text, source)
-        for other in out:
-            if key == other or key.startswith(other + ".") or other.startswith(key + "."):
-                what = "twice" if key == other else f"and also {other}"
-                raise InputError(f"sets {key} {what} (expected each key once)",
-                                 file=source, place=key)
+        check_keys([*out, key], source)
         out[key] = value
     return out
+
+
+def overlap(keys) -> tuple[str, str] | None:
+    """The first key (in order) that is, or is inside or around, an earlier one, with that one.
+
+    ``rules.snapfire`` with ``rules.snapfire.radius``: the radius would be set or lost by
+    which comes first, so a set of overrides has each key once and none inside another.
+    """
+    seen: list[str] = []
+    for key in keys:
+        for other in seen:
+            if key == other or key.startswith(other + ".") or other.startswith(key + "."):
+                return key, other
+        seen.append(key)
+    return None
+
+
+def check_keys(keys, source: str) -> None:
+    """``InputError`` if one key of ``keys`` is another or inside another (``overlap``)."""
+    pair = overlap(keys)
+    if pair is not None:
+        key, other = pair
+        what = "twice" if key == other else f"and also {other}"
+        raise InputError(f"sets {key} {what} (expected each key once)", file=source, place=key)
 
 
 def apply_overrides(scenario: Scenario, overrides: dict[str, Any], source: str = "--set") -> Scenario:
     """A new scenario with dotted-key overrides applied, validated as a whole."""
     if not overrides:
         return scenario
+    check_keys(overrides, source)
     doc = copy.deepcopy(scenario._raw)
     for key, value in overrides.items():
         set_path(doc, key, value, source)

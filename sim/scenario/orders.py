@@ -15,19 +15,19 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, GetJsonSchemaHandler, model_validator
+from pydantic import Field, GetJsonSchemaHandler, model_validator
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema
 
-from sim.systems.knobs import behaviour_of
+from sim.systems.knobs import Sealed, behaviour_of
 
 MAX_STEPS = 50
 # [dx, dy] in map units
 Offset = Annotated[list[Annotated[float, Field(allow_inf_nan=False)]], Field(min_length=2, max_length=2)]
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=False, validate_assignment=True, strict=True)
+class _Strict(Sealed):
+    """A part of a unit's orders: strict and, once loaded, read-only."""
 
 
 class Arrived(_Strict):

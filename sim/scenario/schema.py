@@ -10,16 +10,16 @@ Terrain details are checked by the terrain builder (``sim.space``).
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from functools import lru_cache
-from typing import Any, Literal, TypeVar
+from typing import Any, ClassVar, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, create_model, field_validator, model_validator
+from pydantic import BaseModel, Field, PrivateAttr, create_model, field_validator, model_validator
 
 from sim.scenario.orders import MAX_STEPS, Group, Orders, Plan, Policies
 from sim.space import build_terrain
 from sim.space.terrain import Terrain
-from sim.systems.knobs import BaseKnobs, Knobs
+from sim.systems.knobs import BaseKnobs, Knobs, Sealed
 from sim.systems.registry import RuleSystem, generation
 
 MAX_UNITS = 2000
@@ -27,10 +27,11 @@ MAX_TURNS = 200
 M = TypeVar("M", bound=BaseModel)
 
 
-class Strict(BaseModel):
-    """No unknown keys and no coercion: `move: true` or `steps: "3"` is an error."""
+class Strict(Sealed):
+    """No unknown keys and no coercion: `move: true` or `steps: "3"` is an error.
 
-    model_config = ConfigDict(extra="forbid", frozen=False, validate_assignment=True, strict=True)
+    Read-only once made (``Sealed``).
+    """
 
 
 class UnitSpec(Strict):
@@ -94,7 +95,16 @@ class Victory(Strict):
 
 
 class Scenario(Strict):
-    """A checked scenario (every rule system's scenario model is a subclass)."""
+    """A checked scenario (every rule system's scenario model is a subclass).
+
+    Immutable: setting a field of it or of any part (``s.turns = 2``,
+    ``s.rules.snapfire.radius = 3``), or ``s.model_copy(update=...)``, is an
+    ``InputError``; its lists and maps are read-only too.
+    ``sim.apply_overrides(s, {"turns": 2})`` gives a changed, checked copy, which every path
+    (``sim.run``'s ``overrides``, studies, worker processes) then runs as it is.
+    """
+
+    _path_prefix: ClassVar[str] = ""
 
     name: str = Field(min_length=1, max_length=120, description=(
         "the scenario's name (`sim run --json` echoes it as `scenario`)"))
@@ -178,6 +188,13 @@ class Scenario(Strict):
     def raw(self) -> dict[str, Any]:
         """The document as read (before defaults), which overrides are applied to."""
         return self._raw
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Any:
+        """A copy; ``update`` is refused, as setting a field is (see the class)."""
+        if update:
+            key = next(iter(update))
+            self._refuse(key, update[key])
+        return super().model_copy(deep=deep)
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         # The model class is built per process from the rule system, so a scenario

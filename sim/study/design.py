@@ -15,6 +15,7 @@ worker finished first).
 """
 from __future__ import annotations
 
+import copy
 import hashlib
 import importlib.metadata
 import itertools
@@ -31,7 +32,7 @@ from sim.scenario.yamlfile import place_of, read_yaml
 from sim.study.cells import FULL_CHECK_CELLS, Resolver, portable, probe_indices
 from sim.study.designs import METHODS, Plan, original_lhs
 from sim.study.nolh import MAX_FACTORS
-from sim.study.plan_check import MAX_CELLS, MAX_ROWS, check_factors, plan_of
+from sim.study.plan_check import MAX_ROWS, check_factors, check_keys, check_size, plan_of
 
 if TYPE_CHECKING:
     from pydantic_core import ErrorDetails
@@ -120,6 +121,9 @@ def _check_spec(spec: StudySpec, path: str, lines: dict) -> None:
         fail("a metric is listed twice", "metrics")
     if spec.factors is not None:
         check_factors(spec.factors, path, lines)
+    check_keys(spec, fail)
+    check_size(spec, fail)
+
 
 
 @dataclass(frozen=True)
@@ -239,6 +243,7 @@ def study_from_dict(data: Any, scenario: Any = None, base_dir: str = ".",
     if not isinstance(data, dict):
         raise InputError("expected a mapping with keys study, scenario, seed, variants, ...",
                          file=path, place="line 1")
+    data = copy.deepcopy(data)   # the study's own: nothing below writes into the caller's dicts
     if scenario is not None and "scenario" not in data:
         data = {**data, "scenario": str(getattr(scenario, "file", scenario))}
     try:
@@ -265,10 +270,6 @@ def study_from_dict(data: Any, scenario: Any = None, base_dir: str = ".",
         else probe_indices(points)
     cells: list[Cell] = []
     for variant, overrides in spec.variants.items():
-        clash = sorted(set(overrides) & set(spec.factors.vary if spec.factors else ()))
-        if clash:
-            raise InputError(f"sets {clash[0]}, which factors.vary also sets (expected one owner)",
-                             file=path, place=place_of(("variants", variant, clash[0]), lines))
         for i, point in enumerate(points):
             merged = {**overrides, **dict(point)}
             digest = resolver.cheap_hash(merged) if merged else scen.scenario_hash(base)
@@ -335,9 +336,6 @@ def _points(spec: StudySpec, path: str, lines: dict):
     else:
         plan = plan_of(f, spec.seed, path, lines)
         rows = plan.points
-    if len(rows) * len(spec.variants) > MAX_CELLS:
-        raise InputError(f"{len(rows) * len(spec.variants)} cells (expected at most {MAX_CELLS})",
-                         file=path, place=place_of(("factors",), lines))
     return plan, [tuple(zip(keys, row)) for row in rows]
 
 

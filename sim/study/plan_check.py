@@ -1,10 +1,11 @@
 """Checks of a study's ``factors`` section, each blamed on its key and line, and the
-building of its design (``sim.study.designs``)."""
+building of its design (``sim.study.designs``); the checks of its cells' keys and count."""
 from __future__ import annotations
 
 import json
 import math
-from typing import Any
+from collections.abc import Callable
+from typing import Any, NoReturn
 
 from sim.errors import InputError
 from sim.scenario.yamlfile import place_of
@@ -61,6 +62,38 @@ def check_factors(f: Any, path: str, lines: dict) -> None:
         fail(f"the design has {rows} rows (expected at most {MAX_ROWS})")
 
 
+def check_keys(spec: Any, fail: Callable[..., NoReturn]) -> None:
+    """Each cell sets each key once, none inside another (``--set``'s rule), so no key's
+    value depends on the order of the file's keys."""
+    from sim.scenario.load import overlap  # the loader's rule, looked up at call time
+
+    vary = list(spec.factors.vary) if spec.factors else []
+    pair = overlap(vary)
+    if pair is not None:
+        fail(f"sets {pair[0]} and also {pair[1]} (expected each key once)", "factors", "vary", pair[0])
+    for variant, overrides in spec.variants.items():
+        pair = overlap([*vary, *overrides])
+        if pair is None:
+            continue
+        key, other = pair
+        if key == other:
+            fail(f"sets {key}, which factors.vary also sets (expected one owner)",
+                 "variants", variant, key)
+        owner = "factors.vary" if other in vary else "the variant"
+        fail(f"sets {key}, and {owner} sets {other} (expected each key once, none inside "
+             "another)", "variants", variant, key)
+
+
+def check_size(spec: Any, fail: Callable[..., NoReturn]) -> None:
+    """The cell limit, counted from the document before a single row or cell is made."""
+    points = 1 if spec.factors is None else points_at_most(spec.factors)
+    variants = len(spec.variants)
+    if points * variants > MAX_CELLS:
+        where = ("factors",) if spec.factors is not None else ("variants",)
+        fail(f"{points * variants} cells ({variants} variant{'s' if variants > 1 else ''} x "
+             f"{points} design points; expected at most {MAX_CELLS})", *where)
+
+
 def _what_samples(method: str) -> str:
     return {"saltelli": "N base points, a power of two; the plan runs N (k + 2) rows",
             "morris": "the number of trajectories, each k + 1 rows"}.get(method, "how many points")
@@ -111,6 +144,25 @@ def _rows(f: Any, factors: list[Factor]) -> int:
     if f.design == "nolh":
         return (f.samples or smallest(k)) * (f.stacks or 1)
     return f.samples
+
+
+def points_at_most(f: Any) -> int:
+    """How many distinct points a checked ``factors`` section can give, from the document
+    alone (no row is made): a grid's product of value counts, a design's rows, or fewer
+    when its factors have fewer combinations of values (integer ranges, levels; every
+    factor of a Morris design moves on its grid of ``levels``)."""
+    if f.design == "grid":
+        return math.prod(len(values) for values in f.vary.values())
+    if f.design == "lhs":
+        rows = f.samples
+        factors = [Factor(k, "integer" if all(isinstance(v, int) for v in r) else "real", *r)
+                   for k, r in f.vary.items()]
+    else:
+        factors = parse_all(f, "<study>", {})   # checked: no factor is refused here
+        rows = _rows(f, factors)
+    grid = (f.levels or 4) if f.design == "morris" else None
+    per = [fac.count or grid for fac in factors]
+    return min(rows, math.prod(n for n in per if n)) if all(per) else rows
 
 
 def parse_all(f: Any, path: str, lines: dict) -> list[Factor]:

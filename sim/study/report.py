@@ -7,6 +7,11 @@ has factors. ``method`` says how the interval was made (``sim.study.stats.METHOD
 interval that cannot be computed (n < 2) has null bounds and method ``none``; a metric
 with the same value in every replication has method ``constant`` and its bounds are that
 value (no spread was measured: the table says so instead of printing an interval).
+
+Factors and metrics never share a name in an output: a factor is its key path
+(``turns``, ``rules.snapfire.radius``), a metric, wherever it stands beside factors (a CSV
+header, ``sim analyse``'s sentences), is ``metric:NAME`` (``metric_column``), so a factor on
+``turns`` and the metric ``turns`` are two columns.
 """
 from __future__ import annotations
 
@@ -17,6 +22,11 @@ from typing import Any, cast
 from sim.study.design import package_version
 from sim.study.runner import StudyRun
 from sim.study.stats import Estimate, Summary
+
+
+def metric_column(name: str) -> str:
+    """How a metric is named beside factors (a key path never starts with ``metric:``)."""
+    return f"metric:{name}"
 
 
 def as_json(run: StudyRun) -> dict[str, Any]:
@@ -220,7 +230,8 @@ def write_csv(run: StudyRun, path: str) -> int:
                "variant": cell.variant, **dict(cell.point), "rep": rep, "seed": rec.seed,
                "status": "ok" if rec.metrics is not None else "failed",
                "version": rec.version, "scenario_hash": rec.scenario_hash}
-        row.update(rec.metrics or {"error": rec.error})
+        row.update({metric_column(m): v for m, v in rec.metrics.items()} if rec.metrics is not None
+                   else {"error": rec.error})
         rows.append(row)
     frame = pd.DataFrame(rows)
     lead = ["study", "study_hash", "cell", "variant", *keys, "rep", "seed", "status",

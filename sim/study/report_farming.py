@@ -6,7 +6,8 @@ Files written by ``write_files(analysis, DIR)``:
   ci_low, ci_high;
 - ``effects.csv``: the linear model's terms (low-to-high effect, 95 % interval, p-value);
 - ``splits.csv``: the tree's splits (depth, rule, the mean and point count each side);
-- ``responses.csv``: every design point's factor values and mean per metric;
+- ``responses.csv``: every design point's factor values and mean per metric (a column
+  ``metric:NAME``, as in every output where metrics stand beside factors);
 - ``analysis.json``: all of it (the same object as ``--json``);
 - plots (``sim.viz.farming_plots``): ``main_effects_M.png``, ``interactions_M.png``,
   ``tornado_M.png``, ``tree_M.png`` per metric M (with the variant's name added when the
@@ -21,6 +22,7 @@ import os
 from typing import Any
 
 from sim.study.analysis import Analysis, MetricAnalysis
+from sim.study.report import metric_column
 from sim.study.sensitivity import ranking
 
 SHOWN_EFFECTS = 6
@@ -58,12 +60,12 @@ def _result(r: MetricAnalysis) -> dict[str, Any]:
             "splits": [{"depth": s.depth, "rule": s.rule, "left_mean": _num(s.left_mean),
                         "left_n": s.left_n, "right_mean": _num(s.right_mean),
                         "right_n": s.right_n, "share_of_variance": _num(s.gain),
-                        "words": s.words(r.metric)} for s in m.splits]},
+                        "words": s.words(metric_column(r.metric))} for s in m.splits]},
         "linear": None if m is None else {
             "r2_out_of_sample": _num(m.linear_r2), "r2_in_sample": _num(m.linear_fit_r2),
             "effects": [{"term": e.term, "effect": _num(e.effect), "ci_low": _num(e.ci_low),
                          "ci_high": _num(e.ci_high), "p_value": _num(e.p_value),
-                         "words": e.words(r.metric)} for e in m.effects]},
+                         "words": e.words(metric_column(r.metric))} for e in m.effects]},
     }
 
 
@@ -76,7 +78,7 @@ def text(a: Analysis, db: str) -> str:
     for f in a.plan.factors:
         lines.append(f"  {f.key}: {f.describe()}")
     for r in a.results:
-        lines += ["", f"{r.metric} ({r.variant}, {len(r.responses)} points)"]
+        lines += ["", f"{metric_column(r.metric)} ({r.variant}, {len(r.responses)} points)"]
         if r.note:
             lines.append(f"  {r.note}")
         if r.indices:
@@ -86,11 +88,11 @@ def text(a: Analysis, db: str) -> str:
             continue
         lines.append(f"  Regression tree: out-of-sample R^2 {_r2(m.tree_r2)} "
                      f"({m.points} points, 5-fold cross-validation). Top splits:")
-        lines += [f"    - {s.words(r.metric)} [{s.gain:.0%} of the variance]"
+        lines += [f"    - {s.words(metric_column(r.metric))} [{s.gain:.0%} of the variance]"
                   for s in m.splits[:SHOWN_SPLITS]]
         lines.append(f"  Linear model with interactions: out-of-sample R^2 {_r2(m.linear_r2)}, "
                      f"in-sample {_r2(m.linear_fit_r2)}. Strongest effects:")
-        lines += [f"    - {e.words(r.metric)}" for e in m.effects[:SHOWN_EFFECTS]]
+        lines += [f"    - {e.words(metric_column(r.metric))}" for e in m.effects[:SHOWN_EFFECTS]]
     return "\n".join(lines)
 
 
@@ -136,16 +138,22 @@ def write_files(a: Analysis, out_dir: str) -> list[str]:
                     "right_n", "share_of_variance", "words"],
          [{"variant": r["variant"], "metric": r["metric"], **s}
           for r in data["results"] if r["tree"] for s in r["tree"]["splits"]])
+    _csv(paths[4], *responses(a))
+    return paths + plot_analysis(a, out_dir)
+
+
+def responses(a: Analysis) -> tuple[list[str], list[dict[str, Any]]]:
+    """``responses.csv``'s columns and rows: per (variant, point) the factors' values (by key
+    path) and each metric's mean response (``metric:NAME``)."""
     keys = [f.key for f in a.plan.factors]
     rows: dict[tuple, dict] = {}
     for r in a.results:
         for p, mean in r.responses.items():
             row = rows.setdefault((r.variant, p), {"variant": r.variant, "point": p,
                                                    **dict(zip(keys, a.plan.points[p]))})
-            row[r.metric] = mean
-    metrics = list(dict.fromkeys(r.metric for r in a.results))
-    _csv(paths[4], ["variant", "point", *keys, *metrics], [rows[k] for k in sorted(rows)])
-    return paths + plot_analysis(a, out_dir)
+            row[metric_column(r.metric)] = mean
+    metrics = list(dict.fromkeys(metric_column(r.metric) for r in a.results))
+    return ["variant", "point", *keys, *metrics], [rows[k] for k in sorted(rows)]
 
 
 def _csv(path: str, columns: list[str], rows: list[dict]) -> None:

@@ -20,7 +20,7 @@ from sim.errors import InputError
 from sim.metrics import metric_kinds
 from sim.study.analysis import Analysis, MetricAnalysis, analyse, missing_extra
 from sim.study.design import Study, load_study
-from sim.study.report_farming import as_dict, text, write_files
+from sim.study.report_farming import as_dict, responses, text, write_files
 from sim.study.store import ResultStore
 
 __all__ = ["StudyAnalysis", "analyse_study"]
@@ -59,16 +59,10 @@ class StudyAnalysis:
                                            "ci_low", "ci_high"])
 
     def responses(self) -> pd.DataFrame:
-        """One row per (variant, design point): the factors' values and each metric's mean."""
-        keys = [f.key for f in self.analysis.plan.factors]
-        rows: dict[tuple[str, int], dict[str, Any]] = {}
-        for r in self.results:
-            for p, mean in r.responses.items():
-                row = rows.setdefault((r.variant, p), {
-                    "variant": r.variant, "point": p,
-                    **{f"factor:{k}": v for k, v in zip(keys, self.analysis.plan.points[p])}})
-                row[f"metric:{r.metric}"] = mean
-        return pd.DataFrame([rows[k] for k in sorted(rows)])
+        """One row per (variant, design point): the factors' values (by key path) and each
+        metric's mean (``metric:NAME``), as ``responses.csv`` holds them."""
+        columns, rows = responses(self.analysis)
+        return pd.DataFrame(rows, columns=columns)
 
 
 def analyse_study(study: Study | str, db: str, *, metrics: list[str] | None = None,

@@ -9,24 +9,57 @@ its section's model (a ``Knobs`` subclass) once, in its ``RuleSystem``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal, NoReturn
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, GetJsonSchemaHandler, model_validator
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema
 
+from sim.errors import InputError
 from sim.systems.registry import behaviours
 
 # Every decimal knob refuses NaN and infinities: Field(..., allow_inf_nan=False).
 
 
-class Knobs(BaseModel):
+class Sealed(BaseModel):
+    """A part of a loaded scenario: strict, and read-only once made.
+
+    A scenario is checked as a whole and travels (to workers, through overrides) as the
+    document it was read from, so a field set afterwards would hold in one path and be
+    lost in another: setting or deleting a field is an ``InputError`` pointing to
+    ``sim.apply_overrides``, which makes a checked copy.
+    """
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name.startswith("_"):   # private state: the loader's provenance, built caches
+            super().__setattr__(name, value)
+        else:
+            self._refuse(name, value)
+
+    def __delattr__(self, name: str) -> None:
+        if name.startswith("_"):
+            super().__delattr__(name)
+        else:
+            self._refuse(name, ...)
+
+    # How the refusal writes the field's key path (a scenario's own fields: the key itself).
+    _path_prefix: ClassVar[str] = "<key path>."
+
+    def _refuse(self, name: str, value: Any) -> NoReturn:
+        shown = repr(value) if value is not ... and len(repr(value)) <= 40 else "..."
+        part = "" if not self._path_prefix else f" (of a {type(self).__name__})"
+        raise InputError(f"cannot set '{name}'{part}: a scenario is immutable (use "
+                         f"sim.apply_overrides(scenario, {{'{self._path_prefix}{name}': {shown}}}), "
+                         "which returns a checked copy)")
+
+
+class Knobs(Sealed):
     """A strict knob model: unknown keys are errors and nothing is coerced.
 
     ``radius: true`` or ``radius: "10"`` is refused.
     """
-
-    model_config = ConfigDict(extra="forbid", validate_assignment=True, strict=True)
 
 
 class BaseKnobs(Knobs):
