@@ -131,8 +131,8 @@ def run_study(study: Study | str, *, replications: int | None = None, workers: i
     from sim.study.store import ResultStore
 
     if replications is not None:
-        arguments.count(replications, "replications")
-    arguments.count(workers, "workers")
+        arguments.whole(replications, "replications", 1, arguments.MAX_REPLICATIONS)
+    arguments.whole(workers, "workers", 1, arguments.MAX_WORKERS)
     if executor is not None:
         arguments.choice(executor, "executor", ("serial", "processes", "dask"))
     if db is not None:

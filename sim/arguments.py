@@ -16,6 +16,8 @@ from sim.errors import InputError
 from sim.scenario.yamlfile import MAX_DEPTH, MAX_NODES
 
 SEED_MAX = 2**63 - 1
+MAX_REPLICATIONS = 1_000_000  # per cell, as --replications
+MAX_WORKERS = 256             # more processes on one machine only thrash; clusters use --address
 
 
 def _got(value: Any) -> str:

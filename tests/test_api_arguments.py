@@ -90,6 +90,8 @@ CASES = [
     ("run_study", {"study": STUDY, "replications": True}, "replications"),
     ("run_study", {"study": STUDY, "workers": 0}, "workers"),
     ("run_study", {"study": STUDY, "workers": 1.5}, "workers"),
+    ("run_study", {"study": STUDY, "workers": 257}, "workers"),
+    ("run_study", {"study": STUDY, "replications": 10**6 + 1}, "replications"),
     ("run_study", {"study": STUDY, "precision": NAN}, "precision"),
     ("run_study", {"study": STUDY, "precision": math.inf}, "precision"),
     ("run_study", {"study": STUDY, "precision": -0.1}, "precision"),
