@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Collection
-from numbers import Real
+from numbers import Integral, Real
 from typing import Any
 
 from sim.errors import InputError
@@ -31,13 +31,14 @@ def fail(name: str, expected: str, value: Any) -> InputError:
 
 
 def whole(value: Any, name: str, least: int = 0, most: int | None = None) -> int:
-    """An ``int`` (not a bool, not a float) in ``least`` .. ``most``."""
-    if not isinstance(value, int) or isinstance(value, bool) or value < least \
+    """A whole number (an ``int`` or NumPy's; not a bool, not a float) in ``least`` ..
+    ``most``, as an ``int``."""
+    if not isinstance(value, Integral) or isinstance(value, bool) or value < least \
             or (most is not None and value > most):
         span = f"{least} .. {'2**63-1' if most == SEED_MAX else most}" if most is not None \
             else f">= {least}"
         raise fail(name, f"an integer {span}", value)
-    return value
+    return int(value)
 
 
 def seed(value: Any, name: str = "seed") -> int:

@@ -11,6 +11,7 @@ import inspect
 import math
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import sim
@@ -83,6 +84,10 @@ CASES = [
     ("run", {"scenario": SC, "overrides": {"name": DEEP}}, "overrides"),
     ("run", {"scenario": 5}, "scenario"),
     ("run", {"scenario": None}, "scenario"),
+    ("run", {"scenario": SC, "seed": 3.0}, "seed"),
+    ("Battle", {"scenario": SC, "seed": 3.5}, "seed"),
+    ("Battle", {"scenario": SC, "seed": 2**63}, "seed"),
+    ("Battle", {"scenario": {"name": "x"}, "seed": 1}, "scenario"),
     # run_study
     ("run_study", {"study": STUDY, "replications": -3}, "replications"),
     ("run_study", {"study": STUDY, "replications": 0}, "replications"),
@@ -247,6 +252,7 @@ def test_the_table_covers_every_public_function_that_takes_arguments():
 def test_good_arguments_still_work(things):
     scenario = things["scenario"]
     assert sim.run(scenario).log.records == sim.run(scenario, seed=1).log.records
+    assert sim.run(scenario, seed=np.int64(4)).log.records == sim.run(scenario, seed=4).log.records
     assert sim.run(str(SCENARIOS / "open_ground_advance.yaml"), seed=2**63 - 1).winner
     assert sim.run(Path(SCENARIOS / "open_ground_advance.yaml"), 3, {}).log.records \
         == sim.run(scenario, seed=3).log.records
