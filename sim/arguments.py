@@ -33,12 +33,12 @@ def fail(name: str, expected: str, value: Any) -> InputError:
 def whole(value: Any, name: str, least: int = 0, most: int | None = None) -> int:
     """A whole number (an ``int`` or NumPy's; not a bool, not a float) in ``least`` ..
     ``most``, as an ``int``."""
-    if not isinstance(value, Integral) or isinstance(value, bool) or value < least \
-            or (most is not None and value > most):
+    whole_number = int(value) if isinstance(value, Integral) and not isinstance(value, bool) else None
+    if whole_number is None or whole_number < least or (most is not None and whole_number > most):
         span = f"{least} .. {'2**63-1' if most == SEED_MAX else most}" if most is not None \
             else f">= {least}"
         raise fail(name, f"an integer {span}", value)
-    return int(value)
+    return whole_number
 
 
 def seed(value: Any, name: str = "seed") -> int:
