@@ -144,7 +144,7 @@ def run_study(study: Study | str, *, replications: int | None = None, workers: i
     if not isinstance(study, Study):
         study = load_study(arguments.path(study, "study"))
     if resume and db is None:
-        raise InputError("resume needs db (the store to resume from)", place="run_study")
+        raise InputError("resume needs db (the store to resume from)", place="resume")
     store = ResultStore(db) if db else None
     try:
         with make_executor(executor, workers) as ex:

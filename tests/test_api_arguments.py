@@ -105,6 +105,7 @@ CASES = [
     ("run_study", {"study": STUDY, "executor": 2}, "executor"),
     ("run_study", {"study": STUDY, "db": 5}, "db"),
     ("run_study", {"study": STUDY, "resume": "yes"}, "resume"),
+    ("run_study", {"study": STUDY, "resume": True}, "resume"),   # with no db to resume from
     ("run_study", {"study": STUDY, "crn": 0}, "crn"),
     ("run_study", {"study": 5}, "study"),
     ("run_study", {"study": None}, "study"),
