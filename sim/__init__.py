@@ -29,7 +29,7 @@ try:
 except importlib.metadata.PackageNotFoundError:  # run from a source tree, not installed
     __version__ = "0+unknown"
 
-from sim import events
+from sim import arguments, events
 from sim.agents.movement import go_straight, movement_process
 from sim.agents.referee import Trigger, Watch
 from sim.agents.unit import Unit
@@ -54,9 +54,9 @@ from sim.systems.registry import (
     RuleSystem,
     register_metric,
     register_system,
+    rule_system,
     system_names,
 )
-from sim.systems.registry import get_system as rule_system
 
 if TYPE_CHECKING:
     from sim import viz
@@ -83,8 +83,11 @@ def run(scenario: Scenario | str, seed: int = 1, overrides: dict[str, Any] | Non
     Dotted-key ``overrides`` (as ``--set``) are applied first; the same inputs always give
     the same log.
     """
+    seed = arguments.seed(seed)
+    if overrides is not None:
+        arguments.mapping(overrides, "overrides", keys="dotted-key strings")
     if not isinstance(scenario, Scenario):
-        scenario = load_scenario(scenario)
+        scenario = load_scenario(arguments.path(scenario, "scenario"))
     if overrides:
         scenario = apply_overrides(scenario, overrides, source="overrides")
     return run_battle(scenario, seed)
@@ -94,7 +97,7 @@ def load_study(path: str) -> Study:
     """Read, check and resolve a study file (every problem is an ``InputError``)."""
     from sim.study.design import load_study as load
 
-    return load(path)
+    return load(arguments.path(path))
 
 
 def study_from_dict(data: dict[str, Any], scenario: Scenario | str | None = None,
@@ -106,6 +109,10 @@ def study_from_dict(data: dict[str, Any], scenario: Scenario | str | None = None
     """
     from sim.study.design import study_from_dict as build
 
+    arguments.mapping(data, "data")
+    if scenario is not None and not isinstance(scenario, Scenario):
+        scenario = arguments.path(scenario, "scenario")
+    base_dir = arguments.path(base_dir, "base_dir")
     return build(data, scenario=scenario, base_dir=base_dir)
 
 
@@ -119,15 +126,27 @@ def run_study(study: Study | str, *, replications: int | None = None, workers: i
     study file's ``precision``, runs batches until every interval is that narrow, capped at
     ``replications``.
     """
+    from sim.study.design import Study
     from sim.study.executors import make_executor
     from sim.study.runner import precision_target
     from sim.study.runner import run_study as run_it
     from sim.study.store import ResultStore
 
-    if isinstance(study, str):
-        study = load_study(study)
+    if replications is not None:
+        arguments.whole(replications, "replications", 1, arguments.MAX_REPLICATIONS)
+    arguments.whole(workers, "workers", 1, arguments.MAX_WORKERS)
+    if executor is not None:
+        arguments.choice(executor, "executor", ("serial", "processes", "dask"))
+    if db is not None:
+        db = arguments.path(db, "db")
+    arguments.flag(resume, "resume")
+    arguments.flag(crn, "crn")
+    if precision is not None:
+        arguments.number(precision, "precision", positive=True)
+    if not isinstance(study, Study):
+        study = load_study(arguments.path(study, "study"))
     if resume and db is None:
-        raise InputError("resume needs db (the store to resume from)", place="run_study")
+        raise InputError("resume needs db (the store to resume from)", place="resume")
     store = ResultStore(db) if db else None
     try:
         with make_executor(executor, workers) as ex:

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
+from sim import arguments
+
 T = TypeVar("T")
 
 TITLES: dict[str, str] = {
@@ -79,12 +81,16 @@ _IMPLEMENTED: dict[str, list[str]] = {}
 
 def define_rules(titles: dict[str, str]) -> dict[str, str]:
     """Add rule IDs and their titles (a plug-in's own rules); returns ``titles``."""
+    if not isinstance(titles, dict):
+        raise arguments.fail("titles", "a dict of rule IDs to their titles", titles)
     for rule_id, title in titles.items():
         if not isinstance(rule_id, str) or not rule_id or not isinstance(title, str):
-            raise ValueError(f"a rule needs a non-empty ID and a title, got {rule_id!r}: {title!r}")
+            raise arguments.fail("titles", "a non-empty rule ID and its title (strings)",
+                                 f"{rule_id!r}: {title!r}")
         known = TITLES.get(rule_id)
         if known is not None and known != title:
-            raise ValueError(f"rule ID {rule_id} is already defined as {known!r}")
+            raise arguments.fail("titles", f"rule ID {rule_id} with its title {known!r} "
+                                 "(it is defined already)", title)
         TITLES[rule_id] = title
     return titles
 
@@ -92,8 +98,8 @@ def define_rules(titles: dict[str, str]) -> dict[str, str]:
 def implements(*ids: str) -> Callable[[T], T]:
     """Mark a function or class as the code that applies the given rule IDs."""
     for rule_id in ids:
-        if rule_id not in TITLES:
-            raise KeyError(f"unknown rule ID {rule_id} (define it first with define_rules)")
+        if not isinstance(rule_id, str) or rule_id not in TITLES:
+            raise arguments.fail("ids", "rule IDs defined before (with define_rules)", rule_id)
 
     def mark(obj: T) -> T:
         where = f"{getattr(obj, '__module__', '?')}.{getattr(obj, '__qualname__', repr(obj))}"

@@ -25,6 +25,8 @@ from fractions import Fraction
 from numbers import Rational
 from typing import Literal, TypeAlias
 
+from sim import arguments
+
 Number: TypeAlias = int | float | Fraction
 Law = Literal["linear", "square"]
 
@@ -38,33 +40,36 @@ def _exact(v: Number) -> Number:
 def next_casualty_is_red(x: int, y: int, *, law: Law, a: Number | None = None,
                          r: Number | None = None) -> Number:
     """Brown's ``A`` at state (x, y): the probability that the next casualty is red's."""
+    arguments.whole(x, "x")
+    arguments.whole(y, "y")
+    if x == 0 and y == 0:
+        raise arguments.fail("x", "force sizes x and y not both 0", (x, y))
+    arguments.choice(law, "law", ("linear", "square"))
     if law == "linear":
-        if a is None or not 0 <= a <= 1:
-            raise ValueError("the linear law needs a in [0, 1] (the chance a casualty is red's)")
-        return _exact(a)
-    if law == "square":
-        if r is None or not r > 0:
-            raise ValueError("the square law needs r > 0 (blue's per-unit kill rate over red's)")
-        rx = _exact(r) * x
-        return rx / (rx + y)
-    raise ValueError(f"law must be 'linear' or 'square', got {law!r}")
+        arguments.number(a, "a", 0, 1)
+    else:
+        arguments.number(r, "r", positive=True)
+    return _next_red(x, y, law, a, r)
 
 
-def _check_sizes(x: int, y: int) -> None:
-    if not (isinstance(x, int) and isinstance(y, int)) or x < 0 or y < 0 or (x == 0 and y == 0):
-        raise ValueError(f"force sizes must be whole numbers >= 0, not both 0 (got {x}, {y})")
+def _next_red(x: int, y: int, law: Law, a: Number | None, r: Number | None) -> Number:
+    """``next_casualty_is_red`` with its arguments already checked."""
+    if law == "linear":
+        return _exact(a)  # type: ignore[arg-type]  # checked: a number
+    rx = _exact(r) * x  # type: ignore[arg-type]  # checked: a number
+    return rx / (rx + y)
 
 
 def win_probability(x: int, y: int, *, law: Law, a: Number | None = None,
                     r: Number | None = None) -> Number:
     """The probability that ``x`` blue units defeat ``y`` red ones (Brown's recursion)."""
-    _check_sizes(x, y)
+    next_casualty_is_red(x, y, law=law, a=a, r=r)  # every argument checked, once
     # row[j] = P(i, j) for the current i, built up from i = 0 (P(0, j) = 0, j > 0).
     row: list[Number] = [1, *([0] * y)]
     for i in range(1, x + 1):
         new: list[Number] = [1, *([0] * y)]
         for j in range(1, y + 1):
-            A = next_casualty_is_red(i, j, law=law, a=a, r=r)
+            A = _next_red(i, j, law, a, r)
             new[j] = A * new[j - 1] + (1 - A) * row[j]
         row = new
     return _exact(row[y]) if x > 0 else _exact(0)
@@ -77,7 +82,7 @@ def end_states(x: int, y: int, *, law: Law, a: Number | None = None,
     Exactly one of the two is 0. Their sum is 1; those with red at 0 sum to
     ``win_probability``.
     """
-    _check_sizes(x, y)
+    next_casualty_is_red(x, y, law=law, a=a, r=r)  # every argument checked, once
     # Forward: reach[(i, j)] = probability the fight passes through (i, j).
     reach: dict[tuple[int, int], Number] = {(x, y): _exact(1)}
     ends: dict[tuple[int, int], Number] = {}
@@ -90,7 +95,7 @@ def end_states(x: int, y: int, *, law: Law, a: Number | None = None,
             if i == 0 or j == 0:
                 ends[(i, j)] = p
                 continue
-            A = next_casualty_is_red(i, j, law=law, a=a, r=r)
+            A = _next_red(i, j, law, a, r)
             reach[(i, j - 1)] = reach.get((i, j - 1), 0) + A * p
             reach[(i - 1, j)] = reach.get((i - 1, j), 0) + (1 - A) * p
     return dict(sorted(ends.items()))

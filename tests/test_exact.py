@@ -8,6 +8,7 @@ from itertools import product
 
 import pytest
 
+from sim.errors import InputError
 from sim.exact import end_states, next_casualty_is_red, win_probability
 
 
@@ -97,9 +98,9 @@ def test_floats_in_floats_out_and_bad_input_refused():
                - float(win_probability(3, 2, law="square", r=Fraction(3, 2)))) < 1e-12
     for bad in ({"law": "linear"}, {"law": "linear", "a": 2}, {"law": "square", "r": 0},
                 {"law": "cubic", "r": 1}):
-        with pytest.raises(ValueError):
+        with pytest.raises(InputError):
             win_probability(2, 2, **bad)
-    with pytest.raises(ValueError):
+    with pytest.raises(InputError):
         win_probability(0, 0, law="square", r=1)
-    with pytest.raises(ValueError):
+    with pytest.raises(InputError):
         win_probability(-1, 2, law="square", r=1)

@@ -10,6 +10,7 @@ import contextlib
 import hashlib
 import io
 import os
+import random
 import shutil
 import sqlite3
 import subprocess
@@ -18,8 +19,10 @@ from pathlib import Path
 
 import pytest
 
+import sim
 from conftest import SCENARIOS, err_line
 from sim.cli import main
+from sim.errors import InputError
 from sim.study.store import ResultStore
 
 STUDY_TEXT = """\
@@ -232,3 +235,57 @@ def test_a_read_only_filesystem_is_refused_at_resume(tmp_path, tiny_fs, capsys):
     subprocess.run(["mount", "-o", "remount,ro", str(tiny_fs)], check=True)
     line = err_line(capsys, ["study", path, "--db", db, "--resume", "--quiet"])
     assert f"{db}: --db: is read-only, or in a read-only directory" in line
+
+
+def corrupt_page_one(db: Path, where: str) -> None:
+    """Random bytes (a fixed seed) over page 1 after its 100-byte file header: over each
+    table's name in the schema (the page's structure intact, so SQLite reads it and reports
+    a malformed schema in a message that is not UTF-8), over the name of an index of one
+    (the same), or over the whole rest of the page."""
+    data = bytearray(db.read_bytes())
+    size = int.from_bytes(data[16:18], "big")
+    assert data.startswith(b"SQLite format 3\x00") and len(data) > size
+    rng = random.Random(22)
+    spans = []
+    if where == "whole page":
+        spans = [(100, size)]
+    for name in (b"studies", b"replications", b"failures"):
+        at = data.index(b"table" + name + name, 100, size) + len(b"table")
+        index = data.index(b"indexsqlite_autoindex_" + name, 100, size) + len(b"indexsqlite_")
+        spans += [(at, at + len(name))] if where == "table names" else \
+            [(index, index + len(b"autoindex_") + len(name))] if where == "index names" else []
+    for start, end in spans:
+        for i in range(start, end):
+            data[i] = rng.randrange(0x80, 0x100)
+    db.write_bytes(bytes(data))
+
+
+@pytest.fixture
+def small_store(tmp_path, sim_env):
+    """A study file and a store of it, made by `sim study --db` as a user would."""
+    path, db = study_file(tmp_path, n=3), tmp_path / "r.db"
+    made = subprocess.run([sys.executable, "-m", "sim", "study", str(path), "--db", str(db),
+                           "--quiet", "--json"], env=sim_env, capture_output=True, text=True,
+                          timeout=300)
+    assert made.returncode == 0, made.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["open_ground_advance.yaml", "r.db",
+                                                          "study.yaml"]
+    return path, db
+
+
+@pytest.mark.parametrize("where", ["table names", "index names", "whole page"])
+def test_a_damaged_schema_page_is_one_line_naming_the_db(small_store, sim_env, where):
+    """Issue 22, item 9: was a UnicodeDecodeError traceback (exit 1) while reading table names."""
+    path, db = small_store
+    corrupt_page_one(db, where)
+    out = subprocess.run([sys.executable, "-m", "sim", "study", str(path), "--db", str(db),
+                          "--resume", "--quiet"], env=sim_env, capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr.startswith(f"sim: error: {db}: --db: cannot open it as a results "
+                                 "database (") and out.stderr.count("\n") == 1, out.stderr
+    assert "damaged" in out.stderr or "malformed" in out.stderr
+    with pytest.raises(InputError) as err:       # the Python API: the same one error
+        sim.run_study(str(path), db=str(db), resume=True)
+    assert err.value.file == str(db) and err.value.place == "--db"
+    assert str(err.value) == out.stderr.removeprefix("sim: error: ").strip()

@@ -16,13 +16,14 @@ from typing import TYPE_CHECKING, Any
 
 import simpy
 
+from sim import arguments
 from sim.agents.referee import Trigger
 from sim.agents.unit import Leg, Unit
+from sim.engine.clock import Phase
 from sim.events import STOP
 from sim.space.geometry import Point, dist, lerp
 
 if TYPE_CHECKING:
-    from sim.engine.clock import Phase
     from sim.engine.context import BattleContext
     from sim.space.terrain import LegMemo, Terrain
 
@@ -238,6 +239,22 @@ def go_straight(battle: BattleContext, unit: Unit, point: Point,
     """A straight move off the route (a charge, leaving a zone) to ``point`` in
     ``duration``: a generator for inside a process. Struck down on the way, the unit
     falls exactly where it is (``exact_place``). Returns whether it got there."""
+    _check_mover(battle, unit)
+    point = arguments.point(point, "point")
+    arguments.number(duration, "duration", 0)
+    return _go_straight(battle, unit, point, duration)
+
+
+def _check_mover(battle: Any, unit: Any) -> None:
+    """What a rule hands the movement functions: the battle's context and a unit of it."""
+    if not isinstance(getattr(battle, "env", None), simpy.Environment):
+        raise arguments.fail("battle", "a sim.BattleContext (the battle a rule runs in)", battle)
+    arguments.instance(unit, "unit", Unit, "a sim.Unit")
+
+
+def _go_straight(battle: BattleContext, unit: Unit, point: Point,
+                 duration: float) -> Generator[simpy.Event, Any, bool]:
+    """``go_straight``'s walk, its arguments checked."""
     unit.course = (battle.env.now, unit.pos, [(point, None, duration)], 1.0, None)
     try:
         yield battle.env.timeout(duration)
@@ -318,6 +335,8 @@ def _end_of_move(battle: BattleContext, unit: Unit) -> str:
 def movement_process(battle: BattleContext, unit: Unit, phase: Phase) -> Generator[simpy.Event, Any, str | None]:
     """The unit's moves in one movement phase, each in its own slot of the phase: a
     generator for ``env.process``."""
+    _check_mover(battle, unit)
+    arguments.instance(phase, "phase", Phase, "a sim.Phase")
     moves = moves_per_phase(unit)
     late = battle.plans.start_fraction(unit)
     if late > 0.0:   # the step starts part-way through the phase (``in_phase``)

@@ -15,6 +15,7 @@ from typing import Any
 
 import simpy
 
+from sim import arguments
 from sim.agents.movement import exact_place
 from sim.agents.plans import Plans
 from sim.agents.referee import Referee
@@ -23,6 +24,7 @@ from sim.engine.clock import Phase, TurnClock
 from sim.engine.dice import Dice
 from sim.engine.log import EventLog
 from sim.events import ARRIVE, ELIMINATE, END, MOVE, PLACE, STOP
+from sim.scenario.schema import Scenario
 from sim.space.terrain import Terrain
 from sim.systems.registry import Game, RuleSystem, get_system
 
@@ -33,8 +35,8 @@ class Battle:
     """One battle of a loaded scenario with a root seed (implements ``BattleContext``)."""
 
     def __init__(self, scenario: Any, seed: int):
-        self.scenario = scenario
-        self.seed = int(seed)
+        self.scenario = arguments.instance(scenario, "scenario", Scenario, "a loaded sim.Scenario")
+        self.seed = arguments.seed(seed)
         self.knobs = scenario.rules
         self.env = simpy.Environment(initial_time=0.0)  # every record's t is a float
         self.terrain: Terrain = scenario.map

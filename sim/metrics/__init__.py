@@ -7,18 +7,23 @@ from __future__ import annotations
 
 from typing import Any
 
+from sim import arguments
 from sim.metrics.core import CORE
-from sim.systems.registry import MetricKind, RuleSystem, get_system, metric_reporters
+from sim.systems.registry import MetricKind, RuleSystem, get_system, metric_reporters, rule_system
 
 __all__ = ["compute_metrics", "metric_kinds"]
 
 
-def _system(scenario_or_system: Any) -> RuleSystem:
+def _system(scenario_or_system: Any, name: str = "scenario_or_system") -> RuleSystem:
     if isinstance(scenario_or_system, RuleSystem):
         return scenario_or_system
     if isinstance(scenario_or_system, str):
-        return get_system(scenario_or_system)
-    return get_system(scenario_or_system.ruleset)
+        return rule_system(scenario_or_system, name)
+    ruleset = getattr(scenario_or_system, "ruleset", None)
+    if not isinstance(ruleset, str):
+        raise arguments.fail(name, "a sim.Scenario, a sim.RuleSystem or a rule system's name",
+                             scenario_or_system)
+    return get_system(ruleset)
 
 
 def metric_kinds(scenario_or_system: Any) -> dict[str, MetricKind]:
@@ -32,9 +37,12 @@ def metric_kinds(scenario_or_system: Any) -> dict[str, MetricKind]:
 
 def compute_metrics(log: Any, scenario: Any) -> dict[str, float]:
     """The flat metrics of one battle from its event log (or list of records) and scenario."""
+    system = _system(scenario, "scenario")
     records = getattr(log, "records", log)
+    if not isinstance(records, list) or not all(isinstance(r, dict) for r in records):
+        raise arguments.fail("log", "a sim.EventLog or a list of its records (dicts)", log)
     out = dict(CORE.compute(records, scenario))
-    for reporter in metric_reporters(_system(scenario)):
+    for reporter in metric_reporters(system):
         values = reporter.compute(records, scenario)
         missing = [k for k in reporter.kinds if k not in values]
         if missing:

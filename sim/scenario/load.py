@@ -15,6 +15,7 @@ from typing import Any, NoReturn
 
 from pydantic import ValidationError
 
+from sim import arguments
 from sim.errors import InputError
 from sim.scenario.plan_checks import check_orders
 from sim.scenario.schema import Scenario, model_for
@@ -135,6 +136,15 @@ def scenario_from_dict(data: Any, file: str = "<scenario>",
 
     Every load-time check runs; any problem is one ``InputError`` naming file and place.
     """
+    arguments.mapping(data, "data")
+    arguments.text(file, "file")
+    if lines is not None:
+        arguments.instance(lines, "lines", dict, "a dict of key paths to line numbers, or None")
+    return _from_document(data, file, lines)
+
+
+def _from_document(data: Any, file: str, lines: dict[tuple[Any, ...], int] | None) -> Scenario:
+    """``scenario_from_dict`` on a document already read (a file's, or an edited copy)."""
     lines = lines or {}
     if not isinstance(data, dict):
         raise InputError(f"expected a mapping of scenario keys at the top level, got {type(data).__name__}",
@@ -155,11 +165,11 @@ def load_scenario(path: str | os.PathLike[str]) -> Scenario:
 
     A study file is refused with one line saying so (and how to run it).
     """
-    data, lines = read_yaml(path)
+    data, lines = read_yaml(arguments.path(path))
     if isinstance(data, dict) and "study" in data and "scenario" in data and "name" not in data:
         raise InputError(f"is a study file, not a scenario (run it with: sim study {path})",
                          file=str(path), place=place_of(("study",), lines))
-    return scenario_from_dict(data, str(path), lines)
+    return _from_document(data, str(path), lines)
 
 
 def _check_against_map(scenario: Scenario) -> None:
@@ -305,6 +315,9 @@ def check_keys(keys, source: str) -> None:
 
 def apply_overrides(scenario: Scenario, overrides: dict[str, Any], source: str = "--set") -> Scenario:
     """A new scenario with dotted-key overrides applied, validated as a whole."""
+    arguments.instance(scenario, "scenario", Scenario, "a loaded sim.Scenario")
+    arguments.mapping(overrides, "overrides", keys="dotted-key strings")
+    arguments.text(source, "source")
     if not overrides:
         return scenario
     check_keys(overrides, source)
@@ -312,7 +325,7 @@ def apply_overrides(scenario: Scenario, overrides: dict[str, Any], source: str =
     for key, value in overrides.items():
         set_path(doc, key, value, source)
     try:
-        return scenario_from_dict(doc, scenario.file, {})
+        return _from_document(doc, scenario.file, {})
     except InputError as err:
         keys = ", ".join(f"{k}={v!r}" for k, v in overrides.items())
         raise InputError(f"{err.detail} [{err.place or ''}] after {keys}".replace(" []", ""),

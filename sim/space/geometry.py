@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import math
 
+from sim import arguments
+
 EPS = 1e-9
 
 #: A point of the map (x, y), in the terrain's units.
@@ -57,6 +59,8 @@ def first_entry(p0: Point, p1: Point, c: Point, r: float) -> float | None:
     never comes within r. A segment that only grazes the circle (tangent) does come
     within r: "within" is inclusive, so the tangent point counts.
     """
+    p0, p1, c = (arguments.point(p, name) for p, name in ((p0, "p0"), (p1, "p1"), (c, "c")))
+    arguments.number(r, "r", 0)
     dx, dy = p1[0] - p0[0], p1[1] - p0[1]
     if dx == 0.0 and dy == 0.0:
         return None

@@ -22,6 +22,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sim.arguments import MAX_REPLICATIONS, MAX_WORKERS
 from sim.errors import InputError
 
 if TYPE_CHECKING:
@@ -45,7 +46,7 @@ def load_study(path) -> Study:
     return load(path)
 
 
-def _positive_int(text: str, hi: int = 1_000_000) -> int:
+def _positive_int(text: str, hi: int = MAX_REPLICATIONS) -> int:
     try:
         v = int(text)
     except ValueError:
@@ -56,8 +57,7 @@ def _positive_int(text: str, hi: int = 1_000_000) -> int:
 
 
 def _workers(text: str) -> int:
-    # More processes than this on one machine only thrash; clusters use --address.
-    return _positive_int(text, hi=256)
+    return _positive_int(text, hi=MAX_WORKERS)
 
 
 def _positive_float(text: str) -> float:

@@ -109,6 +109,14 @@ class ResultStore:
                              "database that can be written: SQLite also writes beside it)",
                              file=self.path, place="--db")
         self._conn: sqlite3.Connection | None = None
+        try:
+            self._open()
+        except InputError:
+            self.close()
+            raise
+
+    def _open(self) -> None:
+        """Connect, check the tables, and set the store up (WAL, its tables, writable?)."""
         with self._guard("open it as a results database"):
             self._conn = sqlite3.connect(self.path, timeout=30)
             self._check_tables()
@@ -152,12 +160,20 @@ class ResultStore:
 
     @contextmanager
     def _guard(self, doing: str, after: str = "") -> Iterator[None]:
-        """SQLite's errors (a damaged file, a full disk, a read-only file) as one line."""
+        """SQLite's errors (a damaged file, a full disk, a read-only file) as one line.
+
+        A damaged schema may be reported in text that is not UTF-8 (the names of its
+        tables): Python then fails to decode SQLite's own message, which is damage too.
+        """
         try:
             yield
         except sqlite3.Error as exc:
             raise InputError(f"cannot {doing} ({exc}){after}", file=self.path,
                              place="--db") from None
+        except UnicodeDecodeError:
+            raise InputError(f"cannot {doing} (the database is damaged: SQLite reports it in "
+                             f"text that is not UTF-8){after}; give another --db",
+                             file=self.path, place="--db") from None
 
     def close(self) -> None:
         """Close the connection (committed batches are already on disk)."""

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal, NoReturn, Protocol, cast
 
 from pydantic import BaseModel
 
-from sim import catalogue
+from sim import arguments, catalogue
 from sim.errors import InputError
 from sim.events import CORE_EVENTS
 
@@ -225,8 +225,8 @@ def _load_others() -> None:
 
 
 # -- checks of a declaration ----------------------------------------------------------------
-def _malformed(origin: str, what: str, message: str) -> NoReturn:
-    raise PluginError(f"{what}: {message}", file=origin)
+def _malformed(origin: str, what: str, message: str, place: str | None = None) -> NoReturn:
+    raise PluginError(f"{what}: {message}", file=origin, place=place)
 
 
 def _check_reporter(r: MetricReporter, origin: str) -> None:
@@ -305,7 +305,9 @@ def register_system(system: RuleSystem, *, replace: bool = False) -> RuleSystem:
     origin = "Python"
     name = getattr(system, "name", None)
     if not isinstance(system, RuleSystem):
-        _malformed(origin, f"rule system {name!r}", f"is a {type(system).__name__}; expected a sim.RuleSystem")
+        _malformed(origin, f"rule system {name!r}", f"is a {type(system).__name__}; expected a sim.RuleSystem",
+                   place="system")
+    arguments.flag(replace, "replace")
     pending = _pending()
     taken = _REG.systems.get(system.name)
     if not replace and (system.name in pending or (taken is not None and taken.origin != origin)):
@@ -319,6 +321,9 @@ def register_system(system: RuleSystem, *, replace: bool = False) -> RuleSystem:
 
 def register_metric(reporter: MetricReporter) -> MetricReporter:
     """Register a metric reporter for every battle (or those of ``reporter.systems``)."""
+    if not isinstance(reporter, MetricReporter):
+        _malformed("Python", f"metric reporter {getattr(reporter, 'name', reporter)!r}",
+                   f"is a {type(reporter).__name__}; expected a sim.MetricReporter", place="reporter")
     _load_others()
     _add_metric(reporter, "Python")
     return reporter
@@ -345,6 +350,14 @@ def get_system(name: str) -> RuleSystem:
         _load_system(name)
     value: RuleSystem = _REG.systems[name].value
     return value
+
+
+def rule_system(name: str, argument: str = "name") -> RuleSystem:
+    """The rule system called ``name``; ``sim.InputError`` naming the known ones if none."""
+    if not isinstance(name, str) or name not in system_names():
+        raise InputError(f"expected the name of a rule system (one of {system_names()}), "
+                         f"got {name!r}", place=argument)
+    return get_system(name)
 
 
 def all_systems() -> list[RuleSystem]:

@@ -17,6 +17,7 @@ from matplotlib.animation import FuncAnimation
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle
 
+from sim import arguments
 from sim.events import HALT
 from sim.viz.maps import draw_terrain
 from sim.viz.tracks import GONE, Battle, position_at, state_at
@@ -32,6 +33,8 @@ class Replay(FuncAnimation):
 def animate(scenario, log, fps: int = 8, frames=60, *, figsize=(7, 4.8), dpi: int = 72,
             trails: bool = True, labels: bool = True):
     """A FuncAnimation of the battle; ``frames`` is a count or a list of times."""
+    arguments.count(fps, "fps")
+    arguments.count(dpi, "dpi")
     b = Battle(scenario, log, frames)
     scenario, recs, terrain, times = b.scenario, b.records, b.terrain, b.times
     tracks, spans, colours, side_of, snipers = b.tracks, b.spans, b.colours, b.side_of, b.snipers
@@ -105,6 +108,8 @@ def animate(scenario, log, fps: int = 8, frames=60, *, figsize=(7, 4.8), dpi: in
 
 def save_frame(scenario, log, t: float, path, **kw):
     """Render the replay's frame at time t to a PNG; returns the Figure."""
+    arguments.number(t, "t")
+    arguments.path(path)
     anim = animate(scenario, log, frames=[t], **kw)
     anim.update_frame(0)
     anim._draw_was_started = True  # rendered by hand: no "deleted without rendering" warning

@@ -9,8 +9,10 @@ from typing import Any
 
 from matplotlib.figure import Figure
 
+from sim import arguments
 from sim.engine.log import EventLog
 from sim.scenario.load import load_scenario
+from sim.scenario.schema import Scenario
 from sim.space.terrain import Terrain
 from sim.systems.registry import get_system
 
@@ -29,6 +31,9 @@ def records_of(log) -> list[dict[str, Any]]:
     if isinstance(log, (str, Path)):
         return EventLog.read_jsonl(log).records
     recs = getattr(log, "records", log)
+    if not isinstance(recs, list | tuple) or not all(isinstance(r, dict) for r in recs):
+        raise arguments.fail("log", "a sim.EventLog, a list of its records (dicts) or a "
+                             "JSON Lines file", log)
     return list(recs)
 
 
@@ -36,6 +41,8 @@ def scenario_of(scenario):
     """A loaded scenario (from a path if given one), or None."""
     if isinstance(scenario, (str, Path)):
         return load_scenario(scenario)
+    if scenario is not None and not isinstance(scenario, Scenario | Terrain):
+        raise arguments.fail("scenario", "a sim.Scenario, its terrain or a scenario file", scenario)
     return scenario
 
 

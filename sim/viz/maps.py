@@ -20,6 +20,7 @@ from typing import Any
 from matplotlib.collections import LineCollection, PatchCollection
 from matplotlib.patches import Circle, Patch, Polygon, Rectangle, RegularPolygon
 
+from sim import arguments
 from sim.events import ACTIVATE, DEPLOY, ELIMINATE, HALT, MOVE
 from sim.viz.common import (
     HEX_RADIUS,
@@ -152,8 +153,12 @@ def plot_map(scenario, log=None, t: float | None = None, ax=None, path=None, *,
     sides, the marks and every ground type drawn; units on one spot share one label.
     ``coords`` writes each hex's ``"q,r"`` (default: maps of at most 400 hexes).
     """
+    if scenario is None:
+        raise arguments.fail("scenario", "a sim.Scenario, its terrain or a scenario file", scenario)
     scenario = scenario_of(scenario)
     recs = records_of(log)
+    if t is not None:
+        arguments.number(t, "t")
     terrain = terrain_from(scenario)
     x0, y0, x1, y1 = terrain.bounds
     # The map 6.5 in wide, the legend beside it; its height follows the map's shape.

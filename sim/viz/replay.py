@@ -19,6 +19,7 @@ from typing import Any
 from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
 
+from sim import arguments
 from sim.events import HALT
 from sim.viz.common import scenario_of
 from sim.viz.html import escape, page, png_uri
@@ -42,6 +43,8 @@ def replay_data(scenario: Any, log: Any, frames: Any = 60, fps: int = 8,
                 width: int = 760) -> tuple[dict[str, Any], str, list[tuple[str, str, float]]]:
     """The replay's frames as data (pixel positions over the terrain picture), the
     picture as a data: URI, and the ground legend (label, colour, alpha)."""
+    arguments.count(fps, "fps")
+    arguments.count(width, "width")
     b = Battle(scenario, log, frames)
     recs, terrain, times, tracks, spans = b.records, b.terrain, b.times, b.tracks, b.spans
     colours, side_of, snipers, attacker = b.colours, b.side_of, b.snipers, b.attacker

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple, cast
 
+from sim import arguments
 from sim.events import (
     ACTIVATE,
     ARRIVE,
@@ -115,6 +116,9 @@ def _phase_ends(recs) -> list[float]:
 def unit_states(log, scenario=None, end: float | None = None) -> list[Span]:
     """Every unit's state spans, in order of start (see the module docstring)."""
     recs = records_of(log)
+    scenario = scenario_of(scenario)
+    if end is not None:
+        arguments.number(end, "end")
     if not recs:
         return []
     end = recs[-1]["t"] if end is None else end

@@ -26,10 +26,18 @@ from collections import defaultdict
 
 from matplotlib.figure import Figure  # never pyplot: saving uses Agg, no backend is changed
 
+from sim import arguments
 from sim.viz.farming_plots import factor_label, metric_label
 
 COLOURS = ("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown",
            "tab:pink", "tab:grey", "tab:olive", "tab:cyan")
+
+
+def _checked(run, path: str, name: str = "path") -> None:
+    """What every study plot takes: a finished study run and a file (or folder) to write."""
+    if getattr(run, "summary", None) is None or getattr(run, "study", None) is None:
+        raise arguments.fail("run", "a finished study run (what sim.run_study returns)", run)
+    arguments.path(path, name)
 
 
 def _panels(n: int, rows_per_panel: int, width: float = 5.2):
@@ -104,6 +112,7 @@ def _legend(fig, handles, title):
 
 def plot_means(run, path: str) -> str:
     """Every cell's mean with its 95% interval, a panel per metric."""
+    _checked(run, path)
     s = run.summary
     cells = run.study.cells
     rows = _rows(run, [(c.label, c) for c in cells])
@@ -122,6 +131,7 @@ def plot_means(run, path: str) -> str:
 
 def plot_differences(run, path: str) -> str:
     """Every paired difference (variant − baseline) with its 95% interval and a zero line."""
+    _checked(run, path)
     s = run.summary
     by_label = {c.label: c for c in run.study.cells}
     pairs = [(d, by_label[d.partition(" - ")[0]]) for d in s.differences]
@@ -142,7 +152,9 @@ def plot_differences(run, path: str) -> str:
 
 def plot_response(run, key: str, path: str) -> str:
     """Each metric against one factor's values, a line (or, for levels, dots) per variant."""
+    _checked(run, path)
     cells = run.study.cells
+    arguments.choice(key, "key", {k for c in cells for k, _ in c.point})
     single = len(cells[0].point) == 1
     values = sorted({dict(c.point)[key] for c in cells}, key=lambda v: (isinstance(v, str), v))
     categorical = any(isinstance(v, str) for v in values)
@@ -193,6 +205,7 @@ MAX_CELL_ROWS = 100
 
 def plot_study(run, out_dir: str) -> list[str]:
     """Write every plot of ``run`` into ``out_dir`` (created if needed); return the paths."""
+    _checked(run, out_dir, "out_dir")
     os.makedirs(out_dir, exist_ok=True)
     paths = []
     if len(run.summary.cells) <= MAX_CELL_ROWS:

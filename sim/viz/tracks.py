@@ -10,6 +10,7 @@ import bisect
 import math
 from typing import Any
 
+from sim import arguments
 from sim.events import HIT, MOVE, PIN, REVEAL, SPOT
 from sim.viz.common import records_of, scenario_of, unit_info
 
@@ -71,6 +72,7 @@ def unit_tracks(log, scenario=None) -> dict[str, list[tuple[float, float, float]
 
 def position_at(track, t: float) -> tuple[float, float] | None:
     """Where a track stands at time t (the last entry at t when several share it)."""
+    arguments.number(t, "t")
     if not track:
         return None
     return position_on(track, t)
@@ -93,6 +95,7 @@ def position_on(track, t: float) -> tuple[float, float]:
 
 def positions_at(scenario, log, t: float) -> dict[str, tuple[float, float]]:
     """unit id -> (x, y) at time t, interpolated along the logged waypoints."""
+    arguments.number(t, "t")
     return {u: position_on(tr, t) for u, tr in unit_tracks(log, scenario).items() if tr}
 
 
@@ -101,11 +104,19 @@ GONE = {"eliminated", "killed", "reserve", "withdrawn", "off_board"}
 
 def frame_times(log, frames: int = 60) -> list[float]:
     """``frames`` evenly spaced instants from 0 to the log's last record."""
+    arguments.count(frames, "frames")
     recs = records_of(log)
     end = recs[-1]["t"] if recs else 0.0
     if frames <= 1 or end <= 0:
         return [float(end)]
     return [end * k / (frames - 1) for k in range(frames)]
+
+
+def frame_list(frames: Any) -> list[float]:
+    """The instants of the frames given as a list of times (each a finite number)."""
+    if not isinstance(frames, list | tuple) or not frames:
+        raise arguments.fail("frames", "a number of frames or a non-empty list of times", frames)
+    return [float(arguments.number(t, "frames")) for t in frames]
 
 
 def state_at(spans: list[Any], t: float) -> dict[str, str]:
@@ -133,7 +144,7 @@ class Battle:
         self.records = records_of(log)
         self.terrain = terrain_from(self.scenario)
         self.times = (frame_times(self.records, frames) if isinstance(frames, int)
-                      else [float(t) for t in frames])
+                      else frame_list(frames))
         self.tracks = unit_tracks(self.records, self.scenario)
         self.spans = unit_states(self.records, self.scenario)
         info = unit_info(self.scenario)
