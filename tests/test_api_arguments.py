@@ -88,6 +88,11 @@ CASES = [
     ("Battle", {"scenario": SC, "seed": 3.5}, "seed"),
     ("Battle", {"scenario": SC, "seed": 2**63}, "seed"),
     ("Battle", {"scenario": {"name": "x"}, "seed": 1}, "scenario"),
+    # analyse_study
+    ("analyse_study", {"study": 5, "db": "r.db"}, "study"),
+    ("analyse_study", {"study": STUDY, "db": 5}, "db"),
+    ("analyse_study", {"study": STUDY, "db": "/nonexistent/r.db"}, "db"),
+    ("analyse_study", {"study": STUDY, "db": None}, "db"),
     # run_study
     ("run_study", {"study": STUDY, "replications": -3}, "replications"),
     ("run_study", {"study": STUDY, "replications": 0}, "replications"),

@@ -16,6 +16,7 @@ from typing import Any
 
 import pandas as pd
 
+from sim import arguments
 from sim.errors import InputError
 from sim.metrics import metric_kinds
 from sim.study.analysis import Analysis, MetricAnalysis, analyse, missing_extra
@@ -86,20 +87,19 @@ def analyse_stored(study: Study | str, db: str, metrics: list[str] | None, crn: 
                          file="command line" if names is CLI_NAMES else None,
                          place=None if names is CLI_NAMES else names["call"])
     if not isinstance(study, Study):
-        if not isinstance(study, (str, os.PathLike)):
-            raise InputError(f"expected a Study or a study file's path, got {type(study).__name__}",
-                             place="study")
-        study = load_study(study)
-    if not isinstance(db, (str, os.PathLike)) or not os.path.isfile(db):
+        study = load_study(arguments.path(study, "study"))
+    db = arguments.path(db, names["db"])
+    if not os.path.isfile(db):
         raise InputError("no such results database (expected the --db of a `sim study` run)",
-                         file=str(db), place=names["db"])
-    if metrics is not None and (isinstance(metrics, str) or not all(isinstance(m, str) for m in metrics)):
-        raise InputError("expected a list of metric names", place=names["metrics"])
-    if isinstance(resamples, bool) or not isinstance(resamples, int) or not 1 <= resamples <= 100_000:
-        raise InputError(f"expected a whole number from 1 to 100000, got {resamples!r}",
-                         place=names["resamples"])
-    key = study.key(bool(crn))
-    with ResultStore(str(db)) as store:
+                         file=db, place=names["db"])
+    if metrics is not None:
+        if isinstance(metrics, str) or not isinstance(metrics, (list, tuple)):
+            raise arguments.fail(names["metrics"], "a list of metric names", metrics)
+        metrics = [arguments.text(m, names["metrics"]) for m in metrics]
+    crn = arguments.flag(crn, "crn")
+    resamples = arguments.whole(resamples, names["resamples"], 1, 100_000)
+    key = study.key(crn)
+    with ResultStore(db) as store:
         stored = store.load(key)
     if not stored:
         raise InputError(f"holds no replications of study '{study.name}' (hash {key}); run "
@@ -111,4 +111,4 @@ def analyse_stored(study: Study | str, db: str, metrics: list[str] | None, crn: 
         raise InputError(f"unknown metric '{unknown[0]}' (expected one of {sorted(kinds)})",
                          place=names["metrics"])
     return StudyAnalysis(analyse(study, stored, kinds, metrics, resamples=resamples,
-                                 study_hash=key), str(db))
+                                 study_hash=key), db)
