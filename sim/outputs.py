@@ -71,16 +71,25 @@ def check_plot_dir(option: str, path: str | None, inputs: Mapping[str, str | Non
                          file=path, place=option)
     problem = folder_problem(path)
     if problem is None and os.path.isdir(path):
-        for name in sorted(os.listdir(path)):
-            if any(fnmatch.fnmatchcase(name, p) for p in names):
-                full = os.path.join(path, name)
-                clash = _clash(full, inputs)
-                if clash:
-                    problem = f"{one} would be written over {name}, which {clash}"
-                    break
-                problem = write_problem(full)
-                if problem:
-                    problem = f"{name} {problem}"
-                    break
+        problem = _replaced_problem(path, inputs, names, one)
     if problem:
         raise InputError(f"{problem} ({expected})", file=path, place=option)
+
+
+def _replaced_problem(folder: str, inputs: Mapping[str, str | None], names: tuple[str, ...],
+                      one: str) -> str | None:
+    """Why a file in ``folder`` under one of the ``names`` cannot be replaced by an output."""
+    try:
+        found = sorted(os.listdir(folder))
+    except OSError as exc:  # writable but not readable: what is there cannot be seen
+        return f"cannot be read: {exc.strerror or exc}"
+    for name in found:
+        if any(fnmatch.fnmatchcase(name, p) for p in names):
+            full = os.path.join(folder, name)
+            clash = _clash(full, inputs)
+            if clash:
+                return f"{one} would be written over {name}, which {clash}"
+            problem = write_problem(full)
+            if problem:
+                return f"{name} {problem}"
+    return None

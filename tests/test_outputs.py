@@ -250,3 +250,20 @@ def test_a_refusal_is_the_only_output(files, capsys):
         assert main(argv) == 2
         out, err = capsys.readouterr()
         assert out == "" and len(err.strip().splitlines()) == 1, (argv, out, err)
+
+
+def test_a_plot_folder_that_cannot_be_listed_is_one_line(tmp_path, monkeypatch):
+    """A folder one may write but not read (mode 0o300; root reads any, hence the stand-in)."""
+    from sim.errors import InputError
+    from sim.outputs import check_plot_dir
+
+    listdir = os.listdir
+
+    def unreadable(path="."):
+        if os.path.abspath(path) == str(tmp_path):
+            raise PermissionError(13, "Permission denied", path)
+        return listdir(path)
+
+    monkeypatch.setattr(os, "listdir", unreadable)
+    with pytest.raises(InputError, match=r"--plot: cannot be read: Permission denied \(expected"):
+        check_plot_dir("--plot", str(tmp_path), {})
