@@ -49,10 +49,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     check_file("--log", args.log, {"the scenario": args.scenario})
     result = run_battle(scenario, args.seed)
     if args.log:
-        try:
-            result.log.to_jsonl(args.log)
-        except OSError as exc:
-            raise InputError(f"cannot write the log ({exc.strerror})", file=args.log) from None
+        result.log.to_jsonl(args.log)
     if args.json:
         print(json.dumps({"scenario": scenario.name, "seed": args.seed, "metrics": result.metrics},
                          sort_keys=True))
@@ -67,16 +64,18 @@ def cmd_validate(args: argparse.Namespace) -> int:
     from sim.scenario.load import load_scenario
     from sim.scenario.yamlfile import read_yaml
 
-    for path in args.files:
+    said = []
+    for path in args.files:  # every file checked before anything is printed
         data, _ = read_yaml(path)
         if isinstance(data, dict) and "study" in data:
             from sim.study.command import load_study
             from sim.study.design import describe
 
-            print(f"{path}: valid study ({describe(load_study(path))})")
+            said.append(f"{path}: valid study ({describe(load_study(path))})")
         else:
             load_scenario(path)
-            print(f"{path}: valid scenario")
+            said.append(f"{path}: valid scenario")
+    print("\n".join(said))
     return 0
 
 

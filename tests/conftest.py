@@ -7,6 +7,7 @@ snap-fire scenario dict; ``build(data)`` validates it with the real loader and
 """
 from __future__ import annotations
 
+import contextlib
 import copy
 import os
 import sys
@@ -119,6 +120,23 @@ def err_line(capsys, argv) -> str:
     assert len(lines) == 1 and lines[0].startswith("sim: error: "), err
     assert "Traceback" not in err
     return lines[0]
+
+
+@contextlib.contextmanager
+def tmpfs(mount: Path, size: str = "8m"):
+    """A tmpfs of ``size`` mounted on the new folder ``mount`` for the block (needs the
+    right to mount, as root has here; else the test is skipped)."""
+    import subprocess
+
+    mount.mkdir()
+    made = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(mount)],
+                          capture_output=True)
+    if made.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {made.stderr.decode().strip()}")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=True)
 
 
 @pytest.fixture

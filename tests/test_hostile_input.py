@@ -167,11 +167,12 @@ def test_recursive_alias_is_refused(tmp_path, capsys):
     bad_file(tmp_path, capsys, "name: &a [*a]\n", "refused YAML", "recursive alias")
 
 
-def test_billion_laughs_in_a_subprocess_ends_fast():
+def test_billion_laughs_in_a_subprocess_ends_fast(tmp_path):
     """Through the real entry point, with a wall-clock bound: no hang, no memory blow-up."""
-    p = subprocess.run([sys.executable, "-m", "sim", "validate", "/dev/stdin"],
-                       input=billion_laughs(10, 10), capture_output=True, text=True, cwd=ROOT,
-                       timeout=60)
+    bomb = tmp_path / "bomb.yaml"
+    bomb.write_text(billion_laughs(10, 10))
+    p = subprocess.run([sys.executable, "-m", "sim", "validate", str(bomb)],
+                       capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert p.returncode == 2 and "Traceback" not in p.stderr
     assert len(p.stderr.strip().splitlines()) == 1 and "aliases are expanded" in p.stderr
 

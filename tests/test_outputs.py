@@ -2,18 +2,26 @@
 one of the command's inputs (the scenario, the study, the study's scenario, the results
 database), however it is spelt (a symbolic link, a hard link, ./); the check comes
 before any battle runs, and the inputs are left as they were.
+
+Issue 22, items 2 and 6: every output is also checked, before any battle, for its kind
+(a regular file; not a FIFO or a device) and by trying whether it can be written (a
+read-only file, folder or file system; permission bits do not stop root, so /sys, /proc,
+an immutable file and a read-only mount stand in); a write that still fails at the end
+names its file; a refusal is the only output.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import shutil
+import subprocess
 
 import pytest
 
 import sim.replication as battle
 import sim.study.runner as runner
-from conftest import SCENARIOS, err_line
+from conftest import SCENARIOS, err_line, tmpfs
 from sim.cli import main
 
 STUDY_TEXT = """\
@@ -117,3 +125,145 @@ def test_existing_outputs_that_are_not_inputs_are_replaced(files, capsys, monkey
     assert main(["run", "scenario.yaml", "--log", "old.jsonl"]) == 0
     text = (files / "old.jsonl").read_text()
     assert not text.startswith("old") and text.count("\n") > 10
+
+
+# -- Issue 22, items 2 and 6: every output writable and of the right kind, checked first -----
+@pytest.mark.parametrize("option", ["--csv", "--report", "--plot"])
+@pytest.mark.parametrize("target, part", [
+    ("/dev/full", "is not a regular file but a character device"),
+    ("/sys/sim-output", "cannot be made there: Permission denied"),
+    ("/proc/sim-output", "cannot be made there: No such file or directory"),
+])
+def test_outputs_no_file_can_be_written_to_are_refused_before_any_battle(files, capsys, option,
+                                                                         target, part):
+    if option == "--plot":  # a folder: made inside /sys or /proc, or a device
+        part = {"/dev/full": "is not a directory", "/sys/sim-output": "cannot be written in /sys",
+                "/proc/sim-output": "cannot be written in /proc"}[target]
+    refused(capsys, files, ["study", "study.yaml", "--quiet", option, target],
+            f"{target}: {option}: {part}")
+
+
+def test_run_log_on_a_device_or_a_read_only_path_is_refused_before_the_battle(files, capsys):
+    refused(capsys, files, ["run", "scenario.yaml", "--log", "/dev/full"],
+            "/dev/full: --log: is not a regular file but a character device")
+    refused(capsys, files, ["run", "scenario.yaml", "--log", "/sys/kernel/notes"],
+            "/sys/kernel/notes: --log: cannot be written: Permission denied")
+
+
+def test_an_immutable_existing_output_is_refused(files, capsys):
+    os.mkdir("plots")
+    for name in ("old.csv", "plots/means.png"):
+        (files / name).write_text("old\n")
+    if subprocess.run(["chattr", "+i", "old.csv", "plots/means.png"],
+                      capture_output=True).returncode != 0:
+        pytest.skip("chattr +i is not available here")
+    try:
+        refused(capsys, files, ["study", "study.yaml", "--quiet", "--csv", "old.csv"],
+                "old.csv: --csv: cannot be written: Operation not permitted")
+        refused(capsys, files, ["study", "study.yaml", "--quiet", "--plot", "plots"],
+                "plots: --plot: means.png cannot be written: Operation not permitted")
+    finally:
+        subprocess.run(["chattr", "-i", "old.csv", "plots/means.png"], capture_output=True)
+
+
+def test_a_plot_folder_holding_a_fifo_under_a_plot_name_is_refused(files, capsys):
+    os.mkdir("plots")
+    os.mkfifo("plots/response_x.png")
+    refused(capsys, files, ["demo", "--out", "plots", "--fast"],
+            "plots: --out: response_x.png is not a regular file but a FIFO")
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0,
+                    reason="permission bits do not stop root (the tests above use /sys, /proc)")
+def test_a_read_only_folder_is_refused_for_a_user(files, capsys):
+    os.mkdir("ro")
+    os.chmod("ro", 0o555)
+    try:
+        for option in ("--csv", "--report", "--plot"):
+            refused(capsys, files, ["study", "study.yaml", "--quiet", option, "ro/out"],
+                    f"ro/out: {option}: ")
+    finally:
+        os.chmod("ro", 0o755)
+
+
+@pytest.fixture
+def read_only_fs(tmp_path):
+    """A tmpfs mounted read-only, holding the file old.csv."""
+    with tmpfs(tmp_path / "ro", "1m") as mount:
+        (mount / "old.csv").write_text("old\n")
+        subprocess.run(["mount", "-o", "remount,ro", str(mount)], check=True)
+        yield mount
+
+
+def test_a_read_only_file_system_is_refused_for_every_output(files, capsys, read_only_fs):
+    ro = read_only_fs
+    for option, name in (("--csv", "new.csv"), ("--csv", "old.csv"), ("--report", "r.html"),
+                         ("--plot", "plots")):
+        refused(capsys, files, ["study", "study.yaml", "--quiet", option, str(ro / name)],
+                f"{ro / name}: {option}: ", "Read-only file system")
+    refused(capsys, files, ["run", "scenario.yaml", "--log", str(ro / "old.csv")],
+            "Read-only file system")
+    assert (ro / "old.csv").read_text() == "old\n"
+
+
+def test_checking_an_output_leaves_nothing_behind_and_changes_nothing(tmp_path):
+    from sim.outputs import check_file, check_plot_dir
+
+    (tmp_path / "old.csv").write_text("old\n")
+    os.utime(tmp_path / "old.csv", (1_000_000, 1_000_000))
+    check_file("--csv", str(tmp_path / "old.csv"), {})
+    check_file("--csv", str(tmp_path / "new.csv"), {})
+    check_plot_dir("--plot", str(tmp_path), {})
+    check_plot_dir("--plot", str(tmp_path / "a" / "b"), {})
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["old.csv"]
+    assert (tmp_path / "old.csv").read_text() == "old\n"
+    assert os.stat(tmp_path / "old.csv").st_mtime == 1_000_000
+
+
+@pytest.fixture
+def full_fs(tmp_path):
+    """A tmpfs filled to the last byte (files can still be made, not written to)."""
+    with tmpfs(tmp_path / "full", "1m") as mount:
+        with contextlib.suppress(OSError), open(mount / "filler", "wb", buffering=0) as fh:
+            while True:
+                fh.write(b"\0" * 4096)
+        yield mount
+
+
+def test_a_write_that_fails_at_the_end_names_its_file(files, capsys, monkeypatch, full_fs):
+    monkeypatch.undo()  # battles run here
+    monkeypatch.chdir(files)
+    report = full_fs / "r.html"
+    line = err_line(capsys, ["study", "study.yaml", "--quiet", "--csv", "r.csv",
+                             "--report", str(report)])
+    assert f"{report}: cannot write the file (No space left on device)" in line
+    assert (files / "r.csv").read_text().startswith("study,study_hash,cell")
+    line = err_line(capsys, ["run", "scenario.yaml", "--log", str(full_fs / "log.jsonl")])
+    assert f"{full_fs / 'log.jsonl'}: cannot write the file (No space left on device)" in line
+
+
+def test_a_refusal_is_the_only_output(files, capsys):
+    """Item 6: `demo --out FILE` printed its banner first, `validate` the files before a bad one."""
+    for argv in (["demo", "--out", "study.yaml", "--fast"],
+                 ["demo", "--out", "/dev/full", "--fast"],
+                 ["validate", "scenario.yaml", "study.yaml", "missing.yaml"]):
+        assert main(argv) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and len(err.strip().splitlines()) == 1, (argv, out, err)
+
+
+def test_a_plot_folder_that_cannot_be_listed_is_one_line(tmp_path, monkeypatch):
+    """A folder one may write but not read (mode 0o300; root reads any, hence the stand-in)."""
+    from sim.errors import InputError
+    from sim.outputs import check_plot_dir
+
+    listdir = os.listdir
+
+    def unreadable(path="."):
+        if os.path.abspath(path) == str(tmp_path):
+            raise PermissionError(13, "Permission denied", path)
+        return listdir(path)
+
+    monkeypatch.setattr(os, "listdir", unreadable)
+    with pytest.raises(InputError, match=r"--plot: cannot be read: Permission denied \(expected"):
+        check_plot_dir("--plot", str(tmp_path), {})

@@ -205,9 +205,24 @@ def test_sim_analyse_never_writes_over_an_input(stored, tmp_path, capsys):
     shutil.copy(path.parent / "village_sniper.yaml", out_dir)
     capsys.readouterr()
     assert main(["analyse", str(named), "--db", str(db), "--out", str(out_dir)]) == 2
-    err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "would write over the input" in err[0]
+    out, err = capsys.readouterr()
+    err = err.strip().splitlines()
+    assert len(err) == 1 and out == ""  # refused before the analysis is printed
+    assert "--out: an output would be written over analysis.json, which is the study file" in err[0]
     assert named.read_text() == path.read_text()
+
+
+@pytest.mark.parametrize("out", ["a_file", "/dev/full", "/sys/sim-analysis"])
+def test_sim_analyse_refuses_an_unusable_out_before_printing_anything(stored, tmp_path, capsys, out):
+    """Issue 22, item 6: the refusal is the only output (the analysis was printed first)."""
+    path, db = stored
+    (tmp_path / "a_file").write_text("keep\n")
+    capsys.readouterr()
+    code = main(["analyse", str(path), "--db", str(db), "--out", out.replace("a_file", str(tmp_path / "a_file"))])
+    stdout, err = capsys.readouterr()
+    assert code == 2 and stdout == "", stdout[:200]
+    assert len(err.strip().splitlines()) == 1 and "--out: " in err and "(expected a directory" in err
+    assert (tmp_path / "a_file").read_text() == "keep\n"
 
 
 def test_study_plots_of_a_designed_study_leave_out_the_per_cell_rows(stored, tmp_path, monkeypatch):

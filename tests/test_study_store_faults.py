@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 import sim
-from conftest import SCENARIOS, err_line
+from conftest import SCENARIOS, err_line, tmpfs
 from sim.cli import main
 from sim.errors import InputError
 from sim.study.store import ResultStore
@@ -195,16 +195,8 @@ def test_a_full_disk_stops_the_study_in_one_line_and_keeps_the_batches(
 @pytest.fixture
 def tiny_fs(tmp_path):
     """An 8 MiB tmpfs (needs the right to mount, as root has here)."""
-    mount = tmp_path / "fs"
-    mount.mkdir()
-    made = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", str(mount)],
-                          capture_output=True)
-    if made.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {made.stderr.decode().strip()}")
-    try:
+    with tmpfs(tmp_path / "fs") as mount:
         yield mount
-    finally:
-        subprocess.run(["umount", "-l", str(mount)], check=True)
 
 
 def test_a_really_full_filesystem_stops_cleanly_and_resumes(tmp_path, tiny_fs, sim_env):

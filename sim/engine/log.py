@@ -14,6 +14,7 @@ from typing import Any
 
 from sim.engine.jsonl import Lines, clean
 from sim.events import CONTRACT_KEYS, LIFECYCLE_EVENTS, ROLL_KEYS
+from sim.files import write_text
 
 __all__ = ["CONTRACT_KEYS", "LIFECYCLE_EVENTS", "ROLL_KEYS", "EventLog"]
 
@@ -67,10 +68,9 @@ class EventLog:
         return map(Lines(), self.records)
 
     def to_jsonl(self, path: str | os.PathLike[str]) -> None:
-        """Write the log as JSON Lines (the ``--log`` format)."""
+        """Write the log as JSON Lines (the ``--log`` format); InputError if it cannot."""
         text = "\n".join(self.lines())
-        with open(path, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text + "\n" if text else "")
+        write_text(os.fspath(path), text + "\n" if text else "")
 
     def to_frame(self) -> Any:
         """The log as a pandas DataFrame, one row per record."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import re
 import sys
 from collections.abc import Callable
@@ -21,10 +22,12 @@ from pydantic import BaseModel
 
 from sim import catalogue
 from sim.errors import InputError
+from sim.files import read_bytes, write_text
 from sim.reference.jsonschema import scenario_schema, study_schema, systems_of
 from sim.reference.tables import doc_of, nested, table, undocumented
 from sim.scenario.orders import Arrived, Condition, Group, MovePolicy, Plan, Policies, TargetPolicy
 from sim.scenario.schema import Orders, Scenario, UnitSpec, Victory
+from sim.scenario.yamlfile import MAX_BYTES
 from sim.space.features import BUILTIN
 from sim.space.spec import AreaSpec, GridSpec, HexTerrain, TableTerrain, TerrainTypeSpec
 from sim.study.design import Factors, Precision, StudySpec
@@ -37,6 +40,8 @@ TACTICS: list[tuple[type[BaseModel], str, int]] = [
     (MovePolicy, "`on_fired`, `on_halted`", 4), (TargetPolicy, "`target`", 4)]
 BEHAVIOUR_KINDS = {"route": "`route` of a step", "reaction_move": "`on_fired`, `on_halted`",
                    "target": "`target`", "reaction": "`take_reaction`, `take_reactions`"}
+
+MAX_DOC_BYTES = 10_000_000  # a reference page or schema file read by `sim schema --docs`
 
 SCHEMAS = {"scenario.schema.json": lambda: scenario_schema(builtin_only=True),
            "study.schema.json": study_schema}
@@ -114,7 +119,7 @@ def _system(system: RuleSystem, examples: dict[str, list[Path]]) -> str:
             "Events it may log: " + ", ".join(f"`{e}`" for e in sorted(events_of(system))) + "."]
     for path in examples.get(name, []):
         out += [f"#### A complete `{name}` scenario: `scenarios/{path.name}`", "",
-                "```yaml", path.read_text(encoding="utf-8").rstrip("\n"), "```"]
+                "```yaml", _read(path, MAX_BYTES).rstrip("\n"), "```"]
     return re.sub(r"\n{3,}", "\n\n", "\n\n".join(out))
 
 
@@ -156,7 +161,7 @@ def _examples(docs: Path) -> dict[str, list[Path]]:
     """The shipped scenarios (``docs/../scenarios``) by rule system."""
     found: dict[str, list[Path]] = {}
     for path in sorted((docs.parent / "scenarios").glob("*.yaml")):
-        text = path.read_text(encoding="utf-8")
+        text = _read(path, MAX_BYTES)
         if re.search(r"^study:", text, re.M):
             continue
         ruleset = re.search(r"^ruleset:\s*(\w+)", text, re.M)
@@ -229,23 +234,39 @@ def _schema_text(make: Callable[[], dict[str, Any]], _old: str) -> str:
     return json.dumps(make(), indent=1, ensure_ascii=False) + "\n"
 
 
-def stale(docs: str | Path) -> list[str]:
-    """The generated files (or parts) under ``docs`` that differ from what the code gives."""
-    out = []
+def _read(path: Path, limit: int = MAX_DOC_BYTES) -> str:
+    """A file's text, "" if there is none; a FIFO, a device, a file too big or not UTF-8
+    is an InputError naming it (never a hang, never an unbounded read)."""
+    if not os.path.lexists(path):
+        return ""
+    raw = read_bytes(str(path), limit, "a text file")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not UTF-8 text (bad byte at offset {exc.start})", file=str(path)) from None
+
+
+def _changes(docs: str | Path) -> dict[str, str]:
+    """The new text of every generated file under ``docs`` that differs from what the code
+    gives, by path; everything is read (and checked) before anything is written."""
+    out = {}
     for path, make in _files(Path(docs)).items():
-        old = path.read_text(encoding="utf-8") if path.exists() else ""
-        if make(old) != old:
-            out.append(str(path))
+        old = _read(path)
+        new = make(old)
+        if new != old:
+            out[str(path)] = new
     return out
 
 
+def stale(docs: str | Path) -> list[str]:
+    """The generated files (or parts) under ``docs`` that differ from what the code gives."""
+    return list(_changes(docs))
+
+
 def update(docs: str | Path) -> list[str]:
-    """Rewrite every generated part and schema file under ``docs``; returns those changed."""
-    changed = []
-    for path, make in _files(Path(docs)).items():
-        old = path.read_text(encoding="utf-8") if path.exists() else ""
-        new = make(old)
-        if new != old:
-            path.write_text(new, encoding="utf-8")
-            changed.append(str(path))
-    return changed
+    """Rewrite every generated part and schema file under ``docs``; returns those changed
+    (a file that cannot be written is an InputError naming it)."""
+    changed = _changes(docs)
+    for path, new in changed.items():
+        write_text(path, new)
+    return list(changed)

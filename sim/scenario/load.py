@@ -268,6 +268,11 @@ def _child(node: Any, part: str) -> Any:
 
 def parse_assignment(text: str, source: str = "--set") -> tuple[str, Any]:
     """'rules.snapfire.radius=12' → ('rules.snapfire.radius', 12). Values are YAML scalars."""
+    try:  # a byte of the command line that is not UTF-8 arrives as a lone surrogate
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InputError(f"'{text}' is not UTF-8 text (character {exc.start + 1} stands for a "
+                         "byte that is not UTF-8; expected KEY=VALUE in UTF-8)", file=source) from None
     if "=" not in text:
         raise InputError(f"'{text}' is not KEY=VALUE (expected e.g. rules.snapfire.radius=12)", file=source)
     key, raw = text.split("=", 1)

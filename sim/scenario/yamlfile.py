@@ -4,7 +4,8 @@
 never constructs objects) and a map from key paths to 1-based line numbers, so that a
 schema error deep in a file can still say "line 17".
 
-Guards (README, "Guarantees"): at most ``MAX_BYTES`` bytes, ``MAX_NODES`` nodes counted
+Guards (README, "Guarantees"): a regular file (``sim.files``: never a FIFO or a device,
+which would hang or never end), at most ``MAX_BYTES`` bytes, ``MAX_NODES`` nodes counted
 with aliases expanded (an alias bomb is refused without being built), ``MAX_DEPTH``
 levels of nesting; no repeated keys; no tags that build sets, pairs, bytes or objects.
 """
@@ -17,6 +18,7 @@ from typing import Any
 import yaml
 
 from sim.errors import InputError
+from sim.files import read_bytes
 
 MAX_BYTES = 2_000_000  # a scenario is a page of YAML; refuse anything absurdly large
 MAX_NODES = 200_000    # YAML nodes, counted with every alias expanded ("billion laughs")
@@ -196,18 +198,7 @@ def read_yaml(path: str | os.PathLike) -> tuple[Any, dict[tuple, int]]:
     name = str(path)
     if not name:
         raise InputError("empty path (expected a YAML file)", file="''")
-    if not os.path.exists(name):
-        raise InputError("no such file (expected a YAML file)", file=name)
-    if os.path.isdir(name):
-        raise InputError("is a directory (expected a YAML file)", file=name)
-    try:
-        size = os.path.getsize(name)
-        if size > MAX_BYTES:
-            raise InputError(f"file is {size} bytes (expected at most {MAX_BYTES})", file=name)
-        with open(name, "rb") as fh:
-            raw = fh.read()
-    except OSError as exc:
-        raise InputError(f"cannot read file ({exc.strerror})", file=name) from None
+    raw = read_bytes(name, MAX_BYTES, "a YAML file")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

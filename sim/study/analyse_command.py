@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 
 from sim.errors import InputError
 
@@ -35,37 +34,35 @@ def add_analyse_arguments(parser: argparse.ArgumentParser) -> None:
       help="bootstrap resamples for the intervals of the indices (default 1000)")
 
 
-OUTPUTS = re.compile(r"^(analysis\.json|(indices|effects|splits|responses)\.csv|"
-                     r"(main_effects|interactions|tornado|tree)_.*\.png)$")
-
-
-def _refuse_inputs(out_dir: str, inputs: list[str]) -> None:
-    """Never write an output over an input: refuse a --out that holds an input under one
-    of the names the analysis writes."""
-    for path in inputs:
-        same_dir = os.path.abspath(os.path.dirname(path)) == os.path.abspath(out_dir)
-        if same_dir and OUTPUTS.match(os.path.basename(path)):
-            raise InputError(f"would write over the input {path} (expected another directory)",
-                             file=out_dir, place="--out")
+# The names `sim.study.report_farming.write_files` writes into --out.
+OUTPUTS = ("analysis.json", "indices.csv", "effects.csv", "splits.csv", "responses.csv",
+           "main_effects_*.png", "interactions_*.png", "tornado_*.png", "tree_*.png")
 
 
 def run_analyse_command(args: argparse.Namespace) -> int:
     """``sim analyse``: raises InputError on bad input (the CLI prints one line, exit 2)."""
-    from sim.study.stored_analysis import CLI_NAMES, analyse_stored
+    from sim.outputs import check_plot_dir
+    from sim.study.design import load_study
+    from sim.study.stored_analysis import CLI_NAMES, analyse_stored, require_extra
 
-    analysis = analyse_stored(args.study, args.db, args.metric, args.crn, args.resamples,
-                              CLI_NAMES)
+    require_extra(CLI_NAMES)
+    study = load_study(args.study)
+    # Every refusal before any output: --out is checked before the analysis is printed.
+    check_plot_dir("--out", args.out, {"the study file": args.study, "the study's scenario":
+                                       study.scenario_path, "the results database": args.db},
+                   OUTPUTS, "outputs of the analysis", "an output")
+    analysis = analyse_stored(study, args.db, args.metric, args.crn, args.resamples, CLI_NAMES)
+    written: list[str] = []
+    if args.out:  # written before anything is printed, so a failed write is the only output
+        try:
+            written = analysis.write(args.out)
+        except OSError as exc:
+            raise InputError(f"cannot write there ({exc.strerror or exc})",
+                             file=str(exc.filename or args.out), place="--out") from None
     if args.json:
         print(json.dumps(analysis.to_dict(), indent=1, allow_nan=False))
     else:
         print(analysis.text())
-    if args.out:
-        _refuse_inputs(args.out, [args.study, analysis.analysis.study.scenario_path, args.db])
-        try:
-            written = analysis.write(args.out)
-        except OSError as exc:
-            raise InputError(f"cannot write there ({exc.strerror or exc})", file=args.out,
-                             place="--out") from None
-        if not args.json:
+        if args.out:
             print(f"\nWrote {len(written)} files to {os.path.join(args.out, '')}")
     return 0

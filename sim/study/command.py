@@ -107,8 +107,10 @@ def _progress(name: str, quiet: bool):
                 disable=quiet or not sys.stderr.isatty())
 
 
-def execute(study: Study, args, *, executor=None, out=None) -> tuple[int, StudyRun | None]:
-    """Run a loaded study with parsed options; returns (exit code, StudyRun)."""
+def execute(study: Study, args, *, executor=None, out=None,
+            banner: str = "") -> tuple[int, StudyRun | None]:
+    """Run a loaded study with parsed options; returns (exit code, StudyRun). ``banner``
+    is printed once every option is checked, so a refusal is the only output."""
     from sim.study import lifetime
     from sim.study.executors import WorkersLost, make_executor
     from sim.study.report import as_json, full_table_hint, table, write_csv
@@ -122,6 +124,8 @@ def execute(study: Study, args, *, executor=None, out=None) -> tuple[int, StudyR
     precision = precision_target(study, args.precision, args.replications)
     executor = executor or make_executor(args.executor, args.workers, args.address)
     store = ResultStore(args.db) if args.db is not None else None
+    if banner:
+        print(banner, file=out, flush=True)
     bar = _progress(study.name, args.quiet)
     stored = f"; the finished batches are in {args.db}: rerun with --resume" if store else ""
     try:
@@ -159,31 +163,32 @@ def execute(study: Study, args, *, executor=None, out=None) -> tuple[int, StudyR
         print(f"{len(run.failures)} replications raised; first: seed {first.seed}: "
               f"{first.error}{where}", file=sys.stderr)
         print(f"reproduce it with: {reproduce_command(study, first)}", file=sys.stderr)
-    try:
-        if args.csv:
-            write_csv(run, args.csv)
-        if args.plot:
-            from sim.viz.study_plots import plot_study
+    # The results are printed (and stored); a failed write names its own file.
+    if args.csv:
+        write_csv(run, args.csv)
+    if args.plot:
+        from sim.viz.study_plots import plot_study
 
+        try:
             plot_study(run, args.plot)
-        if getattr(args, "report", None):
-            from sim.study.report_html import write_report
+        except OSError as exc:
+            raise InputError(f"cannot write there ({exc.strerror or exc})",
+                             file=str(exc.filename or args.plot),
+                             place=getattr(args, "plot_option", "--plot")) from None
+    if getattr(args, "report", None):
+        from sim.study.report_html import write_report
 
-            write_report(run, args.report, getattr(args, "command_line", None))
-    except OSError as exc:  # the results are printed (and stored); only this file failed
-        report = getattr(args, "report", None)
-        where = str(args.csv if exc.filename == args.csv else report if exc.filename == report
-                    else args.plot or args.csv or report)
-        raise InputError(f"cannot write there ({exc.strerror or exc})", file=where) from None
+        write_report(run, args.report, getattr(args, "command_line", None))
     return (1 if run.failures else 0), run
 
 
 def _check_outputs(study: Study, args) -> None:
-    """Before any battle: no output (--csv, --plot, a new --db) is one of the inputs."""
+    """Before any battle: no output (--csv, --report, --plot, --db) is one of the inputs,
+    and each is a place where a file of its kind can be written."""
     from sim.outputs import check_file, check_plot_dir
 
     inputs = {"the study file": study.path, "the study's scenario": study.scenario_path}
-    check_file("--db", args.db, inputs)
+    check_file("--db", args.db, inputs, tried=False)  # its kind: sim.study.store
     inputs["the results database"] = args.db
     check_file("--csv", args.csv, inputs)
     check_file("--report", getattr(args, "report", None), inputs)
@@ -251,9 +256,8 @@ def run_demo_command(args: argparse.Namespace) -> int:
         executor="processes" if args.workers > 1 else "serial", address=None, db=None,
         resume=False, json=False, crn=True, precision=None, plot=args.out, csv=None, report=None,
         quiet=args.quiet, task_size=None, plot_option="--out")
-    if not args.quiet:
-        print(f"sim demo: {study.spec.description or study.name}\n", flush=True)
-    code, run = execute(study, opts)
+    banner = "" if args.quiet else f"sim demo: {study.spec.description or study.name}\n"
+    code, run = execute(study, opts, banner=banner)
     if run is None or args.quiet:
         return code
     print("\n" + meaning(run))

@@ -19,6 +19,7 @@ import json
 import math
 from typing import Any, cast
 
+from sim.files import write_text
 from sim.study.design import package_version
 from sim.study.runner import StudyRun
 from sim.study.stats import Estimate, Summary
@@ -219,7 +220,7 @@ def meaning(run: StudyRun, metric: str | None = None) -> str:
 
 def write_csv(run: StudyRun, path: str) -> int:
     """Every recorded replication of the study (failures too), one row each; returns
-    the row count."""
+    the row count (InputError naming the file if it cannot be written)."""
     import pandas as pd
 
     keys = [k for k, _ in run.study.cells[0].point] if run.study.cells else []
@@ -238,5 +239,5 @@ def write_csv(run: StudyRun, path: str) -> int:
             "version", "scenario_hash"]
     rest = sorted(c for c in frame.columns if c not in lead)
     frame = frame.reindex(columns=lead + rest)
-    frame.to_csv(path, index=False)
+    write_text(path, frame.to_csv(index=False))
     return len(frame)

@@ -17,8 +17,11 @@ import shlex
 import sys
 import tempfile
 from collections import Counter
-from typing import Any, cast
+from typing import cast
 
+from sim.errors import InputError
+from sim.files import read_bytes, write_text
+from sim.scenario.yamlfile import MAX_BYTES
 from sim.study.design import package_version
 from sim.study.report import excludes_zero, meaning
 from sim.study.runner import StudyRun
@@ -37,17 +40,17 @@ figure { margin: 1em 0; } figcaption { color: #555; font-size: 0.9em; }
 
 def question(path: str) -> list[str]:
     """The comment lines that open a study file (its question), without editor settings."""
-    out = []
-    try:
-        with open(path, encoding="utf-8-sig") as f:
-            for line in f:
-                if not line.startswith("#"):
-                    break
-                text = line[1:].strip()
-                if not text.startswith("yaml-language-server:"):
-                    out.append(text)
-    except OSError:
-        pass
+    out: list[str] = []
+    try:  # read as the study was: a regular file of bounded size (it may have changed since)
+        lines = read_bytes(path, MAX_BYTES, "a study file").decode("utf-8-sig", "replace")
+    except InputError:
+        return out
+    for line in lines.splitlines():
+        if not line.startswith("#"):
+            break
+        text = line[1:].strip()
+        if not text.startswith("yaml-language-server:"):
+            out.append(text)
     return out
 
 
@@ -213,8 +216,6 @@ def report_html(run: StudyRun, argv: list[str] | None = None) -> str:
 
 
 def write_report(run: StudyRun, path: str, argv: list[str] | None = None) -> str:
-    """Write the report to ``path``; returns the path."""
-    text: Any = report_html(run, argv)
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(text)
+    """Write the report to ``path`` (an InputError naming it if that fails); returns the path."""
+    write_text(path, report_html(run, argv))
     return path

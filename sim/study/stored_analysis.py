@@ -18,6 +18,7 @@ import pandas as pd
 
 from sim import arguments
 from sim.errors import InputError
+from sim.files import path_problem
 from sim.metrics import metric_kinds
 from sim.study.analysis import Analysis, MetricAnalysis, analyse, missing_extra
 from sim.study.design import Study, load_study
@@ -78,20 +79,25 @@ CLI_NAMES = {"db": "--db", "metrics": "--metric", "resamples": "--resamples",
              "call": "sim analyse"}
 
 
-def analyse_stored(study: Study | str, db: str, metrics: list[str] | None, crn: bool,
-                   resamples: int, names: dict[str, str]) -> StudyAnalysis:
-    """``analyse_study``, its errors naming the arguments as ``names`` says."""
+def require_extra(names: dict[str, str]) -> None:
+    """Refuse at once when a library of the ``analysis`` extra is missing."""
     missing = missing_extra()
     if missing:
         raise InputError(f"{names['call']} needs {', '.join(missing)}: pip install 'sim[analysis]'",
                          file="command line" if names is CLI_NAMES else None,
                          place=None if names is CLI_NAMES else names["call"])
+
+
+def analyse_stored(study: Study | str, db: str, metrics: list[str] | None, crn: bool,
+                   resamples: int, names: dict[str, str]) -> StudyAnalysis:
+    """``analyse_study``, its errors naming the arguments as ``names`` says."""
+    require_extra(names)
     if not isinstance(study, Study):
         study = load_study(arguments.path(study, "study"))
     db = arguments.path(db, names["db"])
     if not os.path.isfile(db):
-        raise InputError("no such results database (expected the --db of a `sim study` run)",
-                         file=db, place=names["db"])
+        raise InputError(f"{path_problem(db) or 'no such results database'} (expected the "
+                         "--db of a `sim study` run)", file=db, place=names["db"])
     if metrics is not None:
         if isinstance(metrics, str) or not isinstance(metrics, (list, tuple)):
             raise arguments.fail(names["metrics"], "a list of metric names", metrics)

@@ -27,8 +27,14 @@ img { max-width: 100%; }
 
 
 def escape(text: Any) -> str:
-    """Text made safe to put in HTML."""
-    return html.escape(str(text), quote=True)
+    """Text made safe to put in HTML; a character UTF-8 cannot hold (the stand-in for a
+    byte of a file name that is not UTF-8) is shown as a backslash escape, ``\\xff``."""
+    text = str(text)
+    try:  # a name's undecodable byte b'\xff' arrives as '\udcff': show it as \xff
+        text = text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:  # another lone surrogate: \ud800
+        text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return html.escape(text, quote=True)
 
 
 def png_uri(fig: Any, dpi: int = 100) -> str:

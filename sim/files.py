@@ -1,0 +1,133 @@
+"""Reading and writing the files a command names: regular files only, reads bounded.
+
+A FIFO, a device (``/dev/zero``, ``/dev/full``, a terminal), a socket, or ``/dev/stdin``
+from a pipe is refused by its kind before anything could wait on it or read it without
+end: the path is looked at first (``os.stat``), then opened without blocking and the file
+actually opened is looked at again (``os.fstat``), so a file swapped in between is
+caught too. A read stops one byte past its limit, whatever the file's size says. A write
+encodes the whole text before the file is opened, and every error names the file.
+"""
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+
+from sim.errors import InputError
+
+# Opening a FIFO without O_NONBLOCK waits for its other end; O_BINARY exists on Windows only.
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+
+_KINDS = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+
+
+def kind_problem(mode: int) -> str | None:
+    """Why a file of this ``st_mode`` is not one to read or write as a file (None: it is
+    a regular file), e.g. 'is not a regular file but a FIFO'."""
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "is a directory"
+    name = next((name for test, name in _KINDS if test(mode)), "a special file")
+    return f"is not a regular file but {name}"
+
+
+def path_problem(path: str) -> str | None:
+    """``kind_problem`` of what ``path`` names now (None also when nothing is there)."""
+    try:
+        return kind_problem(os.stat(path).st_mode)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:  # a file where a folder should be, a loop of links, ...
+        return f"cannot be reached: {exc.strerror or exc}"
+
+
+def write_problem(path: str) -> str | None:
+    """Why no file could be written at ``path`` (None: one can), found by trying, with
+    nothing left behind: an existing file is opened for writing but not emptied, a new
+    one is created and removed at once. (Permission bits do not stop root, so asking is
+    not enough: a read-only mount, /proc, /sys or an immutable file refuse only a try.)"""
+    why = path_problem(path)
+    if why is not None:
+        return why
+    target = os.path.realpath(path)  # a dangling symbolic link: where the file would go
+    if not os.path.isdir(os.path.dirname(target)):
+        return "its directory does not exist"
+    exists = os.path.exists(target)
+    try:
+        if exists:
+            os.close(os.open(target, os.O_WRONLY | _NONBLOCK))
+        else:
+            os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+            os.remove(target)
+    except OSError as exc:
+        return f"{'cannot be written' if exists else 'cannot be made there'}: {exc.strerror or exc}"
+    return None
+
+
+def folder_problem(folder: str) -> str | None:
+    """Why files could not be written into ``folder`` (made, with its parents, if missing),
+    found by making a file there and removing it."""
+    base = os.path.abspath(folder)
+    while not os.path.exists(base):
+        base = os.path.dirname(base)
+    if not os.path.isdir(base):
+        return f"is inside {base}, which is not a directory"
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".sim-probe-", dir=base)
+        os.close(fd)
+        os.remove(probe)
+    except OSError as exc:
+        where = "there" if base == os.path.abspath(folder) else f"in {base}"
+        return f"cannot be written {where}: {exc.strerror or exc}"
+    return None
+
+
+def read_bytes(path: str, limit: int, expected: str) -> bytes:
+    """The bytes of the regular file ``path``, at most ``limit`` of them. Anything else (no
+    such file, another kind, too big, unreadable) is an InputError naming the file and
+    saying what was ``expected``."""
+    try:
+        why = kind_problem(os.stat(path).st_mode)
+        if why is None:
+            with open(os.open(path, os.O_RDONLY | _NONBLOCK), "rb") as fh:
+                st = os.fstat(fh.fileno())
+                why = kind_problem(st.st_mode)
+                if why is None and st.st_size > limit:
+                    raise InputError(f"file is {st.st_size} bytes (expected at most {limit})",
+                                     file=path)
+                data = b"" if why else fh.read(limit + 1)
+    except FileNotFoundError:
+        why = "no such file"
+    except OSError as exc:
+        raise InputError(f"cannot read file ({exc.strerror or exc})", file=path) from None
+    if why:
+        raise InputError(f"{why} (expected {expected})", file=path)
+    if len(data) > limit:  # it grew since, or its size said less than it holds (/proc)
+        raise InputError(f"file is more than {limit} bytes (expected at most {limit})", file=path)
+    return data
+
+
+def write_bytes(path: str, data: bytes, place: str | None = None) -> None:
+    """Make the regular file ``path`` (new or replaced) hold ``data``; another kind of file,
+    or a failed write (a full disk), is an InputError naming the file (and ``place``)."""
+    try:
+        why = path_problem(path)
+        if why is None:
+            with open(os.open(path, os.O_WRONLY | os.O_CREAT | _NONBLOCK, 0o666), "wb") as fh:
+                why = kind_problem(os.fstat(fh.fileno()).st_mode)
+                if why is None:  # only now emptied: a refused file is left as it was
+                    fh.truncate(0)
+                    fh.write(data)
+    except OSError as exc:
+        raise InputError(f"cannot write the file ({exc.strerror or exc})", file=path,
+                         place=place) from None
+    if why:
+        raise InputError(f"{why} (expected a file to write)", file=path, place=place)
+
+
+def write_text(path: str, text: str, place: str | None = None) -> None:
+    """``write_bytes`` of ``text`` in UTF-8 (a character UTF-8 cannot hold, such as the
+    stand-in for a non-UTF-8 byte of a file name, is written as a backslash escape)."""
+    write_bytes(path, text.encode("utf-8", "backslashreplace"), place)
