@@ -24,7 +24,7 @@ from multiprocessing import get_context
 from typing import TYPE_CHECKING, Any, cast
 
 from sim.errors import InputError
-from sim.study import lifetime
+from sim.study import lifetime, mainscript
 from sim.study.cells import resolved
 
 if TYPE_CHECKING:
@@ -156,7 +156,7 @@ class ProcessExecutor:
         try:
             # Start every worker and import the engine now, not inside the first tasks, so
             # start-up is paid here (as Dask pays it when its cluster starts).
-            with lifetime.workers_starting():
+            with mainscript.workers_without_script(), lifetime.workers_starting():
                 warm = [self.pool.submit(_warm_up, DEFAULT_BATTLE) for _ in range(self.workers)]
             for fut in warm:
                 fut.result()
@@ -208,7 +208,7 @@ class DaskExecutor:
         try:
             # A signal while it starts is acted on once it has: stopped half-way, the
             # cluster's own clean-up at exit would fail with a traceback.
-            with lifetime.workers_starting():
+            with mainscript.workers_without_script(), lifetime.workers_starting():
                 if self.address is not None:
                     self._join()
                 else:
