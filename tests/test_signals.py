@@ -90,12 +90,19 @@ sys.meta_path.insert(0, SignalOnImport())
 """
 
 
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+SIM_SCRIPT = Path(sys.executable).parent / "sim"  # the `sim` command an install makes
+
+
+@pytest.mark.parametrize("sig, entry", [
+    (signal.SIGINT, "-m"), (signal.SIGTERM, "-m"),
+    pytest.param(signal.SIGHUP, "script", marks=pytest.mark.skipif(
+        not SIM_SCRIPT.is_file(), reason="sim is not installed in this environment"))])
 def test_a_signal_while_sim_is_still_importing_is_one_line_and_its_status(
-        tmp_path, sim_env, sig):
+        tmp_path, sim_env, sig, entry):
     (tmp_path / "sitecustomize.py").write_text(HOOK.format(sig=sig.name))
     env = dict(sim_env, PYTHONPATH=f"{tmp_path}:{sim_env['PYTHONPATH']}")
-    p = subprocess.run([sys.executable, "-m", "sim", "validate", str(STUDY)], env=env,
+    command = [sys.executable, "-m", "sim"] if entry == "-m" else [str(SIM_SCRIPT)]
+    p = subprocess.run([*command, "validate", str(STUDY)], env=env,
                        cwd=tmp_path, capture_output=True, text=True, timeout=120,
                        start_new_session=True)
     assert (p.returncode, p.stderr, p.stdout) == (128 + sig, f"sim: {LINE[sig]}\n", "")

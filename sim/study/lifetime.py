@@ -99,8 +99,9 @@ def stop_while_importing() -> None:
     as_module = argv[:1] == ["-m"] and ("-msim" in orig or any(
         a == "-m" and b == "sim" for a, b in zip(orig, orig[1:])))
     main = sys.modules.get("__main__")
-    as_script = (bool(argv) and os.path.basename(argv[0]) == "sim" and main is not None
-                 and getattr(main, "__file__", None) == argv[0])
+    script = getattr(main, "__file__", None)
+    as_script = (bool(argv) and os.path.basename(argv[0]) == "sim" and script is not None
+                 and os.path.abspath(script) == os.path.abspath(argv[0]))
     if (as_module or as_script) and threading.current_thread() is threading.main_thread():
         sys.unraisablehook = functools.partial(_unraisable, sys.unraisablehook)
         for s in STOP_SIGNALS:
