@@ -208,10 +208,11 @@ class DaskExecutor:
         try:
             # A signal while it starts is acted on once it has: stopped half-way, the
             # cluster's own clean-up at exit would fail with a traceback.
-            with mainscript.workers_without_script(), lifetime.workers_starting():
-                if self.address is not None:
+            if self.address is not None:
+                with lifetime.signals_deferred():
                     self._join()
-                else:
+            else:
+                with mainscript.workers_without_script(), lifetime.workers_starting():
                     self._start_cluster(Client, LocalCluster)
         except BaseException:
             self.__exit__()
@@ -240,8 +241,9 @@ class DaskExecutor:
         # Its housekeeping timers (an event-loop tick every 20 ms, system and memory
         # monitors) run on the cores the battles use: slowed, an idle cluster takes
         # about 1 % of a core instead of 5 %. The preload makes each worker process
-        # ignore Ctrl-C (which it starts with blocked) and exit with this one. Its logs are silenced below CRITICAL:
-        # what stops a study is said in one line by the command (a KilledWorker too).
+        # ignore Ctrl-C (it starts with it blocked) and exit with this one. Its logs are
+        # silenced below CRITICAL: what stops a study is said in one line by the command
+        # (a KilledWorker too).
         with dask.config.set({"distributed.worker.profile.enabled": False,
                               "distributed.admin.tick.interval": "500ms",
                               "distributed.admin.tick.limit": "30s",
