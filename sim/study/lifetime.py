@@ -14,7 +14,7 @@
   the command prints one line and exits with 128 + the signal's number.
 - While workers or a cluster start or close, a signal is only remembered, and acted on
   when that is done: stopped half-way, a Dask cluster's own clean-up at exit fails with
-  a traceback. Workers start with SIGINT blocked (and until they ignore it).
+  a traceback. Workers start with SIGINT blocked, until they ignore it.
 """
 from __future__ import annotations
 
