@@ -24,6 +24,8 @@ from __future__ import annotations
 import importlib.metadata
 from typing import TYPE_CHECKING, Any
 
+from sim import _start  # noqa: F401 - first: as the `sim` command, signals count from here
+
 try:
     __version__: str = importlib.metadata.version("sim")
 except importlib.metadata.PackageNotFoundError:  # run from a source tree, not installed

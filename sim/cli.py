@@ -172,20 +172,26 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    try:
-        args = build_parser().parse_args(argv)
-        args.command_line = ["sim", *(sys.argv[1:] if argv is None else argv)]  # for provenance
-        return int(args.func(args) or 0)
-    except InputError as err:
-        # One line, printable whatever the path's bytes (a non-UTF-8 file name).
-        message = " ".join(str(err).encode("utf-8", "backslashreplace").decode("utf-8").splitlines())
-        print(f"sim: error: {message}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("sim: interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:
-        return 0
+    """Run one ``sim`` command; returns its exit status."""
+    from sim.study import lifetime
+
+    # From the first instruction to the last, Ctrl-C, SIGTERM and SIGHUP stop the
+    # command with one line and 128 + the signal's number (a study says more itself).
+    with lifetime.stop_on_signals():
+        try:
+            args = build_parser().parse_args(argv)
+            args.command_line = ["sim", *(sys.argv[1:] if argv is None else argv)]  # for provenance
+            return int(args.func(args) or 0)
+        except InputError as err:
+            # One line, printable whatever the path's bytes (a non-UTF-8 file name).
+            message = " ".join(str(err).encode("utf-8", "backslashreplace").decode("utf-8").splitlines())
+            print(f"sim: error: {message}", file=sys.stderr)
+            return 2
+        except KeyboardInterrupt as stop:
+            print(f"sim: {lifetime.stopped_line(stop)}", file=sys.stderr)
+            return lifetime.exit_status(stop)
+        except BrokenPipeError:
+            return 0
 
 
 if __name__ == "__main__":

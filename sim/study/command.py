@@ -135,10 +135,8 @@ def execute(study: Study, args, *, executor=None, out=None,
                             resume=args.resume, progress=bar, per_task=args.task_size)
     except KeyboardInterrupt as stop:
         bar.close()
-        code = lifetime.exit_status(stop)
-        what = "interrupted" if code == 130 else f"stopped by {stop}"
-        print(f"{what}{stored}", file=sys.stderr)
-        return code, None
+        print(f"{lifetime.stopped_line(stop)}{stored}", file=sys.stderr)
+        return lifetime.exit_status(stop), None
     except WorkersLost as exc:
         bar.close()
         print(f"sim: error: {exc}{stored}", file=sys.stderr)

@@ -24,7 +24,7 @@ from multiprocessing import get_context
 from typing import TYPE_CHECKING, Any, cast
 
 from sim.errors import InputError
-from sim.study import lifetime
+from sim.study import lifetime, mainscript
 from sim.study.cells import resolved
 
 if TYPE_CHECKING:
@@ -156,7 +156,7 @@ class ProcessExecutor:
         try:
             # Start every worker and import the engine now, not inside the first tasks, so
             # start-up is paid here (as Dask pays it when its cluster starts).
-            with lifetime.workers_ignore_sigint():
+            with mainscript.workers_without_script(), lifetime.workers_starting():
                 warm = [self.pool.submit(_warm_up, DEFAULT_BATTLE) for _ in range(self.workers)]
             for fut in warm:
                 fut.result()
@@ -166,9 +166,10 @@ class ProcessExecutor:
         return self
 
     def __exit__(self, *exc):
-        if self.pool is not None:
-            self.pool.shutdown(wait=True, cancel_futures=True)
-            self.pool = None
+        pool, self.pool = self.pool, None
+        if pool is not None:
+            with lifetime.signals_deferred():
+                pool.shutdown(wait=True, cancel_futures=True)
 
     def run(self, tasks: Iterable[Task]) -> Iterator[list[Outcome]]:
         pool = cast(ProcessPoolExecutor, self.pool)   # started by __enter__
@@ -205,10 +206,14 @@ class DaskExecutor:
             raise InputError("the dask executor needs dask[distributed] "
                              "(pip install 'sim[dask]')", place="--executor") from None
         try:
+            # A signal while it starts is acted on once it has: stopped half-way, the
+            # cluster's own clean-up at exit would fail with a traceback.
             if self.address is not None:
-                self._join()
+                with lifetime.signals_deferred():
+                    self._join()
             else:
-                self._start_cluster(Client, LocalCluster)
+                with mainscript.workers_without_script(), lifetime.workers_starting():
+                    self._start_cluster(Client, LocalCluster)
         except BaseException:
             self.__exit__()
             raise
@@ -236,15 +241,15 @@ class DaskExecutor:
         # Its housekeeping timers (an event-loop tick every 20 ms, system and memory
         # monitors) run on the cores the battles use: slowed, an idle cluster takes
         # about 1 % of a core instead of 5 %. The preload makes each worker process
-        # ignore Ctrl-C and exit with this one. Its logs are silenced below CRITICAL:
-        # what stops a study is said in one line by the command (a KilledWorker too).
+        # ignore Ctrl-C (it starts with it blocked) and exit with this one. Its logs are
+        # silenced below CRITICAL: what stops a study is said in one line by the command
+        # (a KilledWorker too).
         with dask.config.set({"distributed.worker.profile.enabled": False,
                               "distributed.admin.tick.interval": "500ms",
                               "distributed.admin.tick.limit": "30s",
                               "distributed.admin.system-monitor.interval": "5s",
                               "distributed.worker.memory.monitor-interval": "1s",
-                              "distributed.worker.preload": [lifetime.__name__]}), \
-                lifetime.workers_ignore_sigint():
+                              "distributed.worker.preload": [lifetime.__name__]}):
             self.cluster = LocalCluster(
                 n_workers=self.workers, threads_per_worker=1, processes=self.processes,
                 host="127.0.0.1", dashboard_address="127.0.0.1:0",
@@ -255,11 +260,13 @@ class DaskExecutor:
         self.client = Client(self.cluster)
 
     def __exit__(self, *exc):
-        if self.client is not None:
-            self.client.close()
-        if self.cluster is not None:
-            self.cluster.close()
+        client, cluster = self.client, self.cluster
         self.client = self.cluster = None
+        with lifetime.signals_deferred():
+            if client is not None:
+                client.close()
+            if cluster is not None:
+                cluster.close()
 
     @property
     def _client(self) -> Client:

@@ -8,18 +8,26 @@
   parent and the workers hold, sees it close and exits too.
 - Workers ignore SIGINT: Ctrl-C in a terminal reaches every process of the group, and it
   is the parent that decides what stops (a worker's own traceback would only be noise).
-- In the parent, SIGTERM and SIGHUP stop a study as Ctrl-C does: ``Stopped`` (a
-  ``KeyboardInterrupt``) is raised, the executor shuts down, the store keeps every
-  committed batch, and the command exits with 128 + the signal's number.
+- In the parent, from the start of every ``sim`` command, SIGINT, SIGTERM and SIGHUP
+  stop it alike: ``Stopped`` (a ``KeyboardInterrupt``) is raised once, later signals
+  change nothing, the executor shuts down, the store keeps every committed batch, and
+  the command prints one line and exits with 128 + the signal's number.
+- While workers or a cluster start or close, a signal is only remembered, and acted on
+  when that is done: stopped half-way, a Dask cluster's own clean-up at exit fails with
+  a traceback. Workers start with SIGINT blocked, until they ignore it.
 """
 from __future__ import annotations
 
 import contextlib
+import functools
 import multiprocessing
 import multiprocessing.connection
 import os
 import signal
+import sys
 import threading
+from collections.abc import Iterator
+from multiprocessing import resource_tracker
 
 ORPHANED = 70  # a worker's exit status when its parent is gone (EX_SOFTWARE)
 
@@ -37,41 +45,129 @@ def exit_status(stop: KeyboardInterrupt) -> int:
     return 128 + getattr(stop, "signum", int(signal.SIGINT))
 
 
-def _raise_stopped(signum, frame):
-    raise Stopped(signum)
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+_stopping: list[int] = []  # the signal being acted on, within stop_on_signals
+
+
+def stopped_line(stop: KeyboardInterrupt) -> str:
+    """What a command prints when a signal stops it: 'interrupted' for Ctrl-C, else
+    'stopped by SIGTERM' (or SIGHUP)."""
+    signum = getattr(stop, "signum", int(signal.SIGINT))
+    return "interrupted" if signum == signal.SIGINT else f"stopped by {signal.Signals(signum).name}"
+
+
+class _Exit(SystemExit):
+    """A command stopped while it is still importing: its status, and the signal."""
+
+    def __init__(self, signum: int):
+        super().__init__(128 + signum)
+        self.signum = signum
+
+
+def _stop(signum, frame):
+    # Once: a second signal while the first is acted on (the executor shutting down, the
+    # line being printed) would only break that off with a traceback.
+    if not _stopping:
+        _stopping.append(signum)
+        raise Stopped(signum)
+
+
+def _exit_now(signum, frame):
+    if not _stopping:
+        _stopping.append(signum)
+        print(f"sim: {stopped_line(Stopped(signum))}", file=sys.stderr, flush=True)
+        raise _Exit(signum)  # exits without a traceback, output flushed
+
+
+def _unraisable(hook, unraisable) -> None:
+    # A stop raised where Python cannot raise (a __del__, a weakref callback of the
+    # import system) is reported and dropped: say nothing, and signal again from outside.
+    stop = unraisable.exc_value
+    if isinstance(stop, (Stopped, _Exit)) and _stopping:
+        _stopping.clear()
+        threading.Timer(0.05, signal.pthread_kill,
+                        (threading.main_thread().ident, stop.signum)).start()
+    else:
+        hook(unraisable)
+
+
+def stop_while_importing() -> None:
+    """When this process is the ``sim`` command (``python -m sim``, the ``sim`` script):
+    a signal while it is still importing ``sim`` (a second or so) stops it at once, with
+    its line and status, until the command installs ``stop_on_signals``."""
+    argv, orig = sys.argv, getattr(sys, "orig_argv", [])
+    as_module = argv[:1] == ["-m"] and ("-msim" in orig or any(
+        a == "-m" and b == "sim" for a, b in zip(orig, orig[1:])))
+    main = sys.modules.get("__main__")
+    script = getattr(main, "__file__", None)
+    as_script = (bool(argv) and os.path.basename(argv[0]) == "sim" and script is not None
+                 and os.path.abspath(script) == os.path.abspath(argv[0]))
+    if (as_module or as_script) and threading.current_thread() is threading.main_thread():
+        sys.unraisablehook = functools.partial(_unraisable, sys.unraisablehook)
+        for s in STOP_SIGNALS:
+            signal.signal(s, _exit_now)
 
 
 @contextlib.contextmanager
-def stop_on_signals():
-    """Within the block, SIGTERM and SIGHUP raise ``Stopped`` in the main thread (as
-    SIGINT raises KeyboardInterrupt); elsewhere (a notebook's thread) nothing changes."""
+def stop_on_signals() -> Iterator[None]:
+    """Within the block, SIGINT, SIGTERM and SIGHUP raise ``Stopped`` in the main thread,
+    once; elsewhere (a notebook's thread) nothing changes."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    old = {s: signal.signal(s, _raise_stopped) for s in (signal.SIGTERM, signal.SIGHUP)}
+    hook = sys.unraisablehook
+    sys.unraisablehook = functools.partial(_unraisable, hook)
+    old = {s: signal.signal(s, _stop) for s in STOP_SIGNALS}
     try:
         yield
     finally:
         for s, handler in old.items():
-            signal.signal(s, handler)
+            # The `sim` command is done once its block ends: a signal as the
+            # interpreter exits would only change the status it gave.
+            signal.signal(s, signal.SIG_IGN if handler is _exit_now else handler)
+        sys.unraisablehook = hook
+        if old[signal.SIGTERM] is not _stop:  # the outermost block: the next stop counts
+            _stopping.clear()
 
 
 @contextlib.contextmanager
-def workers_ignore_sigint():
-    """Processes started within the block inherit SIGINT ignored (Python keeps an
-    inherited SIG_IGN), so they ignore Ctrl-C from their very first instruction. The
-    parent holds SIGINT blocked meanwhile: a Ctrl-C in that window is delivered (as
-    KeyboardInterrupt) when the block ends, not lost."""
+def signals_deferred() -> Iterator[None]:
+    """Within the block, SIGINT, SIGTERM and SIGHUP (those that a Python handler takes)
+    are only remembered; the first is handed to its handler when the block ends."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    caught: list[signal.Signals] = []
+
+    def remember(signum: int, frame: object) -> None:
+        caught.append(signal.Signals(signum))
+
+    # Not SIG_IGN for SIGINT: a thread that does not block it (OpenBLAS's, a notebook's)
+    # would take a Ctrl-C and, ignoring it, lose it.
+    old = {s: h for s in STOP_SIGNALS if callable(h := signal.getsignal(s))}
+    for s in old:
+        signal.signal(s, remember)
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, old)
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # a pending Ctrl-C is remembered now
+        for s, handler in old.items():
+            signal.signal(s, handler)
+        if caught:
+            old[caught[0]](caught[0], None)
+
+
+@contextlib.contextmanager
+def workers_starting() -> Iterator[None]:
+    """``signals_deferred``, for a block that starts worker processes: they start with
+    SIGINT blocked, so that a Ctrl-C reaches them only once they ignore it
+    (``worker_started``, ``dask_setup``)."""
+    # Started here first: starting it unblocks SIGINT in the thread that does, and the
+    # processes started after that by this thread would then take Ctrl-C from the start.
+    resource_tracker.ensure_running()
+    with signals_deferred():
+        yield
 
 
 def _ignore_sigint() -> None:

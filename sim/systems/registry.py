@@ -365,6 +365,12 @@ def all_systems() -> list[RuleSystem]:
     return [get_system(n) for n in system_names()]
 
 
+def registered_from_python() -> list[Any]:
+    """Every rule system, metric reporter and behaviour registered from Python."""
+    return [e.value for entries in (_REG.systems, _REG.metrics, _REG.behaviours)
+            for e in entries.values() if e.origin == "Python"]
+
+
 def origin_of(name: str) -> str:
     """Where a loaded rule system came from: built-in, an entry point, or Python."""
     get_system(name)
