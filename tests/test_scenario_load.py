@@ -2,7 +2,9 @@
 clear error naming file, place and expectation for every kind of bad input."""
 from __future__ import annotations
 
+import copy
 import math
+import pickle
 
 import pytest
 
@@ -143,6 +145,21 @@ def test_a_loaded_scenario_refuses_assignment_so_every_path_runs_the_same():
                    lambda: s.model_copy(update={"turns": 2})):
         with pytest.raises(InputError, match="a scenario is immutable .*sim.apply_overrides"):
             change()
+    blue = s.forces[s.sides[0]]
+    for change in (lambda: blue.append(blue[0]), lambda: blue.pop(), lambda: blue.sort(),
+                   lambda: blue.__setitem__(0, blue[-1]), lambda: s.sides.reverse(),
+                   lambda: s.forces.pop(s.sides[1]), lambda: s.forces.update({}),
+                   lambda: s.forces.__setitem__("green", blue),
+                   lambda: s.terrain.__setitem__("kind", "hex") if isinstance(s.terrain, dict)
+                   else s.forces.clear()):
+        # In place too: an appended unit held in sim.run(s) and was lost to overrides.
+        with pytest.raises(InputError, match="a scenario is immutable .*sim.apply_overrides"):
+            change()
+    assert len(s.forces) == 2 and len(blue) == len(load_scenario(
+        SCENARIOS / "open_ground_advance.yaml").forces[s.sides[0]])
+    clone = pickle.loads(pickle.dumps(s))   # as studies send it to workers
+    assert clone == s and type(clone.forces[s.sides[0]]) is type(blue)
+    assert copy.deepcopy(s) == s
     with pytest.raises(InputError, match=r"\{'turns': 2\}"):
         s.turns = 2
     assert s.turns == 16 and s.rules.snapfire.radius != 3

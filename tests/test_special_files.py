@@ -169,3 +169,35 @@ def test_a_set_value_with_a_non_utf8_byte_is_one_line(capsys, assignment):
 def test_a_non_utf8_file_name_in_an_error_is_printable(tmp_path, sim_env):
     p = sim(["run", odd(tmp_path, b"caf\xe9.yaml")], sim_env, tmp_path)
     one_line(p, "caf\\udce9.yaml: no such file")
+
+
+def test_reading_a_log_back_is_bounded_and_names_a_bad_line(tmp_path, monkeypatch):
+    """``EventLog.read_jsonl``: a FIFO is refused without waiting, the read stops at
+    ``MAX_LOG_BYTES``, and a line that is not a record names its file and line."""
+    import sim.engine.log as log_module
+    from sim.engine.log import EventLog
+    from sim.scenario.load import load_scenario
+
+    fifo = tmp_path / "log.jsonl"
+    os.mkfifo(fifo)
+    with pytest.raises(InputError, match="a FIFO .*expected a JSON Lines event log"):
+        EventLog.read_jsonl(fifo)
+    good = tmp_path / "good.jsonl"
+    from sim.replication import run_battle
+
+    sim_log = run_battle(load_scenario(SCENARIOS / "open_ground_advance.yaml"), 2).log
+    sim_log.to_jsonl(good)
+    assert EventLog.read_jsonl(good).records == EventLog.read_jsonl(str(good)).records
+    assert len(EventLog.read_jsonl(good).records) == len(sim_log.records)
+    monkeypatch.setattr(log_module, "MAX_LOG_BYTES", good.stat().st_size - 1)
+    with pytest.raises(InputError, match="expected at most"):
+        EventLog.read_jsonl(good)
+    monkeypatch.undo()
+    lines = good.read_bytes().split(b"\n")
+    for bad, message in ((b"{not json", "line 3: not JSON"), (b"[1, 2]", "line 3: not an event"),
+                         (b'{"t": NaN}', "line 3: not an event"), (b"\xff\xfe", "line 3: not UTF-8")):
+        broken = tmp_path / "broken.jsonl"
+        broken.write_bytes(b"\n".join([*lines[:2], bad, *lines[2:]]))
+        with pytest.raises(InputError, match=message) as err:
+            EventLog.read_jsonl(broken)
+        assert str(broken) in str(err.value) and "\n" not in str(err.value)

@@ -13,10 +13,18 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from sim.engine.jsonl import Lines, clean
+from sim.errors import InputError
 from sim.events import CONTRACT_KEYS, LIFECYCLE_EVENTS, ROLL_KEYS
-from sim.files import write_text
+from sim.files import read_bytes, write_text
 
-__all__ = ["CONTRACT_KEYS", "LIFECYCLE_EVENTS", "ROLL_KEYS", "EventLog"]
+__all__ = ["CONTRACT_KEYS", "LIFECYCLE_EVENTS", "MAX_LOG_BYTES", "ROLL_KEYS", "EventLog"]
+
+#: The largest log file ``read_jsonl`` reads (its records take several times this in memory).
+MAX_LOG_BYTES = 256_000_000
+
+
+def _finite_number(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
 
 
 class EventLog:
@@ -80,10 +88,32 @@ class EventLog:
 
     @classmethod
     def read_jsonl(cls, path: str | os.PathLike[str]) -> EventLog:
-        """A log read back from a JSON Lines file."""
+        """A log read back from a JSON Lines file of at most ``MAX_LOG_BYTES``.
+
+        A file that is not one (another kind of file, not UTF-8, a line that is not a
+        record) is an InputError naming the file and the line.
+        """
+        where = os.fspath(path)
+        data = read_bytes(where, MAX_LOG_BYTES, "a JSON Lines event log, as sim run --log writes")
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = data[:exc.start].count(b"\n") + 1
+            raise InputError("not UTF-8 (expected a JSON Lines event log)", file=where,
+                             place=f"line {line}") from None
         log = cls()
-        with open(path, encoding="utf-8") as fh:
-            log.records = [json.loads(line) for line in fh if line.strip()]
+        for number, line in enumerate(text.split("\n"), 1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except ValueError as exc:
+                raise InputError(f"not JSON ({exc.msg}; expected one record a line)", file=where,
+                                 place=f"line {number}") from None
+            if not isinstance(record, dict) or not _finite_number(record.get("t")):
+                raise InputError("not an event record (expected an object with a number 't')",
+                                 file=where, place=f"line {number}")
+            log.records.append(record)
         if log.records:
             log._last_t = log.records[-1]["t"]
         return log

@@ -8,8 +8,9 @@ its section's model (a ``Knobs`` subclass) once, in its ``RuleSystem``.
 """
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal, NoReturn
+from typing import Any, ClassVar, Literal, NoReturn, Self
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, GetJsonSchemaHandler, model_validator
 from pydantic.json_schema import JsonSchemaValue
@@ -19,6 +20,54 @@ from sim.errors import InputError
 from sim.systems.registry import behaviours
 
 # Every decimal knob refuses NaN and infinities: Field(..., allow_inf_nan=False).
+
+
+class FrozenList(list):
+    """A list of a loaded scenario: read as a list, refused when changed in place."""
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise InputError("cannot change a list of a scenario in place: a scenario is immutable "
+                         "(use sim.apply_overrides(scenario, {'<key path>': [...]}), which returns "
+                         "a checked copy)")
+
+    append = extend = insert = remove = pop = clear = sort = reverse = _refuse  # type: ignore[assignment]
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse  # type: ignore[assignment]
+
+    def __reduce__(self) -> tuple[Any, ...]:   # pickled (to workers) as what it holds
+        return (FrozenList, (list(self),))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> FrozenList:
+        return FrozenList(copy.deepcopy(list(self), memo))
+
+
+class FrozenDict(dict):
+    """A mapping of a loaded scenario: read as a dict, refused when changed in place."""
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise InputError("cannot change a mapping of a scenario in place: a scenario is "
+                         "immutable (use sim.apply_overrides(scenario, {'<key path>': ...}), "
+                         "which returns a checked copy)")
+
+    __setitem__ = __delitem__ = __ior__ = _refuse  # type: ignore[assignment]
+    clear = pop = popitem = setdefault = update = _refuse  # type: ignore[assignment]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (FrozenDict, (dict(self),))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> FrozenDict:
+        return FrozenDict(copy.deepcopy(dict(self), memo))
+
+
+def freeze(value: Any) -> Any:
+    """``value`` with its lists and dicts, at any depth, made read-only.
+
+    Models are left as they are: a ``Sealed`` part freezes its own.
+    """
+    if isinstance(value, list) and not isinstance(value, FrozenList):
+        return FrozenList(freeze(v) for v in value)
+    if isinstance(value, dict) and not isinstance(value, FrozenDict):
+        return FrozenDict((k, freeze(v)) for k, v in value.items())
+    return value
 
 
 class Sealed(BaseModel):
@@ -31,6 +80,16 @@ class Sealed(BaseModel):
     """
 
     model_config = ConfigDict(extra="forbid", strict=True)
+
+    @model_validator(mode="after")
+    def _freeze_containers(self) -> Self:
+        # Lists and dicts too: `scenario.forces["blue"].append(...)` would hold in
+        # `sim.run(s)` and be lost where the document is rebuilt.
+        for name, value in self.__dict__.items():
+            frozen = freeze(value)
+            if frozen is not value:
+                self.__dict__[name] = frozen
+        return self
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name.startswith("_"):   # private state: the loader's provenance, built caches
