@@ -195,7 +195,8 @@ def test_reading_a_log_back_is_bounded_and_names_a_bad_line(tmp_path, monkeypatc
     monkeypatch.undo()
     lines = good.read_bytes().split(b"\n")
     for bad, message in ((b"{not json", "line 3: not JSON"), (b"[1, 2]", "line 3: not an event"),
-                         (b'{"t": NaN}', "line 3: not an event"), (b"\xff\xfe", "line 3: not UTF-8")):
+                         (b'{"t": NaN}', "line 3: not an event"), (b"\xff\xfe", "line 3: not UTF-8"),
+                         (b"[" * 100_000, "line 3: nested too deep")):
         broken = tmp_path / "broken.jsonl"
         broken.write_bytes(b"\n".join([*lines[:2], bad, *lines[2:]]))
         with pytest.raises(InputError, match=message) as err:

@@ -98,17 +98,20 @@ class EventLog:
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as exc:
-            line = data[:exc.start].count(b"\n") + 1
+            at = data[:exc.start].count(b"\n") + 1
             raise InputError("not UTF-8 (expected a JSON Lines event log)", file=where,
-                             place=f"line {line}") from None
+                             place=f"line {at}") from None
         log = cls()
         for number, line in enumerate(text.split("\n"), 1):
             if not line.strip():
                 continue
             try:
                 record = json.loads(line)
-            except ValueError as exc:
+            except json.JSONDecodeError as exc:
                 raise InputError(f"not JSON ({exc.msg}; expected one record a line)", file=where,
+                                 place=f"line {number}") from None
+            except RecursionError:
+                raise InputError("nested too deep (expected one record a line)", file=where,
                                  place=f"line {number}") from None
             if not isinstance(record, dict) or not _finite_number(record.get("t")):
                 raise InputError("not an event record (expected an object with a number 't')",

@@ -22,7 +22,7 @@ from sim.systems.registry import behaviours
 # Every decimal knob refuses NaN and infinities: Field(..., allow_inf_nan=False).
 
 
-class FrozenList(list):
+class FrozenList(list[Any]):
     """A list of a loaded scenario: read as a list, refused when changed in place."""
 
     def _refuse(self, *args: Any, **kwargs: Any) -> NoReturn:
@@ -30,8 +30,8 @@ class FrozenList(list):
                          "(use sim.apply_overrides(scenario, {'<key path>': [...]}), which returns "
                          "a checked copy)")
 
-    append = extend = insert = remove = pop = clear = sort = reverse = _refuse  # type: ignore[assignment]
-    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse  # type: ignore[assignment]
+    append = extend = insert = remove = pop = clear = sort = reverse = _refuse
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
 
     def __reduce__(self) -> tuple[Any, ...]:   # pickled (to workers) as what it holds
         return (FrozenList, (list(self),))
@@ -40,7 +40,7 @@ class FrozenList(list):
         return FrozenList(copy.deepcopy(list(self), memo))
 
 
-class FrozenDict(dict):
+class FrozenDict(dict[Any, Any]):
     """A mapping of a loaded scenario: read as a dict, refused when changed in place."""
 
     def _refuse(self, *args: Any, **kwargs: Any) -> NoReturn:
@@ -48,8 +48,8 @@ class FrozenDict(dict):
                          "immutable (use sim.apply_overrides(scenario, {'<key path>': ...}), "
                          "which returns a checked copy)")
 
-    __setitem__ = __delitem__ = __ior__ = _refuse  # type: ignore[assignment]
-    clear = pop = popitem = setdefault = update = _refuse  # type: ignore[assignment]
+    __setitem__ = __delitem__ = __ior__ = _refuse
+    clear = pop = popitem = setdefault = update = _refuse
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (FrozenDict, (dict(self),))
