@@ -195,3 +195,23 @@ def test_plans_and_policies_keep_the_invariants(ruleset, data, tmp_path_factory)
     """Every battle of generated plans, groups, policies and knobs passes the audit, and so
     does its written log."""
     _audit(data.draw(tactics(ruleset)), tmp_path_factory.mktemp("log"))
+
+
+def test_a_team_an_assault_moved_off_its_plans_route_goes_on_from_where_it_stands():
+    """Found by this fuzzer: a FOW team with a plan through a ``via`` node assaulted into
+    contact, which left it at another node than its route went on from; its next move
+    looked up an edge the map does not have (a KeyError at seed 3). Its route now joins
+    the node it stands at to the route's next node by the least-cost path."""
+    import json
+
+    from conftest import ROOT
+
+    data = json.loads((ROOT / "tests" / "data" / "fow_assault_off_route.json").read_text())
+    _run_all(data)
+    battle = Battle(scenario_from_dict(data), 3).run()
+    assaults = [r for r in battle.log.records if r["event"] == "stop" and r.get("reason") == "contact"
+                and r["unit"] == "u7"]
+    assert assaults and assaults[0]["node"] == "P0"   # the assault left it at P0, off its route
+    later = [r for r in battle.log.records if r["event"] == "move" and r["unit"] == "u7"
+             and r["t"] > assaults[0]["t"]]
+    assert later and later[0]["node"] == "P0"          # and it set off again from there

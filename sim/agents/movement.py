@@ -57,6 +57,21 @@ def _factor_along(terrain: Terrain, node: str, pos: Point) -> float:
     return 1.0
 
 
+def _joined(terrain: Terrain, unit: Unit) -> list[str]:
+    """The unit's route, joined to the node it stands at.
+
+    A rule that moves a unit off its route (an assault into contact) leaves it at another
+    node; its route then goes on from there by the least-cost path to the route's next
+    node (none, when the map is in pieces between them).
+    """
+    route, here = unit.route, unit.node
+    if not route or route[0] == here or route[0] in terrain.graph._adj[here]:
+        return route
+    unit.route = terrain.path(here, route[0])[1:] + route[1:] \
+        if terrain.reachable(here, route[0]) else []
+    return unit.route
+
+
 def plan_move(battle: BattleContext, unit: Unit, budget: float) -> list[Leg]:
     """The points this move would pass if nothing stops it: [(point, node|None, cost)]."""
     terrain = battle.terrain
@@ -65,7 +80,7 @@ def plan_move(battle: BattleContext, unit: Unit, budget: float) -> list[Leg]:
     legs: list[Leg] = []
     whole_edges = terrain.kind == "hex"  # hex moves end in hex centres, never between
     first = True
-    for nxt in unit.route:
+    for nxt in _joined(terrain, unit):
         if first and nxt == here:   # back to the node it stands past (a fall-back part-way)
             target = terrain.pos(here)
             length, factor = dist(pos, target), _factor_along(terrain, here, pos)
