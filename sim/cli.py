@@ -47,26 +47,25 @@ def _seed(text: str) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from sim.engine.battle import Battle
-    from sim.metrics import MetricError, compute_metrics
+    from sim.metrics import MetricError
     from sim.outputs import check_file
-    from sim.replication import BattleResult
+    from sim.replication import run_battle
     from sim.scenario.load import apply_overrides, load_scenario, parse_assignments
 
     scenario = load_scenario(args.scenario)
     overrides = parse_assignments(args.set)
     scenario = apply_overrides(scenario, overrides)
     check_file("--log", args.log, {"the scenario": args.scenario})
-    battle = Battle(scenario, args.seed).run()
-    if args.log:   # written before the metrics: a metric reporter that raises loses no log
-        battle.log.to_jsonl(args.log)
     try:
-        result = BattleResult(battle.log, compute_metrics(battle.log, scenario), battle.winner,
-                              battle.reason)
-    except MetricError as err:
-        kept = f"; the log was written to {args.log}" if args.log else ""
+        result = run_battle(scenario, args.seed)
+    except MetricError as err:   # the battle ran: its log is kept, then one line, exit 1
+        if args.log and err.log is not None:
+            err.log.to_jsonl(args.log)
+        kept = f"; the log was written to {args.log}" if args.log and err.log is not None else ""
         print(f"sim: error: {_one_line(str(err))}{kept}", file=sys.stderr)
         return 1
+    if args.log:
+        result.log.to_jsonl(args.log)
     if args.json:
         print(json.dumps({"scenario": scenario.name, "seed": args.seed, "metrics": result.metrics},
                          sort_keys=True))
@@ -82,8 +81,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
     from sim.scenario.yamlfile import read_yaml
 
     if not args.files and not args.plugins_check:
-        raise InputError("expected FILE ... to check, or --plugins (see 'sim validate --help')",
-                         file="command line")
+        raise InputError("the following arguments are required: FILE ... (or --plugins) "
+                         "(see 'sim validate --help')", file="command line")
     said = []
     for path in args.files:  # every file checked before anything is printed
         data, _ = read_yaml(path)

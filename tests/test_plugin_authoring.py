@@ -329,4 +329,4 @@ def test_validate_plugins_passes_a_sound_system_and_the_duel(tmp_path):
 
 
 def test_validate_needs_files_or_plugins(tmp_path):
-    assert "expected FILE" in one_line(sim_cmd(tmp_path, "validate"))
+    assert "required: FILE ... (or --plugins)" in one_line(sim_cmd(tmp_path, "validate"))

@@ -17,9 +17,14 @@ __all__ = ["MetricError", "compute_metrics", "metric_kinds"]
 class MetricError(Exception):
     """A metric reporter that raised, or did not report its metrics, on a battle's records.
 
-    Its message names the reporter, its metrics and where it came from; ``sim run`` writes
-    the battle's log first and exits 1, a study counts the replication as raising.
+    Its message names the reporter, its metrics and where it came from. ``log`` is the
+    battle's event log when ``run_battle`` raised it: ``sim run`` writes it and exits 1; a
+    study counts the replication as raising.
     """
+
+    def __init__(self, message: str, log: Any = None):
+        super().__init__(message)
+        self.log = log
 
 
 def _system(scenario_or_system: Any, name: str = "scenario_or_system") -> RuleSystem:
