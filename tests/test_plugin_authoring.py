@@ -72,12 +72,12 @@ def write(tmp_path, name="pa_mod", text=TOSS):
     return path
 
 
-def sim_cmd(tmp_path, *args, plugins=None, extra_path=()):
+def sim_cmd(tmp_path, *args, plugins=None, extra_path=(), cwd=None):
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": os.pathsep.join([str(ROOT), str(tmp_path), *extra_path])}
     if plugins is not None:
         env["SIM_PLUGINS"] = plugins
     return subprocess.run([PY, "-m", "sim", *args], capture_output=True, text=True, env=env,
-                          cwd=tmp_path, timeout=120)
+                          cwd=cwd or tmp_path, timeout=120)
 
 
 def one_line(out):
@@ -330,3 +330,19 @@ def test_validate_plugins_passes_a_sound_system_and_the_duel(tmp_path):
 
 def test_validate_needs_files_or_plugins(tmp_path):
     assert "required: FILE ... (or --plugins)" in one_line(sim_cmd(tmp_path, "validate"))
+
+
+def test_a_declared_example_scenario_is_what_the_self_check_battles(tmp_path):
+    """Its example (a file beside the module, or a document) is battled, not the generated ones."""
+    (tmp_path / "ex").mkdir()
+    (tmp_path / "ex" / "pa.yaml").write_text(json.dumps({**SCENARIO, "turns": 1}))
+    never = 'sim.define_rules({"PA.LATER": "Never applied"})\nEXTRA = {"rules": ("PA.ROLL", "PA.LATER"), '
+    for example in (repr("ex/pa.yaml"), repr({**SCENARIO, "turns": 1})):
+        write(tmp_path, text=TOSS.replace("EXTRA = {}\n", f"{never}\"example\": {example}}}\n"))
+        # From another folder: the path is the module's, not the current directory's.
+        out = sim_cmd(tmp_path, "validate", "--plugins", "--plugin", "pa_mod", cwd=tmp_path / "ex")
+        assert out.returncode == 1, out.stderr
+        assert ("rule system 'pa_toss' (Python): declared rules ['PA.LATER'] appear in no record and "
+                "roll no die in the self-check battles (example, seeds 1-5)\n") in out.stdout
+    with pytest.raises(sim.PluginError, match="'example' must be a scenario file's path or a scenario document"):
+        sim.register_system(system(example=3))

@@ -6,8 +6,9 @@ reporters, its event names and the catalogue IDs it implements. The scenario sch
 knob sections, the unit-key checks, ``sim rules``, the metrics and the pictures are all
 derived from it. The package's own systems and a user's go through the same door:
 ``register_system``, called for a built-in, for an installed distribution's entry point
-(group ``sim.systems``; likewise ``sim.metrics`` and ``sim.behaviours``) or from a
-notebook. A plug-in that cannot be imported or is malformed is a ``PluginError``: an
+(group ``sim.systems``; likewise ``sim.metrics`` and ``sim.behaviours``), from a
+notebook, or from a module named by ``--plugin`` (``sim.systems.plugins``). A plug-in that
+cannot be imported or is malformed (``sim.systems.declarations``) is a ``PluginError``: an
 input error, one line, exit 2 on the command line.
 """
 from __future__ import annotations
