@@ -13,6 +13,14 @@ from typing import TypedDict
 
 from sim.errors import InputError
 
+VALIDATE = """Check scenario and study files as every command loads them (plug-ins included).
+
+With --plugins, each plug-in rule system (installed, or registered by a --plugin module)
+also fights a few short self-check battles (its RuleSystem.example scenario, or small
+generated ones): a watch whose radius is not positive or that is never armed, a declared
+rule ID that no record names and no die is rolled for, a battle that raises, each is one
+line; exit 1 if there is any, 0 if every system passed, 2 on bad input."""
+
 
 class RuleRow(TypedDict):
     """One row of ``sim rules``: a rule ID, its title, its systems, where it is applied."""
@@ -39,6 +47,7 @@ def _seed(text: str) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    from sim.metrics import MetricError
     from sim.outputs import check_file
     from sim.replication import run_battle
     from sim.scenario.load import apply_overrides, load_scenario, parse_assignments
@@ -47,7 +56,14 @@ def cmd_run(args: argparse.Namespace) -> int:
     overrides = parse_assignments(args.set)
     scenario = apply_overrides(scenario, overrides)
     check_file("--log", args.log, {"the scenario": args.scenario})
-    result = run_battle(scenario, args.seed)
+    try:
+        result = run_battle(scenario, args.seed)
+    except MetricError as err:   # the battle ran: its log is kept, then one line, exit 1
+        if args.log and err.log is not None:
+            err.log.to_jsonl(args.log)
+        kept = f"; the log was written to {args.log}" if args.log and err.log is not None else ""
+        print(f"sim: error: {_one_line(str(err))}{kept}", file=sys.stderr)
+        return 1
     if args.log:
         result.log.to_jsonl(args.log)
     if args.json:
@@ -64,6 +80,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
     from sim.scenario.load import load_scenario
     from sim.scenario.yamlfile import read_yaml
 
+    if not args.files and not args.plugins_check:
+        raise InputError("the following arguments are required: FILE ... (or --plugins) "
+                         "(see 'sim validate --help')", file="command line")
     said = []
     for path in args.files:  # every file checked before anything is printed
         data, _ = read_yaml(path)
@@ -75,8 +94,31 @@ def cmd_validate(args: argparse.Namespace) -> int:
         else:
             load_scenario(path)
             said.append(f"{path}: valid scenario")
-    print("\n".join(said))
-    return 0
+    if said:
+        print("\n".join(said))
+    return _check_plugins() if args.plugins_check else 0
+
+
+def _check_plugins() -> int:
+    """``sim validate --plugins``: each plug-in rule system's self-check (exit 1 on a problem)."""
+    from sim.systems.registry import all_systems, origin_of
+    from sim.systems.selfcheck import self_check
+
+    systems = [s for s in all_systems() if origin_of(s.name) != "built-in"]
+    if not systems:
+        raise InputError("no plug-in rule system to check (expected an installed one, or "
+                         "--plugin MODULE or SIM_PLUGINS naming a module that registers one)",
+                         place="--plugins")
+    failed = 0
+    for system in systems:
+        problems = self_check(system)
+        failed += bool(problems)
+        who = f"rule system '{system.name}' ({origin_of(system.name)})"
+        for problem in problems:
+            print(f"{who}: {_one_line(problem)}")
+        if not problems:
+            print(f"{who}: self-check passed")
+    return 1 if failed else 0
 
 
 def rule_rows() -> list[RuleRow]:
@@ -142,8 +184,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a scenario key")
     p.set_defaults(func=cmd_run)
 
-    p = sub.add_parser("validate", help="check scenario and study files")
-    p.add_argument("files", nargs="+")
+    p = sub.add_parser("validate", help="check scenario and study files (--plugins: the plug-ins)",
+                       description=VALIDATE)
+    p.add_argument("files", nargs="*", metavar="FILE")
+    p.add_argument("--plugins", dest="plugins_check", action="store_true", help=(
+        "also battle each plug-in rule system (installed, or from --plugin MODULE or SIM_PLUGINS) "
+        "a few times: report watches with a radius <= 0 or never armed, declared rules that no "
+        "record names, battles that raise (one line each, exit 1)"))
     p.set_defaults(func=cmd_validate)
 
     p = sub.add_parser("rules", help="the rule registry: ID, title, where implemented")
@@ -168,7 +215,26 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("analyse", help="sensitivity indices and metamodels of a stored study")
     analyse.add_analyse_arguments(p)
     p.set_defaults(func=analyse.run_analyse_command)
+    from sim.systems.plugins import ENV
+
+    # --plugin before the command (sim --plugin M run ...) or after it (sim run --plugin M ...)
+    for each, dest in ((parser, "plugins_before"), *((c, "plugins") for c in sub.choices.values())):
+        each.add_argument("--plugin", action="append", default=[], dest=dest, metavar="MODULE",
+                          help=f"import MODULE first: the rule systems, metric reporters and "
+                               f"behaviours it registers (repeatable; also ${ENV}, comma-separated)")
     return parser
+
+
+def _one_line(text: str) -> str:
+    # One line, printable whatever the path's bytes (a non-UTF-8 file name).
+    return " ".join(text.encode("utf-8", "backslashreplace").decode("utf-8").splitlines())
+
+
+def _load_plugins(args: argparse.Namespace) -> None:
+    from sim.systems.plugins import ENV, from_environment, load_modules
+
+    load_modules(from_environment(), ENV)
+    load_modules([*args.plugins_before, *getattr(args, "plugins", [])], "--plugin")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -181,11 +247,10 @@ def main(argv: list[str] | None = None) -> int:
         try:
             args = build_parser().parse_args(argv)
             args.command_line = ["sim", *(sys.argv[1:] if argv is None else argv)]  # for provenance
+            _load_plugins(args)   # before any file is read: every command loads the same
             return int(args.func(args) or 0)
         except InputError as err:
-            # One line, printable whatever the path's bytes (a non-UTF-8 file name).
-            message = " ".join(str(err).encode("utf-8", "backslashreplace").decode("utf-8").splitlines())
-            print(f"sim: error: {message}", file=sys.stderr)
+            print(f"sim: error: {_one_line(str(err))}", file=sys.stderr)
             return 2
         except KeyboardInterrupt as stop:
             print(f"sim: {lifetime.stopped_line(stop)}", file=sys.stderr)

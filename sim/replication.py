@@ -1,7 +1,8 @@
 """One replication: a battle of a scenario at a seed, and the metrics of its log.
 
 ``run_battle(scenario, seed)`` is what ``sim run``, studies and ``sim.run`` call; the same
-scenario and seed always give the same log, byte for byte.
+scenario and seed always give the same log, byte for byte. A metric reporter that raises
+is a ``MetricError`` that carries the battle's log.
 """
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from dataclasses import dataclass
 
 from sim.engine.battle import Battle
 from sim.engine.log import EventLog
-from sim.metrics import compute_metrics
+from sim.metrics import MetricError, compute_metrics
 from sim.scenario.schema import Scenario
 
 __all__ = ["BattleResult", "run_battle"]
@@ -28,4 +29,8 @@ class BattleResult:
 def run_battle(scenario: Scenario, seed: int) -> BattleResult:
     """One replication: the same scenario and seed always give the same log."""
     battle = Battle(scenario, seed).run()
-    return BattleResult(battle.log, compute_metrics(battle.log, scenario), battle.winner, battle.reason)
+    try:
+        metrics = compute_metrics(battle.log, scenario)
+    except MetricError as err:   # with the log, which the caller may still keep
+        raise MetricError(str(err), battle.log) from err.__cause__
+    return BattleResult(battle.log, metrics, battle.winner, battle.reason)

@@ -144,7 +144,7 @@ def test_malformed_systems_are_refused_when_registered():
         ({**ok, "phases": ()}, "phases"),
         ({**ok, "phases": ("setup",)}, "phases"),
         ({**ok, "game": 3}, "callable"),
-        ({**ok, "knobs": dict}, "pydantic model"),
+        ({**ok, "knobs": dict}, "subclass of sim.Knobs"),
         ({**ok, "rules": ("NOPE.1",)}, "not defined"),
         ({**ok, "metrics": (sim.MetricReporter("m", {"X": "count"}, _tosses),)}, "lower_snake_case"),
         ({**ok, "metrics": (sim.MetricReporter("m", {"x": "float"}, _tosses),)}, "kind"),

@@ -9,9 +9,22 @@ from typing import Any
 
 from sim import arguments
 from sim.metrics.core import CORE
-from sim.systems.registry import MetricKind, RuleSystem, get_system, metric_reporters, rule_system
+from sim.systems.registry import MetricKind, RuleSystem, get_system, metric_reporters, origin_of_metric, rule_system
 
-__all__ = ["compute_metrics", "metric_kinds"]
+__all__ = ["MetricError", "compute_metrics", "metric_kinds"]
+
+
+class MetricError(Exception):
+    """A metric reporter that raised, or did not report its metrics, on a battle's records.
+
+    Its message names the reporter, its metrics and where it came from. ``log`` is the
+    battle's event log when ``run_battle`` raised it: ``sim run`` writes it and exits 1; a
+    study counts the replication as raising.
+    """
+
+    def __init__(self, message: str, log: Any = None):
+        super().__init__(message)
+        self.log = log
 
 
 def _system(scenario_or_system: Any, name: str = "scenario_or_system") -> RuleSystem:
@@ -43,9 +56,15 @@ def compute_metrics(log: Any, scenario: Any) -> dict[str, float]:
         raise arguments.fail("log", "a sim.EventLog or a list of its records (dicts)", log)
     out = dict(CORE.compute(records, scenario))
     for reporter in metric_reporters(system):
-        values = reporter.compute(records, scenario)
-        missing = [k for k in reporter.kinds if k not in values]
+        what = f"metric reporter '{reporter.name}' ({origin_of_metric(reporter)}; metrics {sorted(reporter.kinds)})"
+        try:
+            values = reporter.compute(records, scenario)
+            missing = [k for k in reporter.kinds if k not in values]
+            got = {k: float(values[k]) for k in reporter.kinds if k in values}
+        except Exception as exc:  # noqa: BLE001 - a plug-in's reporter may raise anything
+            text = " ".join(f"{type(exc).__name__}: {exc}".split())
+            raise MetricError(f"{what} raised {text}") from exc
         if missing:
-            raise ValueError(f"metric reporter '{reporter.name}' did not report {missing}")
-        out.update((k, float(values[k])) for k in reporter.kinds)
+            raise MetricError(f"{what} did not report {missing}")
+        out.update(got)
     return out

@@ -36,17 +36,21 @@ FULL_CHECK_CELLS = 200
 class ScenarioDoc:
     """A scenario as shipped to a worker: the document it was read from (cheap to pickle:
     a scenario's models are built per process from its rule system) and the rule systems
-    registered from Python here that the worker may not know (a notebook's, a test's)."""
+    registered from Python here that the worker may not know (a notebook's, a test's), and
+    the plug-in modules imported here (``--plugin``, ``SIM_PLUGINS``), which it imports."""
 
     raw: dict[str, Any]
     file: str
     systems: tuple[Any, ...] = ()
+    plugins: tuple[str, ...] = ()
 
     def build(self) -> Any:
-        """The scenario, checked in full (its rule system registered first if need be)."""
+        """The scenario, checked in full (its plug-ins and rule system registered first if need be)."""
         from sim.scenario.load import scenario_from_dict
+        from sim.systems.plugins import load_modules
         from sim.systems.registry import register_system, system_names
 
+        load_modules(self.plugins, "the study's plug-in modules")
         for system in self.systems:
             if system.name not in system_names():
                 register_system(system)
@@ -57,12 +61,13 @@ def portable(scenario: Any) -> Any:
     """What a task carries of a scenario: a ``ScenarioDoc`` for a loaded one, anything
     else (a test's stand-in) as it is."""
     from sim.scenario.schema import Scenario
+    from sim.systems.plugins import imported
     from sim.systems.registry import get_system, origin_of
 
     if not isinstance(scenario, Scenario):
         return scenario
     local = (get_system(scenario.ruleset),) if origin_of(scenario.ruleset) == "Python" else ()
-    return ScenarioDoc(scenario.raw, scenario.file, local)
+    return ScenarioDoc(scenario.raw, scenario.file, local, imported())
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,9 @@ reporters, its event names and the catalogue IDs it implements. The scenario sch
 knob sections, the unit-key checks, ``sim rules``, the metrics and the pictures are all
 derived from it. The package's own systems and a user's go through the same door:
 ``register_system``, called for a built-in, for an installed distribution's entry point
-(group ``sim.systems``; likewise ``sim.metrics`` and ``sim.behaviours``) or from a
-notebook. A plug-in that cannot be imported or is malformed is a ``PluginError``: an
+(group ``sim.systems``; likewise ``sim.metrics`` and ``sim.behaviours``), from a
+notebook, or from a module named by ``--plugin`` (``sim.systems.plugins``). A plug-in that
+cannot be imported or is malformed (``sim.systems.declarations``) is a ``PluginError``: an
 input error, one line, exit 2 on the command line.
 """
 from __future__ import annotations
@@ -24,6 +25,9 @@ from pydantic import BaseModel
 from sim import arguments, catalogue
 from sim.errors import InputError
 from sim.events import CORE_EVENTS
+from sim.systems.declarations import PluginError as PluginError  # re-exported (sim.PluginError)
+from sim.systems.declarations import check_models, check_pickles
+from sim.systems.declarations import malformed as _malformed
 
 if TYPE_CHECKING:
     from sim.engine.clock import Phase
@@ -44,10 +48,6 @@ BUILTIN_SYSTEMS = {
 }
 BUILTIN_BEHAVIOURS = ("sim.systems.h17.policies:BEHAVIOURS", "sim.systems.fow.policies:BEHAVIOURS",
                       "sim.systems.reactions:BEHAVIOURS", "sim.agents.policies:BEHAVIOURS")
-
-
-class PluginError(InputError):
-    """A rule system, metric reporter or behaviour that cannot be loaded or is malformed."""
 
 
 class Game(Protocol):
@@ -113,7 +113,9 @@ class RuleSystem:
     draw around the reacting side, with its label, or None. ``policy_keys`` is a model of
     the policies a side, group or unit may set under this system in ``policies.<who>``
     besides the common ones (such as a sniper's withdrawal), read at run time with
-    ``battle.plans.policy(unit, key)``.
+    ``battle.plans.policy(unit, key)``. ``example`` is the scenario ``sim validate
+    --plugins`` battles to check the system: a file's path (relative to the folder of the
+    module that defines ``game``) or a scenario document; None: small generated ones.
     """
 
     name: str
@@ -131,6 +133,7 @@ class RuleSystem:
     rules: tuple[str, ...] = ()
     source: str = ""
     reaction_radius: Callable[[Any], tuple[float, str] | None] | None = None
+    example: str | Mapping[str, Any] | None = None
     doc: str = field(default="", repr=False)
 
 
@@ -154,7 +157,8 @@ _REG = _Registry()
 
 
 # -- loading ------------------------------------------------------------------------------
-def _load(target: str, origin: str, expected: str) -> Any:
+def load_target(target: str, origin: str, expected: str) -> Any:
+    """Import ``module[:attr]``; any failure is one ``PluginError`` naming it and ``origin``."""
     module, _, attr = target.partition(":")
     try:
         obj: Any = importlib.import_module(module)
@@ -191,7 +195,7 @@ def _pending() -> dict[str, tuple[str, str]]:
 
 def _load_system(name: str) -> None:
     target, origin = _pending().pop(name)
-    value = _load(target, origin, "sim.RuleSystem")
+    value = load_target(target, origin, "sim.RuleSystem")
     if not isinstance(value, RuleSystem):
         raise PluginError(f"{target} is a {type(value).__name__}; expected a sim.RuleSystem",
                           file=origin)
@@ -201,23 +205,23 @@ def _load_system(name: str) -> None:
     _add_system(value, origin)
 
 
-def _load_others() -> None:
+def load_installed() -> None:
     """Metric reporters and behaviours: the package's own, then the entry points'."""
     if _REG.loaded_others:
         return
     _REG.loaded_others = True
     for target in BUILTIN_BEHAVIOURS:
-        for b in _load(target, "built-in", "list of sim.Behaviour"):
+        for b in load_target(target, "built-in", "list of sim.Behaviour"):
             _add_behaviour(b, "built-in")
     for _, target, origin in _entry_points("behaviour"):
-        value = _load(target, origin, "sim.Behaviour")
+        value = load_target(target, origin, "sim.Behaviour")
         for b in value if isinstance(value, (list, tuple)) else [value]:
             if not isinstance(b, Behaviour):
                 raise PluginError(f"{target} is a {type(b).__name__}; expected a sim.Behaviour",
                                   file=origin)
             _add_behaviour(b, origin)
     for _, target, origin in _entry_points("metric"):
-        value = _load(target, origin, "sim.MetricReporter")
+        value = load_target(target, origin, "sim.MetricReporter")
         if not isinstance(value, MetricReporter):
             raise PluginError(f"{target} is a {type(value).__name__}; expected a sim.MetricReporter",
                               file=origin)
@@ -225,10 +229,6 @@ def _load_others() -> None:
 
 
 # -- checks of a declaration ----------------------------------------------------------------
-def _malformed(origin: str, what: str, message: str, place: str | None = None) -> NoReturn:
-    raise PluginError(f"{what}: {message}", file=origin, place=place)
-
-
 def _check_reporter(r: MetricReporter, origin: str) -> None:
     what = f"metric reporter '{getattr(r, 'name', r)}'"
     if not isinstance(r, MetricReporter):
@@ -252,10 +252,10 @@ def _check_system(s: RuleSystem, origin: str) -> None:
                                  "(not 'setup')")
     if not callable(s.game):
         _malformed(origin, what, "'game' must be a callable that makes a Game")
-    for label, model in (("knobs", s.knobs), ("base_knobs", s.base_knobs),
-                         ("unit_keys", s.unit_keys), ("order_keys", s.order_keys)):
-        if model is not None and not (isinstance(model, type) and issubclass(model, BaseModel)):
-            _malformed(origin, what, f"'{label}' must be a pydantic model class (sim.Knobs)")
+    check_models(origin, what, {"knobs": s.knobs, "base_knobs": s.base_knobs, "unit_keys": s.unit_keys,
+                                "order_keys": s.order_keys, "policy_keys": s.policy_keys})
+    if s.example is not None and not isinstance(s.example, (str, Mapping)):
+        _malformed(origin, what, "'example' must be a scenario file's path or a scenario document (a dict)")
     if s.check is not None and not callable(s.check):
         _malformed(origin, what, "'check' must be callable")
     for r in s.metrics:
@@ -265,6 +265,7 @@ def _check_system(s: RuleSystem, origin: str) -> None:
     unknown = [rid for rid in s.rules if rid not in catalogue.TITLES]
     if unknown:
         _malformed(origin, what, f"rule IDs {unknown} are not defined (sim.define_rules first)")
+    check_pickles(origin, what, s)
 
 
 # -- registration ---------------------------------------------------------------------------
@@ -324,14 +325,14 @@ def register_metric(reporter: MetricReporter) -> MetricReporter:
     if not isinstance(reporter, MetricReporter):
         _malformed("Python", f"metric reporter {getattr(reporter, 'name', reporter)!r}",
                    f"is a {type(reporter).__name__}; expected a sim.MetricReporter", place="reporter")
-    _load_others()
+    load_installed()
     _add_metric(reporter, "Python")
     return reporter
 
 
 def register_behaviour(behaviour: Behaviour) -> Behaviour:
     """Register a named behaviour that a knob of kind ``behaviour.kind`` can select."""
-    _load_others()
+    load_installed()
     _add_behaviour(behaviour, "Python")
     return behaviour
 
@@ -377,9 +378,18 @@ def origin_of(name: str) -> str:
     return _REG.systems[name].origin
 
 
+def origin_of_metric(reporter: MetricReporter) -> str:
+    """Where a metric reporter came from: its rule system's, an entry point, or Python."""
+    entry = _REG.metrics.get(reporter.name)
+    if entry is not None and entry.value is reporter:
+        return entry.origin
+    owner = next((n for n, e in _REG.systems.items() if reporter in e.value.metrics), None)
+    return f"of rule system '{owner}'" if owner else "built-in"
+
+
 def metric_reporters(system: RuleSystem) -> list[MetricReporter]:
     """The reporters of a battle under ``system``: its own, then the registered ones."""
-    _load_others()
+    load_installed()
     extra = [e.value for e in _REG.metrics.values()
              if e.value.systems is None or system.name in e.value.systems]
     return [*system.metrics, *extra]
@@ -387,13 +397,13 @@ def metric_reporters(system: RuleSystem) -> list[MetricReporter]:
 
 def behaviours(kind: str) -> dict[str, Behaviour]:
     """The behaviours of a kind, by name (in registration order)."""
-    _load_others()
+    load_installed()
     return {name: e.value for (k, name), e in _REG.behaviours.items() if k == kind}
 
 
 def behaviour(kind: str, name: str) -> Behaviour:
     """One behaviour; KeyError if no behaviour of that kind has that name."""
-    _load_others()
+    load_installed()
     value: Behaviour = _REG.behaviours[(kind, name)].value
     return value
 

@@ -1,0 +1,124 @@
+"""``sim validate --plugins``: a few short battles of each plug-in rule system, to catch
+what registers cleanly and still does nothing.
+
+Each plug-in system fights its ``RuleSystem.example`` scenario (if it declares one) or
+small generated ones (two units a side on a table: one where the attacker advances, one
+where both hold and the battle is to the destruction), at a few seeds. Reported, one line
+each: a referee watch whose radius is not positive (no mover ever comes within it), a
+watch class of the plug-in's that no battle arms, a declared rule ID that no record names
+and no die is rolled for, a battle that raises, and a system none of whose scenarios loads.
+"""
+from __future__ import annotations
+
+import copy
+import math
+import sys
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from sim.agents.referee import Watch
+from sim.engine.battle import Battle
+from sim.errors import InputError
+from sim.scenario.load import load_scenario, scenario_from_dict
+from sim.scenario.schema import Scenario
+from sim.systems.registry import RuleSystem
+
+SEEDS = range(1, 6)
+_TABLE = {"kind": "table", "width": 100, "height": 50,
+          "waypoints": {"W": [10, 25], "M": [50, 25], "E": [90, 25]}, "edges": [["W", "M"], ["M", "E"]]}
+
+
+def _generated(name: str) -> dict[str, dict[str, Any]]:
+    """The generated self-check scenarios of the rule system ``name``, by label."""
+    def doc(label: str, orders: dict[str, Any], victory: dict[str, Any]) -> dict[str, Any]:
+        blue = [{"id": f"b{i}", "at": "W", "orders": orders} for i in (1, 2)]
+        red = [{"id": f"r{i}", "at": "E"} for i in (1, 2)]
+        return {"name": f"self_check_{label}", "ruleset": name, "turns": 6, "sides": ["blue", "red"],
+                "terrain": copy.deepcopy(_TABLE), "forces": {"blue": blue, "red": red},
+                "victory": {"attacker": "blue", **victory}}
+
+    return {"advance": doc("advance", {"type": "advance", "to": "E"}, {"objective": "E", "destroy": True}),
+            "hold": doc("hold", {"type": "hold"}, {"destroy": True})}
+
+
+def _example(system: RuleSystem) -> Scenario:
+    """The system's declared example scenario (a path is relative to its game's module)."""
+    example = system.example
+    if isinstance(example, Mapping):
+        return scenario_from_dict(copy.deepcopy(dict(example)), f"rule system '{system.name}' example")
+    path = Path(str(example))
+    home = getattr(sys.modules.get(getattr(system.game, "__module__", "")), "__file__", None)
+    if not path.is_absolute() and home:
+        path = Path(home).parent / path
+    return load_scenario(path)
+
+
+def _scenarios(system: RuleSystem) -> tuple[list[tuple[str, Scenario]], list[str]]:
+    """(label, scenario) of each self-check scenario that loads, and why the others did not."""
+    if system.example is not None:
+        try:
+            return [("example", _example(system))], []
+        except InputError as err:
+            return [], [f"its example scenario does not load ({err})"]
+    loaded, refused = [], []
+    for label, doc in _generated(system.name).items():
+        try:
+            loaded.append((label, scenario_from_dict(doc, f"self-check scenario '{label}'")))
+        except InputError as err:
+            refused.append(str(err))
+    return loaded, refused
+
+
+def _plugin_watches(system: RuleSystem) -> list[type[Watch]]:
+    """The watch classes defined in the package of the system's game."""
+    top = str(getattr(system.game, "__module__", "")).partition(".")[0]
+
+    def walk(cls: type[Watch]) -> Iterator[type[Watch]]:
+        for sub in cls.__subclasses__():
+            yield sub
+            yield from walk(sub)
+
+    return sorted({c for c in walk(Watch) if c.__module__.partition(".")[0] == top},
+                  key=lambda c: c.__qualname__)
+
+
+def self_check(system: RuleSystem, seeds: range = SEEDS) -> list[str]:
+    """The problems a few short battles of ``system`` show (one line each; none: it passed)."""
+    loaded, refused = _scenarios(system)
+    if not loaded:
+        reasons = "; ".join(refused)
+        return [f"no self-check scenario loads ({reasons}): declare one as RuleSystem.example"]
+    problems: list[str] = []
+    applied: set[str] = set()
+    armed: list[Watch] = []
+    for label, scenario in loaded:
+        for seed in seeds:
+            try:
+                battle = Battle(scenario, seed).run()
+            except Exception as exc:  # noqa: BLE001 - a plug-in's failure is what is reported
+                text = " ".join(f"{type(exc).__name__}: {exc}".split())
+                problems.append(f"the self-check battle '{label}' at seed {seed} raised {text}")
+                continue
+            applied.update(r["rule"] for r in battle.log.records if isinstance(r.get("rule"), str))
+            # A rule whose dice were rolled was applied, even if no record names it.
+            applied.update(rule for _, rule in (*battle.dice._streams, *battle.dice._numpy))
+            armed.extend(battle.referee.watches)
+    seen: set[int] = set()
+    for watch in armed:
+        radius = watch.radius
+        if id(type(watch)) not in seen and not (isinstance(radius, (int, float)) and math.isfinite(radius)
+                                                and radius > 0):
+            seen.add(id(type(watch)))
+            problems.append(f"watch {type(watch).__qualname__} ({watch.rule or 'no rule'}) has radius "
+                            f"{radius!r}: expected a positive number (no mover ever comes within it)")
+    for cls in _plugin_watches(system):
+        if not any(isinstance(w, cls) for w in armed):
+            problems.append(f"watch {cls.__qualname__} is never armed in the self-check battles "
+                            "(expected battle.referee.add(watch) in the game's setup or a phase)")
+    never = [rid for rid in system.rules if rid not in applied]
+    if never:
+        problems.append(f"declared rules {never} appear in no record and roll no die in the "
+                        f"self-check battles ({', '.join(label for label, _ in loaded)}, seeds "
+                        f"{seeds.start}-{seeds.stop - 1})")
+    return problems
