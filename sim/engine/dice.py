@@ -99,6 +99,10 @@ class Dice:
             gen = self._numpy[key] = np.random.Generator(bits)
         return gen
 
+    def keys(self) -> set[tuple[str, str]]:
+        """The (unit, rule) pairs that have drawn from a stream so far."""
+        return {*self._streams, *self._numpy}
+
     def roll(self, unit: str, rule: str, n: int = 1, sides: int = 6) -> list[int]:
         """``n`` faces of a ``sides``-sided die, from the (unit, rule) stream."""
         stream = self._streams.get((unit, rule))

@@ -102,7 +102,7 @@ def self_check(system: RuleSystem, seeds: range = SEEDS) -> list[str]:
                 continue
             applied.update(r["rule"] for r in battle.log.records if isinstance(r.get("rule"), str))
             # A rule whose dice were rolled was applied, even if no record names it.
-            applied.update(rule for _, rule in (*battle.dice._streams, *battle.dice._numpy))
+            applied.update(rule for _, rule in battle.dice.keys())
             armed.extend(battle.referee.watches)
     seen: set[int] = set()
     for watch in armed:
