@@ -19,12 +19,14 @@ them through the entry-point groups ``sim.systems`` and ``sim.metrics``. Rules s
 through ``BattleContext``; exact reactions to movers are referee ``Watch``-es.
 What is not stable yet lives in ``sim.experimental``.
 """
-from __future__ import annotations
+from __future__ import annotations  # noqa: I001 - sim._start comes first
+
+# First of all (before even the standard library's modules, which take a while): as the
+# `sim` command, signals count from here.
+from sim import _start  # noqa: F401
 
 import importlib.metadata
 from typing import TYPE_CHECKING, Any
-
-from sim import _start  # noqa: F401 - first: as the `sim` command, signals count from here
 
 try:
     __version__: str = importlib.metadata.version("sim")

@@ -9,9 +9,12 @@ encodes the whole text before the file is opened, and every error names the file
 """
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import stat
 import tempfile
+from typing import Any
 
 from sim.errors import InputError
 
@@ -45,22 +48,24 @@ def path_problem(path: str) -> str | None:
 
 def write_problem(path: str) -> str | None:
     """Why no file could be written at ``path`` (None: one can), found by trying, with
-    nothing left behind: an existing file is opened for writing but not emptied, a new
-    one is created and removed at once. (Permission bits do not stop root, so asking is
-    not enough: a read-only mount, /proc, /sys or an immutable file refuse only a try.)"""
+    nothing left behind: an existing file is opened for writing but not emptied, and a
+    file is made beside it and removed at once (the write itself goes through such a file).
+    (Permission bits do not stop root, so asking is not enough: a read-only mount, /proc,
+    /sys or an immutable file refuse only a try.)"""
     why = path_problem(path)
     if why is not None:
         return why
     target = os.path.realpath(path)  # a dangling symbolic link: where the file would go
-    if not os.path.isdir(os.path.dirname(target)):
+    folder = os.path.dirname(target)
+    if not os.path.isdir(folder):
         return "its directory does not exist"
     exists = os.path.exists(target)
     try:
         if exists:
             os.close(os.open(target, os.O_WRONLY | _NONBLOCK))
-        else:
-            os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-            os.remove(target)
+        fd, probe = tempfile.mkstemp(prefix=".sim-probe-", dir=folder)
+        os.close(fd)
+        os.remove(probe)
     except OSError as exc:
         return f"{'cannot be written' if exists else 'cannot be made there'}: {exc.strerror or exc}"
     return None
@@ -98,6 +103,8 @@ def read_bytes(path: str, limit: int, expected: str) -> bytes:
                     raise InputError(f"file is {st.st_size} bytes (expected at most {limit})",
                                      file=path)
                 data = b"" if why else fh.read(limit + 1)
+                if data is None:  # it would have to wait for its bytes (/proc/kmsg)
+                    why, data = "cannot be read without waiting for it", b""
     except FileNotFoundError:
         why = "no such file"
     except OSError as exc:
@@ -111,20 +118,48 @@ def read_bytes(path: str, limit: int, expected: str) -> bytes:
 
 def write_bytes(path: str, data: bytes, place: str | None = None) -> None:
     """Make the regular file ``path`` (new or replaced) hold ``data``; another kind of file,
-    or a failed write (a full disk), is an InputError naming the file (and ``place``)."""
+    or a failed write (a full disk), is an InputError naming the file (and ``place``).
+
+    The bytes go into a new file beside it, which then takes its place: a failed write
+    leaves no truncated file, and the file that was there stays as it was.
+    """
+    why = path_problem(path)
+    if why:
+        raise InputError(f"{why} (expected a file to write)", file=path, place=place)
+    target = os.path.realpath(path)  # through a symbolic link, as opening it would
+    temp = None
     try:
-        why = path_problem(path)
-        if why is None:
-            with open(os.open(path, os.O_WRONLY | os.O_CREAT | _NONBLOCK, 0o666), "wb") as fh:
-                why = kind_problem(os.fstat(fh.fileno()).st_mode)
-                if why is None:  # only now emptied: a refused file is left as it was
-                    fh.truncate(0)
-                    fh.write(data)
+        fd, temp = tempfile.mkstemp(prefix=".sim-", suffix=".part", dir=os.path.dirname(target))
+        with open(fd, "wb") as fh:
+            fh.write(data)
+        try:
+            mode = stat.S_IMODE(os.stat(target).st_mode)
+        except FileNotFoundError:
+            mode = 0o666 & ~_umask()
+        os.chmod(temp, mode)
+        os.replace(temp, target)
+        temp = None
     except OSError as exc:
         raise InputError(f"cannot write the file ({exc.strerror or exc})", file=path,
                          place=place) from None
-    if why:
-        raise InputError(f"{why} (expected a file to write)", file=path, place=place)
+    finally:
+        if temp is not None:
+            with contextlib.suppress(OSError):
+                os.remove(temp)
+
+
+def write_figure(fig: Any, path: str, **options: Any) -> None:
+    """``write_bytes`` of a matplotlib figure drawn as a PNG (``options`` go to
+    ``savefig``, e.g. ``dpi``): the file is replaced only once the whole picture is drawn."""
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", **options)
+    write_bytes(os.fspath(path), buf.getvalue())
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def write_text(path: str, text: str, place: str | None = None) -> None:

@@ -2,10 +2,11 @@
 tests/test_signals.py: ``python tests/signal_at.py STAGE SIGNAL ARGS...``.
 
 The stage's function is wrapped so that the signal is sent just as it runs (``load``,
-``scenario``, ``battle``, ``report``), from a ``__del__`` just before loading, where
-Python drops the ``Stopped`` that the handler raises (``dropped``), or, for the start of workers, once the first worker
-is up and the rest are still starting (``dask-start``, ``pool-start``). SIGINT goes to the
-whole process group, as Ctrl-C in a terminal does; SIGTERM and SIGHUP to this process.
+``scenario``, ``battle``, ``report``; ``mid-battle``: inside a battle's own process), from
+a ``__del__`` just before loading, where Python drops the ``Stopped`` that the handler
+raises (``dropped``), or, for the start of workers, once the first worker is up and the
+rest are still starting (``dask-start``, ``pool-start``). SIGINT goes to the whole process
+group, as Ctrl-C in a terminal does; SIGTERM and SIGHUP to this process.
 A thread that does not block signals runs meanwhile, as OpenBLAS's own threads do.
 """
 from __future__ import annotations
@@ -22,6 +23,8 @@ STAGES = {
     "scenario": ("sim.scenario.load", "load_scenario"),
     "battle": ("sim.replication", "run_battle"),
     "report": ("sim.study.report_html", "write_report"),
+    # Inside a battle's SimPy process (a serial study), which SimPy re-raises as a copy.
+    "mid-battle": ("sim.agents.movement", "plan_move"),
 }
 sent: list[int] = []
 

@@ -143,11 +143,21 @@ def test_outputs_no_file_can_be_written_to_are_refused_before_any_battle(files, 
             f"{target}: {option}: {part}")
 
 
+@pytest.mark.parametrize("option", ["--csv", "--report"])
+@pytest.mark.parametrize("target", ["/proc/version", "/proc/self/status"])
+def test_an_existing_proc_file_is_refused_before_any_battle(files, capsys, option, target):
+    # Root may open /proc/version for writing; only a write fails (after every battle).
+    refused(capsys, files, ["study", "study.yaml", "--quiet", option, target],
+            f"{target}: {option}: cannot be written")
+
+
 def test_run_log_on_a_device_or_a_read_only_path_is_refused_before_the_battle(files, capsys):
     refused(capsys, files, ["run", "scenario.yaml", "--log", "/dev/full"],
             "/dev/full: --log: is not a regular file but a character device")
     refused(capsys, files, ["run", "scenario.yaml", "--log", "/sys/kernel/notes"],
             "/sys/kernel/notes: --log: cannot be written: Permission denied")
+    refused(capsys, files, ["run", "scenario.yaml", "--log", "/proc/version"],
+            "/proc/version: --log: cannot be written")
 
 
 def test_an_immutable_existing_output_is_refused(files, capsys):
@@ -240,6 +250,33 @@ def test_a_write_that_fails_at_the_end_names_its_file(files, capsys, monkeypatch
     assert (files / "r.csv").read_text().startswith("study,study_hash,cell")
     line = err_line(capsys, ["run", "scenario.yaml", "--log", str(full_fs / "log.jsonl")])
     assert f"{full_fs / 'log.jsonl'}: cannot write the file (No space left on device)" in line
+
+
+
+def test_a_failed_write_leaves_the_file_that_was_there_and_nothing_half_written(
+        files, capsys, monkeypatch, full_fs):
+    """A full disk: the old CSV, report, log and plot stay as they were; no empty or
+    truncated file and no temporary file is left beside them."""
+    monkeypatch.undo()  # battles run here
+    monkeypatch.chdir(files)
+    plots = full_fs / "plots"
+    (full_fs / "filler").unlink()
+    plots.mkdir()
+    for name in ("r.csv", "r.html", "log.jsonl", "plots/means.png"):
+        (full_fs / name).write_text("old\n")
+    with open(full_fs / "filler", "wb", buffering=0) as fh, contextlib.suppress(OSError):
+        while True:
+            fh.write(b"\0" * 4096)
+    for argv in (["study", "study.yaml", "--quiet", "--csv", str(full_fs / "r.csv")],
+                 ["study", "study.yaml", "--quiet", "--report", str(full_fs / "r.html")],
+                 ["study", "study.yaml", "--quiet", "--plot", str(plots)],
+                 ["run", "scenario.yaml", "--log", str(full_fs / "log.jsonl")]):
+        assert "No space left on device" in err_line(capsys, argv)
+    for name in ("r.csv", "r.html", "log.jsonl", "plots/means.png"):
+        assert (full_fs / name).read_text() == "old\n", name
+    assert sorted(p.name for p in full_fs.iterdir()) == ["filler", "log.jsonl", "plots", "r.csv",
+                                                         "r.html"]
+    assert [p.name for p in plots.iterdir()] == ["means.png"]
 
 
 def test_a_refusal_is_the_only_output(files, capsys):

@@ -71,6 +71,38 @@ def test_a_signal_while_the_dask_cluster_starts_is_acted_on_quietly(tmp_path, si
     assert p.stdout == ""
 
 
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+def test_a_signal_inside_a_serial_studys_battle_stops_it_and_stores_no_failure(
+        tmp_path, sim_env, sig):
+    # SimPy re-raised the stop as type(e)(*e.args): Stopped('SIGTERM') raised ValueError,
+    # stored as a failed replication that --resume then never ran again.
+    import sqlite3
+
+    db = tmp_path / "r.db"
+    p = sim_at("mid-battle", sig, ["study", STUDY, "--replications", "50", "--db", db,
+                                   "--quiet"], sim_env, tmp_path)
+    assert (p.returncode, p.stderr) == (
+        128 + sig, f"{LINE[sig]}; the finished batches are in {db}: rerun with --resume\n")
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT COUNT(*) FROM failures").fetchone() == (0,)
+
+
+def test_a_stop_raised_in_a_simpy_process_keeps_its_signal():
+    import simpy
+
+    from sim.study.lifetime import Stopped
+
+    env = simpy.Environment()
+
+    def proc():
+        yield env.timeout(1)
+        raise Stopped(signal.SIGTERM)
+    env.process(proc())
+    with pytest.raises(Stopped) as stop:
+        env.run()
+    assert stop.value.signum == signal.SIGTERM and str(stop.value) == "SIGTERM"
+
+
 def test_ctrl_c_while_the_process_pool_starts_is_not_lost(tmp_path, sim_env):
     p = sim_at("pool-start", signal.SIGINT, ["study", STUDY, "--replications", "400",
                                              "--workers", "2", "--quiet"], sim_env, tmp_path)

@@ -202,3 +202,15 @@ def test_reading_a_log_back_is_bounded_and_names_a_bad_line(tmp_path, monkeypatc
         with pytest.raises(InputError, match=message) as err:
             EventLog.read_jsonl(broken)
         assert str(broken) in str(err.value) and "\n" not in str(err.value)
+
+
+@pytest.mark.skipif(not os.access("/proc/kmsg", os.R_OK), reason="no readable /proc/kmsg here")
+def test_a_regular_file_whose_read_would_wait_is_one_line(tmp_path, sim_env):
+    """/proc/kmsg is a 'regular' file that has no bytes until the kernel logs some: a read
+    without blocking gives nothing at all (None), which was a TypeError traceback."""
+    for _ in range(2):   # the first read may take what the kernel has logged
+        p = sim(["run", "/proc/kmsg"], sim_env, tmp_path)
+        assert p.returncode == 2 and len(p.stderr.splitlines()) == 1, p.stderr
+        assert p.stderr.startswith("sim: error: /proc/kmsg")
+    with pytest.raises(InputError, match="cannot be read without waiting|expected"):
+        read_bytes("/proc/kmsg", 1000, "a file")

@@ -80,7 +80,12 @@ def test_a_yes_no_difference_the_same_in_every_pair_keeps_its_interval_as_the_re
     rules = (ROOT / "README.md").read_text().split("## Intervals", 1)[1].split("\n## ", 1)[0]
     rules = " ".join(rules.split())
     assert "a count or real metric (or a difference of one) with the same value in every" in rules
-    assert "no pair disagreeing in 50 a difference of ±0.071 (Newcombe), never a point" in rules
+    assert ("no pair disagreeing in 50 a difference of ±0.071 (Newcombe) when neither variant "
+            "ever wins, narrower when both win as often (±0.038 when both win in 25 of the 50), "
+            "never a point") in rules
+    half = [1] * 25 + [0] * 25
+    e = binary_difference(half, half, paired=True)
+    assert not e.constant and (round(e.ci_low, 3), round(e.ci_high, 3)) == (-0.038, 0.038)
 
 
 @settings(max_examples=60, deadline=None)

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from sim.errors import InputError
+from sim.files import path_problem
 from sim.scenario.yamlfile import place_of, read_yaml
 from sim.study.cells import FULL_CHECK_CELLS, Resolver, portable, probe_indices
 from sim.study.designs import METHODS, Plan, original_lhs
@@ -259,8 +260,10 @@ def study_from_dict(data: Any, scenario: Any = None, base_dir: str = ".",
     else:
         scenario_path = os.path.join(os.path.abspath(base_dir), str(scenario or spec.scenario))
         if not os.path.isfile(scenario_path):
-            raise InputError(f"no scenario file {scenario_path} (expected a path relative to "
-                             "the study file)", file=path, place=place_of(("scenario",), lines))
+            why = path_problem(scenario_path) if os.path.exists(scenario_path) else None
+            what = f"the scenario {scenario_path} {why}" if why else f"no scenario file {scenario_path}"
+            raise InputError(f"{what} (expected a path relative to the study file)", file=path,
+                             place=place_of(("scenario",), lines))
         base = scen.load_scenario(scenario_path)
     _check_metrics(spec, base, path, lines)
     plan, points = _points(spec, path, lines)

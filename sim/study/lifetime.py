@@ -35,9 +35,11 @@ ORPHANED = 70  # a worker's exit status when its parent is gone (EX_SOFTWARE)
 class Stopped(KeyboardInterrupt):
     """A study stopped by a signal; ``signum`` says which."""
 
-    def __init__(self, signum: int = signal.SIGINT):
-        super().__init__(signal.Signals(signum).name)
-        self.signum = int(signum)
+    def __init__(self, signum: int | str = signal.SIGINT):
+        # SimPy re-raises an exception from a process as ``type(e)(*e.args)``: the name.
+        sig = signal.Signals[signum] if isinstance(signum, str) else signal.Signals(signum)
+        super().__init__(sig.name)
+        self.signum = int(sig)
 
 
 def exit_status(stop: KeyboardInterrupt) -> int:

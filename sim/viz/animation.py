@@ -19,6 +19,7 @@ from matplotlib.patches import Circle
 
 from sim import arguments
 from sim.events import HALT
+from sim.files import write_figure
 from sim.viz.maps import draw_terrain
 from sim.viz.tracks import GONE, Battle, position_at, state_at
 
@@ -113,5 +114,5 @@ def save_frame(scenario, log, t: float, path, **kw):
     anim = animate(scenario, log, frames=[t], **kw)
     anim.update_frame(0)
     anim._draw_was_started = True  # rendered by hand: no "deleted without rendering" warning
-    anim._fig.savefig(path)
+    write_figure(anim._fig, path)
     return anim._fig

@@ -11,6 +11,7 @@ from matplotlib.figure import Figure
 
 from sim import arguments
 from sim.engine.log import EventLog
+from sim.files import write_figure
 from sim.scenario.load import load_scenario
 from sim.scenario.schema import Scenario
 from sim.space.terrain import Terrain
@@ -90,5 +91,5 @@ def new_axes(ax, figsize=(8, 5.5)):
 
 def save(fig, path, dpi: int = 100):
     if path is not None:
-        fig.savefig(path, dpi=dpi)
+        write_figure(fig, path, dpi=dpi)
     return fig

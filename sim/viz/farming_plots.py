@@ -24,6 +24,8 @@ import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure  # never pyplot: no backend is changed
 
+from sim.files import write_figure
+
 DISTANCE = re.compile(r"(range|radius|cm|hexes|move|clearance)$")
 
 
@@ -64,7 +66,7 @@ def plot_analysis(a, out_dir: str) -> list[str]:
 
 
 def _save(fig: Figure, path: str) -> str:
-    fig.savefig(path, dpi=110)
+    write_figure(fig, path, dpi=110)
     return path
 
 

@@ -27,6 +27,7 @@ from collections import defaultdict
 from matplotlib.figure import Figure  # never pyplot: saving uses Agg, no backend is changed
 
 from sim import arguments
+from sim.files import write_figure
 from sim.viz.farming_plots import factor_label, metric_label
 
 COLOURS = ("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown",
@@ -125,7 +126,7 @@ def plot_means(run, path: str) -> str:
                       or "value")
     _legend(fig, handles, "variant")
     fig.suptitle(f"{run.study.name}: means with 95% intervals (n = {run.replications} a cell)")
-    fig.savefig(path, dpi=100)
+    write_figure(fig, path, dpi=100)
     return path
 
 
@@ -146,7 +147,7 @@ def plot_differences(run, path: str) -> str:
     _legend(fig, handles, "variant − baseline")
     mode = "common random numbers" if run.crn else "independent seeds"
     fig.suptitle(f"{run.study.name}: paired differences, 95% intervals ({mode})")
-    fig.savefig(path, dpi=100)
+    write_figure(fig, path, dpi=100)
     return path
 
 
@@ -193,7 +194,7 @@ def plot_response(run, key: str, path: str) -> str:
     _legend(fig, handles, "variant")
     what = "means with 95% intervals" if single else "marginal means (averaged over the other factors)"
     fig.suptitle(f"{run.study.name}: response to {key} ({what})")
-    fig.savefig(path, dpi=100)
+    write_figure(fig, path, dpi=100)
     return path
 
 
