@@ -183,3 +183,16 @@ def test_overrides_with_a_key_inside_another_are_refused_and_never_write_into_th
     changed = apply_overrides(s, {"rules.snapfire": section})
     section["radius"] = 3
     assert apply_overrides(changed, {"turns": 4}).rules.snapfire.radius == changed.rules.snapfire.radius != 3
+
+
+def test_a_scenario_made_without_the_loader_takes_overrides_and_travels():
+    """``model_validate`` of a scenario's dump ran in ``sim.run(m)`` but not with overrides
+    ('required key is missing': it had no document), nor pickled to a worker."""
+    import sim
+
+    s = load_scenario(SCENARIOS / "open_ground_advance.yaml")
+    m = type(s).model_validate(s.model_dump())
+    assert sim.run(m, seed=3).log.records == sim.run(s, seed=3).log.records
+    assert sim.run(m, seed=3, overrides={"turns": 4}).metrics == \
+        sim.run(s, seed=3, overrides={"turns": 4}).metrics
+    assert pickle.loads(pickle.dumps(m)).model_dump() == s.model_dump()

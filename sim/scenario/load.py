@@ -326,7 +326,7 @@ def apply_overrides(scenario: Scenario, overrides: dict[str, Any], source: str =
     if not overrides:
         return scenario
     check_keys(overrides, source)
-    doc = copy.deepcopy(scenario._raw)
+    doc = copy.deepcopy(scenario.raw)
     for key, value in overrides.items():
         set_path(doc, key, value, source)
     try:

@@ -186,7 +186,12 @@ class Scenario(Strict):
 
     @property
     def raw(self) -> dict[str, Any]:
-        """The document as read (before defaults), which overrides are applied to."""
+        """The document as read (before defaults), which overrides are applied to.
+
+        For a scenario made without the loader (``model_validate``): the keys it was given.
+        """
+        if not self._raw:
+            self._raw = self.model_dump(mode="json", exclude_unset=True)
         return self._raw
 
     def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Any:
@@ -199,7 +204,7 @@ class Scenario(Strict):
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         # The model class is built per process from the rule system, so a scenario
         # travels as its document and is checked again where it lands.
-        return _from_document, (self._raw, self._file, self._lines)
+        return _from_document, (self.raw, self._file, self._lines)
 
 
 def _from_document(raw: dict[str, Any], file: str, lines: dict[tuple[Any, ...], int]) -> Scenario:
