@@ -89,3 +89,17 @@ def test_demo_quiet_prints_nothing_and_writes_its_plots(tmp_path, capsys):
     assert main(["demo", "--fast", "--workers", "1", "--out", str(out), "--quiet"]) == 0
     assert capsys.readouterr().out == ""
     assert sorted(p.name for p in out.iterdir()) == ["differences.png", "means.png"]
+
+
+def test_the_report_of_a_study_of_many_cells_carries_the_summary_not_a_row_a_cell(tmp_path):
+    from sim.study.design import load_study
+    from sim.study.report import summary_table
+    from sim.study.report_html import report_html
+    from sim.study.runner import run_study
+    from sim.viz.html import escape
+
+    run = run_study(load_study(study(tmp_path)), replications=2)
+    page = report_html(run, ["sim", "study", "many.yaml"])
+    assert escape(summary_table(run, "")).split("\n", 1)[1].split("Every cell:")[0] in page
+    assert "48 cells: too many for a table here" in page
+    assert page.count("<tr>") < 30     # the rule counts' first cells, not 48 x 3 result rows

@@ -23,7 +23,7 @@ from sim.errors import InputError
 from sim.files import read_bytes, write_text
 from sim.scenario.yamlfile import MAX_BYTES
 from sim.study.design import package_version
-from sim.study.report import excludes_zero, meaning
+from sim.study.report import FULL_TABLE_CELLS, excludes_zero, full_table_hint, meaning, summary_table
 from sim.study.runner import StudyRun
 from sim.study.stats import Estimate, Summary
 from sim.viz.html import escape, file_uri, page
@@ -125,7 +125,17 @@ def _rule_counts(run: StudyRun) -> str:
             f"rule never acts cannot differ from the baseline.</p>" + _table(head, rows))
 
 
+def _summary(run: StudyRun) -> str:
+    """A study of too many cells for a table: the summary ``sim study`` prints."""
+    return (f'<p class="note">{len(run.study.cells)} cells: too many for a table here. The '
+            "summary below is what <code>sim study</code> prints; every cell is in "
+            "<code>--json</code> and every replication in <code>--csv</code>.</p>"
+            f"<pre>{escape(summary_table(run, full_table_hint()))}</pre>")
+
+
 def _results(run: StudyRun) -> str:
+    if len(run.study.cells) > FULL_TABLE_CELLS:
+        return _summary(run)
     s = cast(Summary, run.summary)
     rows = []
     for cell, per in s.cells.items():
@@ -139,6 +149,8 @@ def _differences(run: StudyRun) -> str:
     s = cast(Summary, run.summary)
     if not s.differences:
         return "<p>Only one variant: nothing to compare.</p>"
+    if len(run.study.cells) > FULL_TABLE_CELLS:
+        return f"<p>{escape(meaning(run))} The summary above counts every cell's difference.</p>"
     rows = []
     for d, per in s.differences.items():
         for i, (m, e) in enumerate(per.items()):
