@@ -143,3 +143,16 @@ def test_sim_schema_check_names_a_stale_file(tmp_path, capsys):
     assert "scenario.schema.json: out of date" in out
     assert main(["schema", "--docs", str(tmp_path)]) == 0
     assert main(["schema", "--docs", str(tmp_path), "--check"]) == 0
+
+
+def test_a_docs_folder_with_no_scenarios_beside_it_is_refused_not_emptied(tmp_path, capsys):
+    """Rewriting such a folder dropped every embedded example and said 'wrote'."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for name in ("scenario.md", "study.md"):
+        (docs / name).write_text((DOCS / name).read_text(encoding="utf-8"), encoding="utf-8")
+    before = (docs / "scenario.md").read_bytes()
+    assert main(["schema", "--docs", str(docs)]) == 2
+    assert (docs / "scenario.md").read_bytes() == before
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--docs: no scenarios folder beside it" in err[0]

@@ -158,8 +158,16 @@ def _package_doc(system: RuleSystem) -> str:
 
 
 def _examples(docs: Path) -> dict[str, list[Path]]:
-    """The shipped scenarios (``docs/../scenarios``) by rule system."""
+    """The shipped scenarios (``docs/../scenarios``) by rule system.
+
+    The reference embeds them, so a docs folder with no ``scenarios/`` beside it is refused
+    (rewriting it would drop every example).
+    """
     found: dict[str, list[Path]] = {}
+    if not (docs.parent / "scenarios").is_dir():
+        raise InputError(f"no scenarios folder beside it ({docs.parent / 'scenarios'}; expected "
+                         "the docs folder of a checkout, whose reference embeds the shipped "
+                         "scenarios)", file=str(docs), place="--docs")
     for path in sorted((docs.parent / "scenarios").glob("*.yaml")):
         text = _read(path, MAX_BYTES)
         if re.search(r"^study:", text, re.M):
