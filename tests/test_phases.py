@@ -50,7 +50,7 @@ def test_a_plain_name_is_read_as_before():
 
 @pytest.mark.parametrize("phases", [
     (sim.PhaseSpec("go", moves="yes"),), (sim.PhaseSpec("go"), "go"), (sim.PhaseSpec("Go"),),
-    (sim.PhaseSpec("setup"),), "movement", (3,), ()])
+    (sim.PhaseSpec("setup"),), "movement", (3,), (), 3, None])
 def test_malformed_phase_declarations_are_refused(phases):
     with pytest.raises(sim.PluginError, match="phases"):
         sim.register_system(sim.RuleSystem(name="phase_test", title="t", phases=phases, game=MoveEveryMover))

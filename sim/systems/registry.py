@@ -253,9 +253,9 @@ def _check_system(s: RuleSystem, origin: str) -> None:
     what = f"rule system '{s.name}'"
     if not isinstance(s.name, str) or not NAME.match(s.name):
         _malformed(origin, f"rule system {s.name!r}", "its name must be lower_snake_case, 1-32 characters")
-    names = [p.name for p in s.phases if isinstance(p, PhaseSpec) and isinstance(p.name, str)] \
-        if isinstance(s.phases, tuple) else []
-    if not s.phases or len(names) != len(s.phases) or not all(NAME.match(n) for n in names) \
+    spec = isinstance(s.phases, tuple)
+    names = [p.name for p in s.phases if isinstance(p, PhaseSpec) and isinstance(p.name, str)] if spec else []
+    if not spec or not s.phases or len(names) != len(s.phases) or not all(NAME.match(n) for n in names) \
             or not all(isinstance(p.moves, bool) for p in s.phases) \
             or len(set(names)) != len(names) or "setup" in names:
         _malformed(origin, what, f"phases {s.phases!r}: expected distinct lower_snake_case names "
