@@ -276,7 +276,7 @@ def referee_only(sc, paths):
     the enemies and finding each mover's exact first entry, outside any battle."""
     b = Battle(sc, 1)
     b.setup()
-    b.clock.current = Phase(1, "blue", "movement", 0.0, 1.0)
+    b.clock.current = Phase(1, "blue", "movement", 0.0, 1.0, moves=True)
     movers = [b.units[f"m{i}"] for i in range(len(paths))]
     t0 = time.perf_counter()
     b.referee.begin_phase()

@@ -16,7 +16,9 @@ radius); ``sim.too_tables`` the Theatre of Operation tables.
 Extend it without forking: a rule system is one ``RuleSystem`` (``register_system``),
 a metric one ``MetricReporter`` (``register_metric``); an installed distribution offers
 them through the entry-point groups ``sim.systems`` and ``sim.metrics``. Rules see the battle
-through ``BattleContext``; exact reactions to movers are referee ``Watch``-es.
+through ``BattleContext``; exact reactions to movers are referee ``Watch``-es, whose
+``react`` answers an ``Outcome``; a system's phases are ``PhaseSpec``-s (a name, and
+whether units move in it).
 What is not stable yet lives in ``sim.experimental``.
 """
 from __future__ import annotations  # noqa: I001 - sim._start comes first
@@ -35,11 +37,12 @@ except importlib.metadata.PackageNotFoundError:  # run from a source tree, not i
 
 from sim import arguments, events
 from sim.agents.movement import go_straight, movement_process
+from sim.agents.outcome import Outcome
 from sim.agents.referee import Trigger, Watch
 from sim.agents.unit import Unit
 from sim.catalogue import define_rules, implements
 from sim.engine.battle import Battle
-from sim.engine.clock import Phase
+from sim.engine.clock import Phase, PhaseSpec
 from sim.engine.context import BattleContext
 from sim.engine.log import EventLog
 from sim.errors import InputError
@@ -71,7 +74,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Battle", "BattleContext", "BattleResult", "BaseKnobs", "Checks", "EventLog",
-    "Game", "InputError", "Knobs", "MetricReporter", "Phase", "PluginError", "RuleSystem",
+    "Game", "InputError", "Knobs", "MetricReporter", "Outcome", "Phase", "PhaseSpec", "PluginError",
+    "RuleSystem",
     "Scenario", "Trigger", "Unit", "Watch", "__version__", "analyse_study", "apply_overrides",
     "compute_metrics",
     "define_rules", "end_states", "events", "first_entry", "go_straight", "implements", "load_scenario",

@@ -221,7 +221,7 @@ def _step_types(scenario, spec) -> set[str]:
 def check(scenario, records: list[dict], battle=None) -> None:
     """Raise ``InvariantError`` if the log breaks any invariant (see the module doc)."""
     terrain = scenario.map
-    phases = tuple(get_system(scenario.ruleset).phases)
+    phases = tuple(p.name for p in get_system(scenario.ruleset).phases)
     sides = scenario.sides
     L = scenario.rules.base.phase_length
     specs = {spec.id: (side, spec) for side, spec in scenario.units()}

@@ -58,7 +58,7 @@ def things():
     loop["k"] = loop
     return {"scenario": scenario, "log": sim.run(scenario, seed=3).log, "study": study,
             "run": sim.run_study(study), "battle": battle, "unit": next(iter(battle.units.values())),
-            "phase": sim.Phase(1, "blue", "movement", 0.0, 1.0), "system": sim.rule_system("duel"),
+            "phase": sim.Phase(1, "blue", "movement", 0.0, 1.0, moves=True), "system": sim.rule_system("duel"),
             "deep": deep(5000), "nested": deep(65), "self": loop}
 
 

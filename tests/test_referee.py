@@ -40,7 +40,7 @@ def _field():
 def _armed_battle(sc, seed=1):
     b = Battle(sc, seed)
     b.setup()
-    b.clock.current = Phase(1, "blue", "movement", 0.0, 1.0)
+    b.clock.current = Phase(1, "blue", "movement", 0.0, 1.0, moves=True)
     b.referee.begin_phase()
     return b
 

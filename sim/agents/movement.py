@@ -12,14 +12,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Generator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, NoReturn
 
 import simpy
 
 from sim import arguments
-from sim.agents.referee import Trigger
+from sim.agents.outcome import Outcome
+from sim.agents.referee import Trigger, Watch
 from sim.agents.unit import Leg, Unit
 from sim.engine.clock import Phase
+from sim.errors import InputError
 from sim.events import STOP
 from sim.space.geometry import Point, dist, lerp
 
@@ -28,6 +30,9 @@ if TYPE_CHECKING:
     from sim.space.terrain import LegMemo, Terrain
 
 EPS = 1e-9
+#: How a move ends: its allowance spent or nothing to do, at its destination, or what
+#: the reacting rules decided (``Outcome.HALT_MOVE``, ``HALT_PHASE`` or ``DEAD``).
+MoveEnd = Literal["done", "arrived"] | Outcome
 
 
 def moves_per_phase(unit: Unit) -> int:
@@ -103,7 +108,7 @@ def plan_move(battle: BattleContext, unit: Unit, budget: float) -> list[Leg]:
 
 
 def walk(battle: BattleContext, unit: Unit, move_index: int, duration: float, end: float | None = None,
-         owner: bool = False, allowance: float | None = None) -> Generator[simpy.Event, Any, str]:
+         owner: bool = False, allowance: float | None = None) -> Generator[simpy.Event, Any, MoveEnd]:
     """One move: a generator used inside the unit's movement process.
 
     ``end`` is the absolute time the move's slot ends: a segment's end time is never
@@ -112,8 +117,8 @@ def walk(battle: BattleContext, unit: Unit, move_index: int, duration: float, en
     the walk *is* the unit's process (one move in the phase) and clears up after it.
 
     Returns 'done' (allowance spent or nothing to do), 'arrived', or what the reacting
-    rule decided: 'halt_move' / 'halt_phase' / 'dead'. ``allowance`` (default the unit's
-    move) is what a move that starts late in its slot may still cover.
+    rules decided (``MoveEnd``). ``allowance`` (default the unit's move) is what a move
+    that starts late in its slot may still cover.
     """
     try:
         env, referee = battle.env, battle.referee
@@ -138,7 +143,7 @@ def walk(battle: BattleContext, unit: Unit, move_index: int, duration: float, en
                     try:
                         yield env.timeout(seg_time)
                     except simpy.Interrupt:
-                        return "dead"  # Battle.eliminate set its exact position
+                        return Outcome.DEAD  # Battle.eliminate set its exact position
                 unit.pos = target  # as _reach does, inline: most segments pass here
                 if node is not None:
                     unit.node = node
@@ -163,7 +168,7 @@ def walk(battle: BattleContext, unit: Unit, move_index: int, duration: float, en
             except simpy.Interrupt as intr:
                 trigger = intr.cause
                 if not isinstance(trigger, Trigger):  # eliminated while moving: Battle.eliminate
-                    return "dead"                     # set its exact position
+                    return Outcome.DEAD               # set its exact position
                 unit.course = None  # halted here, whatever the rule then decides
                 if trigger.s >= 1.0:  # the moment it reaches the leg's end: it is there
                     _reach(unit, target, node)
@@ -176,12 +181,12 @@ def walk(battle: BattleContext, unit: Unit, move_index: int, duration: float, en
                     unit.pos = p0 if trigger.inside else trigger.point
                     budget -= frac * cost
                 outcome = react_all(battle, unit, trigger)
-                if outcome == "continue":
+                if outcome is Outcome.CONTINUE:
                     if trigger.s < 1.0:
                         legs = legs[:i] + plan_move(battle, unit, max(0.0, budget))
                     unit.course = (env.now, unit.pos, legs[i:], speed, end)
                     continue
-                if outcome != "dead" and trigger.s >= 1.0 and not unit.route:
+                if outcome is not Outcome.DEAD and trigger.s >= 1.0 and not unit.route:
                     _end_of_move(battle, unit)   # halted on reaching its destination
                 return outcome
             referee.disarm(unit)
@@ -196,32 +201,38 @@ def walk(battle: BattleContext, unit: Unit, move_index: int, duration: float, en
             unit.process = None
 
 
-STRENGTH = {"continue": 0, "halt_move": 1, "halt_phase": 2, "dead": 3}
-
-
-def react_all(battle: BattleContext, unit: Unit, trigger: Trigger) -> str:
+def react_all(battle: BattleContext, unit: Unit, trigger: Trigger) -> Outcome:
     """Every reaction due at this instant, in order (``Trigger.each``); the mover does
-    what the strongest asks: 'dead' over 'halt_phase' over 'halt_move' over 'continue'.
-    A halt that no reacting rule logged is closed here (``stop``, reason ``halted``)."""
-    outcome, closed = "continue", False
+    what the strongest asks (``Outcome.strength``), returned plain (``Outcome.plain``).
+    A halt that no reacting rule recorded is closed here (``stop``, reason ``halted``)."""
+    outcome, closed = Outcome.CONTINUE, False
     for each in trigger.each():
         said = each.watch.react(battle, unit, each)
-        if STRENGTH[said] > STRENGTH[outcome]:
+        if said.__class__ is not Outcome:
+            _not_an_outcome(each.watch, said)
+        if said.strength > outcome.strength:
             outcome = said
         if not unit.alive:
-            return "dead"
-        closed = closed or (said != "continue" and each.watch.closes_move)
-    if outcome != "continue" and not closed:
+            return Outcome.DEAD
+        closed = closed or said.recorded
+    if outcome is not Outcome.CONTINUE and not closed:
         battle.record(STOP, rule=trigger.watch.rule, unit=unit.id, pos=unit.pos, node=unit.node,
                       reason="halted")
-    return outcome
+    return outcome.plain
+
+
+def _not_an_outcome(watch: Watch, said: object) -> NoReturn:
+    """A watch's ``react`` answered something other than an Outcome: say which watch, at once."""
+    cls = type(watch)
+    raise InputError(f"returned {said!r}; expected a sim.Outcome (such as sim.Outcome.CONTINUE "
+                     "or sim.Outcome.HALT_PHASE)", place=f"{cls.__module__}.{cls.__qualname__}.react")
 
 
 def walk_straight(battle: BattleContext, unit: Unit, point: Point,
-                  duration: float) -> Generator[simpy.Event, Any, str]:
+                  duration: float) -> Generator[simpy.Event, Any, MoveEnd]:
     """A straight move off the route that the referee watches like any move (leaving a
     zone of control): a generator for inside the unit's own process. Returns 'done'
-    (it got there), 'dead', or what the reacting rules decided."""
+    (it got there), ``Outcome.DEAD``, or what the reacting rules decided."""
     p0, t0 = unit.pos, battle.env.now
     unit.course = (t0, p0, [(point, None, duration)], 1.0, None)
     battle.referee.arm(unit, p0, point, duration)
@@ -230,11 +241,11 @@ def walk_straight(battle: BattleContext, unit: Unit, point: Point,
     except simpy.Interrupt as intr:
         trigger = intr.cause
         if not isinstance(trigger, Trigger):
-            return "dead"   # struck down: Battle.eliminate set its exact position
+            return Outcome.DEAD   # struck down: Battle.eliminate set its exact position
         unit.course = None
         unit.pos = point if trigger.s >= 1.0 else p0 if trigger.inside else trigger.point
         outcome = react_all(battle, unit, trigger)
-        if outcome != "continue":
+        if outcome is not Outcome.CONTINUE:
             return outcome
         rest = dist(unit.pos, point)
         if rest <= EPS:
@@ -244,7 +255,7 @@ def walk_straight(battle: BattleContext, unit: Unit, point: Point,
         unit.course = None
         battle.referee.disarm(unit)
     if not unit.on_board:
-        return "dead"
+        return Outcome.DEAD
     unit.pos = point
     return "done"
 
@@ -338,7 +349,7 @@ def _reach(unit: Unit, target: Point, node: str | None) -> None:
             del route[0]
 
 
-def _end_of_move(battle: BattleContext, unit: Unit) -> str:
+def _end_of_move(battle: BattleContext, unit: Unit) -> Literal["done", "arrived"]:
     unit.course = None   # the move is over: nothing of it is left to close at a battle's end
     if not unit.route:
         battle.record_arrive(unit)
@@ -347,7 +358,8 @@ def _end_of_move(battle: BattleContext, unit: Unit) -> str:
     return "done"
 
 
-def movement_process(battle: BattleContext, unit: Unit, phase: Phase) -> Generator[simpy.Event, Any, str | None]:
+def movement_process(battle: BattleContext, unit: Unit,
+                     phase: Phase) -> Generator[simpy.Event, Any, MoveEnd | None]:
     """The unit's moves in one movement phase, each in its own slot of the phase: a
     generator for ``env.process``."""
     _check_mover(battle, unit)
@@ -383,7 +395,7 @@ def _moves(battle: BattleContext, unit: Unit, phase: Phase, moves: int,
                                           allowance=allowance)
             else:
                 outcome = yield from walk(battle, unit, k + 1, slot, move_end)
-            if outcome in ("arrived", "halt_phase", "dead"):
+            if outcome == "arrived" or outcome is Outcome.HALT_PHASE or outcome is Outcome.DEAD:
                 break
     except simpy.Interrupt:
         pass  # eliminated between moves

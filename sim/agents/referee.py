@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, cast
 
 import simpy
 
+from sim.agents.outcome import Outcome
 from sim.agents.unit import Unit
 from sim.space.geometry import Point, first_root, lerp, moving_closer, reach, tolerance
 from sim.space.grid import GridMemo, SpatialGrid
@@ -51,15 +52,12 @@ class Trigger:
 class Watch:
     """A reaction rule the referee arms on movers.
 
-    Subclasses set ``rule`` and ``radius`` and decide which enemies react (``reactors``)
-    and whether one may (``eligible``).
+    Subclasses set ``rule`` and ``radius``, decide which enemies react (``reactors``)
+    and whether one may (``eligible``), and say in ``react`` what the mover does then.
     """
 
     rule: str = ""
     radius: float = 0.0
-    # Whether ``react`` itself writes the record that ends a move it halts (a ``halt``);
-    # otherwise the movement closes the move with a ``stop`` (reason ``halted``).
-    closes_move = False
 
     def active(self, battle: BattleContext, mover: Unit) -> bool:
         """Whether the watch applies to this mover at all (default: always)."""
@@ -90,8 +88,12 @@ class Watch:
         """
         return s
 
-    def react(self, battle: BattleContext, mover: Unit, trigger: Trigger) -> str:
-        """Apply the rule; return 'continue', 'halt_move' or 'halt_phase'."""
+    def react(self, battle: BattleContext, mover: Unit, trigger: Trigger) -> Outcome:
+        """Apply the rule; return what the mover does next (a ``sim.Outcome``).
+
+        A halt that this method itself recorded (a ``halt`` record) is ``HALT_*_RECORDED``;
+        a plain ``HALT_*`` has the movement close the move (``stop``, reason ``halted``).
+        """
         raise NotImplementedError
 
 

@@ -2,7 +2,7 @@
 
 A sniper team that goes to the reserve (FOW.RELOCATE, FOW.ESCAPE, FOW.CATCH) puts itself
 into its owner's store as it enters the ``reserve`` state. At the start of each of the
-owner's turns (the start of its Movement Step) the reserve process takes out, in the
+owner's turns (the start of its phase of moves, its Movement Step) the reserve process takes out, in the
 order they went in, every team that has waited at least ``delay`` of the owner's turns
 ("may be placed again from the next turn": ``delay`` = 1 is the owner's next turn),
 picks a position for it with ``place(team)`` and interrupts the team's process with a
@@ -61,7 +61,7 @@ class SniperReserve:
     def _run(self) -> Generator[simpy.Event, Any, None]:
         clock = self.battle.clock
         while True:
-            phase = yield clock.wait("movement", self.side)
+            phase = yield clock.wait_moving(self.side)
             n = 0
             for team in self.store.items:   # a list, in the order they went in
                 if not self.ready(team, phase.turn):

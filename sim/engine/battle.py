@@ -186,7 +186,7 @@ class Battle:
             phase = yield self.clock.next_phase()
             if self.done.triggered:
                 return
-            if phase.phase == "movement":
+            if phase.moves:
                 self.plans.begin_phase(phase)
             if freezing:
                 # What outlives a phase (the records, mostly) lives to the battle's end:

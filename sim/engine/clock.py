@@ -3,7 +3,10 @@
 Turn ``k`` (k >= 1) belongs to ``sides[(k - 1) % 2]`` and starts at
 ``(k - 1) * len(phases) * phase_length``. Each phase lasts ``phase_length``. At the start
 of every phase the clock succeeds the event it handed out for that phase, so processes
-simply ``yield clock.next_phase()`` (any phase) or ``clock.wait(phase, side)``.
+simply ``yield clock.next_phase()`` (any phase), ``clock.wait(phase, side)`` or
+``clock.wait_moving(side)``. A rule system declares its phases as ``PhaseSpec``s: a name
+and whether units make their moves in it (plans start steps, watches watch movers); the
+clock never reads more into a name (a plain name is a phase without moves).
 
 >>> import simpy
 >>> env = simpy.Environment()
@@ -27,29 +30,42 @@ import simpy
 
 
 @dataclass(frozen=True)
+class PhaseSpec:
+    """A phase a rule system declares: its name and whether units make their moves in it."""
+
+    name: str
+    moves: bool = False
+
+
+@dataclass(frozen=True)
 class Phase:
-    """One phase of one player-turn: whose turn, which phase, when it starts and ends."""
+    """One phase of one player-turn: whose turn, which phase, when it starts and ends.
+
+    ``moves``: whether units make their moves in it (its ``PhaseSpec``'s).
+    """
 
     turn: int
     side: str
     phase: str
     start: float
     end: float
+    moves: bool = False
 
 
 class TurnClock:
     """The process that announces every phase of every player-turn, in order."""
 
-    def __init__(self, env: simpy.Environment, sides: Sequence[str], phases: Sequence[str], phase_length: float,
-                 turns: int):
+    def __init__(self, env: simpy.Environment, sides: Sequence[str], phases: Sequence[str | PhaseSpec],
+                 phase_length: float, turns: int):
         self.env = env
         self.sides = list(sides)
-        self.phases = list(phases)
+        self.phases = [p if isinstance(p, PhaseSpec) else PhaseSpec(p) for p in phases]
         self.phase_length = float(phase_length)
         self.turns = int(turns)
         self.current = Phase(1, self.sides[0], "setup", 0.0, 0.0)
         self._any = env.event()
         self._waiting: dict[tuple[str, str | None], simpy.Event] = {}
+        self._moving: dict[str | None, simpy.Event] = {}   # side (None: any) -> its waiter
         self.finished = env.event()
         self.stopped = False
 
@@ -84,6 +100,13 @@ class TurnClock:
             ev = self._waiting[key] = self.env.event()
         return ev
 
+    def wait_moving(self, side: str | None = None) -> simpy.Event:
+        """An event that succeeds at the next start of a phase in which units move (of ``side``'s turn)."""
+        ev = self._moving.get(side)
+        if ev is None:
+            ev = self._moving[side] = self.env.event()
+        return ev
+
     def stop(self) -> None:
         """End the battle after the current instant (victory reached)."""
         self.stopped = True
@@ -93,17 +116,22 @@ class TurnClock:
         L = self.phase_length
         for turn in range(1, self.turns + 1):
             side = self.side_of_turn(turn)
-            for name in self.phases:
+            for spec in self.phases:
                 if self.stopped:
                     break
-                now = self.env.now
-                self.current = Phase(turn, side, name, now, now + L)
+                now, name = self.env.now, spec.name
+                self.current = Phase(turn, side, name, now, now + L, spec.moves)
                 fired, self._any = self._any, self.env.event()
                 fired.succeed(self.current)
                 for key in ((name, side), (name, None)):
                     ev = self._waiting.pop(key, None)
                     if ev is not None:
                         ev.succeed(self.current)
+                if spec.moves:
+                    for who in (side, None):
+                        ev = self._moving.pop(who, None)
+                        if ev is not None:
+                            ev.succeed(self.current)
                 yield self.env.timeout(L)
                 # Let everything already due at the phase's last instant (a move that
                 # ends exactly then) happen inside this phase before the next begins.

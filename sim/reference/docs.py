@@ -97,7 +97,7 @@ def _system(system: RuleSystem, examples: dict[str, list[Path]]) -> str:
     name = system.name
     out = [f"### `ruleset: {name}`: {system.title}", "",
            f"Source: {system.source or 'its package'}. A player-turn's phases: "
-           + ", ".join(f"`{p}`" for p in system.phases) + ".", "",
+           + ", ".join(f"`{p.name}`" for p in system.phases) + ".", "",
            f"#### How `{name}` plays (from `{_package(system)}`)", "", _package_doc(system)]
     if system.unit_keys is not None:
         out += _with_nested(system.unit_keys, f"Unit keys under `{name}` (`forces.SIDE[i]`)")

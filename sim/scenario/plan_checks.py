@@ -104,9 +104,6 @@ def _check_steps(scenario: Any, fail: _Fail, need_node: NodeCheck, spec: Any, st
         where = path if single else path + (k,)
         if step.when is not None:
             _check_condition(scenario, fail, need_node, step.when, where + ("when",), spec)
-            if step.when.in_phase is not None and scenario.ruleset == "too":
-                fail("is not read by ruleset 'too' (a figure's move takes its whole phase)",
-                     where + ("when", "in_phase"))
         if step.type == "hold":
             continue
         stops = [*step.via, step.to]

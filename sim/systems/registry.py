@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal, NoReturn, Protocol, cast
 from pydantic import BaseModel
 
 from sim import arguments, catalogue
+from sim.engine.clock import PhaseSpec
 from sim.errors import InputError
 from sim.events import CORE_EVENTS
 from sim.systems.declarations import PluginError as PluginError  # re-exported (sim.PluginError)
@@ -113,14 +114,16 @@ class RuleSystem:
     draw around the reacting side, with its label, or None. ``policy_keys`` is a model of
     the policies a side, group or unit may set under this system in ``policies.<who>``
     besides the common ones (such as a sniper's withdrawal), read at run time with
-    ``battle.plans.policy(unit, key)``. ``example`` is the scenario ``sim validate
-    --plugins`` battles to check the system: a file's path (relative to the folder of the
-    module that defines ``game``) or a scenario document; None: small generated ones.
+    ``battle.plans.policy(unit, key)``. ``phases`` are ``PhaseSpec``s; a plain name, as
+    before them, is read as ``PhaseSpec(name, moves=name == "movement")``. ``example`` is
+    the scenario ``sim validate --plugins`` battles to check the system: a file's path
+    (relative to the folder of the module that defines ``game``) or a scenario document;
+    None: small generated ones.
     """
 
     name: str
     title: str
-    phases: tuple[str, ...]
+    phases: tuple[PhaseSpec, ...]
     game: Callable[[], Game]
     knobs: type[BaseModel] | None = None
     base_knobs: type[BaseModel] | None = None
@@ -135,6 +138,11 @@ class RuleSystem:
     reaction_radius: Callable[[Any], tuple[float, str] | None] | None = None
     example: str | Mapping[str, Any] | None = None
     doc: str = field(default="", repr=False)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.phases, (tuple, list)):   # anything else: refused by _check_system
+            object.__setattr__(self, "phases", tuple(
+                PhaseSpec(p, moves=p == "movement") if isinstance(p, str) else p for p in self.phases))
 
 
 @dataclass
@@ -246,10 +254,13 @@ def _check_system(s: RuleSystem, origin: str) -> None:
     what = f"rule system '{s.name}'"
     if not isinstance(s.name, str) or not NAME.match(s.name):
         _malformed(origin, f"rule system {s.name!r}", "its name must be lower_snake_case, 1-32 characters")
-    if not s.phases or not all(isinstance(p, str) and NAME.match(p) for p in s.phases) \
-            or len(set(s.phases)) != len(s.phases) or "setup" in s.phases:
+    spec = isinstance(s.phases, tuple)
+    names = [p.name for p in s.phases if isinstance(p, PhaseSpec) and isinstance(p.name, str)] if spec else []
+    if not spec or not s.phases or len(names) != len(s.phases) or not all(NAME.match(n) for n in names) \
+            or not all(isinstance(p.moves, bool) for p in s.phases) \
+            or len(set(names)) != len(names) or "setup" in names:
         _malformed(origin, what, f"phases {s.phases!r}: expected distinct lower_snake_case names "
-                                 "(not 'setup')")
+                                 "or sim.PhaseSpec(name, moves=True/False) (not 'setup')")
     if not callable(s.game):
         _malformed(origin, what, "'game' must be a callable that makes a Game")
     check_models(origin, what, {"knobs": s.knobs, "base_knobs": s.base_knobs, "unit_keys": s.unit_keys,

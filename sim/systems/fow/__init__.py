@@ -50,6 +50,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
+from sim.engine.clock import PhaseSpec
 from sim.events import ASSAULT, DEPLOY, HIT, NO_DEPLOY, PIN, RALLY, SAVE, SHOOT, SPOT, TO_RESERVE
 from sim.systems.fow.events import ASSAULT_AFTER_CATCH, CATCH, ESCAPE, FIREPOWER, NO_SHOT, RELOCATE, SNIPER_SHOT
 from sim.systems.fow.game import FowGame
@@ -89,7 +90,7 @@ def check(c: Checks) -> None:
 SYSTEM = RuleSystem(
     name="fow",
     title="FOW sniper teams (seed in Russian), on a small tabletop base game",
-    phases=("movement", "shooting", "assault"),
+    phases=(PhaseSpec("movement", moves=True), PhaseSpec("shooting"), PhaseSpec("assault")),
     game=FowGame,
     knobs=FowKnobs,
     policy_keys=FowPolicies,

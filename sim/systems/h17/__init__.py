@@ -22,7 +22,7 @@ an interrupt sent by another process:
   a centre it reached on the way) and in the hex where its move ends, as it gets there.
   A unit stands in the hex whose centre it last reached, so entering the 6-hex circle
   between centres is not a moment of its own. The attack is against the mover alone.
-  A mover pinned or eliminated by the attack stops (``halt_phase`` / ``dead``; a halt
+  A mover pinned or eliminated by the attack stops (``Outcome.HALT_PHASE`` / ``DEAD``; a halt
   is closed by a ``stop`` record, reason ``halted``); otherwise it keeps moving.
 * H17.5 attack: d6 > need = the target hex's cover modifier seen from the sniper's hex
   → ``cp`` = d6 − cover casualty points on the units attacked (BASE.H.CP), only them.
@@ -61,6 +61,7 @@ path) instead of their orders' destination while one is on the board.
 """
 from __future__ import annotations
 
+from sim.engine.clock import PhaseSpec
 from sim.events import ACTIVATE, ATTACK, DECIDE, DEPLOY, HIT, PIN, RALLY, SPOT, WITHDRAW
 from sim.systems.h17.events import (
     ELIMINATION_CHECK,
@@ -99,7 +100,7 @@ def check(c: Checks) -> None:
 SYSTEM = RuleSystem(
     name="h17",
     title="H17 hex wargame snipers, on a small hex base game",
-    phases=("movement", "fire", "after_action"),
+    phases=(PhaseSpec("movement", moves=True), PhaseSpec("fire"), PhaseSpec("after_action")),
     game=H17Game,
     knobs=H17Knobs,
     policy_keys=H17Policies,

@@ -2,6 +2,7 @@
 hex (H17.6b)."""
 from __future__ import annotations
 
+from sim.agents.outcome import Outcome
 from sim.agents.referee import Trigger, Watch
 from sim.agents.unit import Unit
 from sim.catalogue import implements
@@ -34,7 +35,7 @@ class OpportunityFireWatch(Watch):
     delays = True           # sight and the hex decide, not the circle: first_moment
 
     def active(self, battle: BattleContext, mover: Unit) -> bool:
-        return battle.clock.phase == "movement" and mover.kind == "infantry"
+        return battle.clock.current.moves and mover.kind == "infantry"
 
     def reactors(self, battle: BattleContext, side: str) -> list[Unit]:
         return [tm.unit for tm in state_of(battle).teams if tm.side != side and tm.on_board]
@@ -71,18 +72,18 @@ class OpportunityFireWatch(Watch):
             return 1.0
         return None
 
-    def react(self, battle: BattleContext, mover: Unit, trigger: Trigger) -> str:
+    def react(self, battle: BattleContext, mover: Unit, trigger: Trigger) -> Outcome:
         st = state_of(battle)
         team = st.team_of(trigger.reactor)
         if (team is None or not self.eligible(battle, trigger.reactor, mover)
                 or not self._qualifies(battle, team.unit, mover, mover.pos)):
-            return "continue"
+            return Outcome.CONTINUE
         t = battle.terrain
         cover = t.cover_modifier(mover.node, team.unit.node)
         chance = min(6, max(0, 6 - cover)) / 6        # H17.5: d6 > cover
         if not take(battle, team.unit, mover, "H17.4", chance, knobs(battle).take_reactions):
             st.declined.add((team.id, mover.id, battle.clock.turn))
-            return "continue"
+            return Outcome.CONTINUE
         team.fired_turn = battle.clock.turn
         battle.record(OPPORTUNITY_FIRE, rule="H17.4", unit=team.id, target=mover.id,
                       pos=team.unit.pos, node=team.unit.node, target_node=mover.node,
@@ -91,9 +92,9 @@ class OpportunityFireWatch(Watch):
         steps = mover.steps
         sniper_attack(battle, team, mover.node, [mover], trigger="H17.4")
         if not mover.alive:
-            return "dead"
+            return Outcome.DEAD
         # pinned now, or (check_then_pin) as soon as the elimination check is made
-        return "halt_phase" if mover.pinned or mover.steps < steps else "continue"
+        return Outcome.HALT_PHASE if mover.pinned or mover.steps < steps else Outcome.CONTINUE
 
 
 @implements("H17.6b")
@@ -113,9 +114,9 @@ class HexEntryWatch(Watch):
         team = state_of(battle).team_of(reactor)
         return team is not None and team.on_board and not team.doomed
 
-    def react(self, battle: BattleContext, mover: Unit, trigger: Trigger) -> str:
+    def react(self, battle: BattleContext, mover: Unit, trigger: Trigger) -> Outcome:
         team = state_of(battle).team_of(trigger.reactor)
         if team is not None and team.on_board and not team.doomed:
             team.doomed = True
             team.request("eliminate", rule="H17.6b", by=mover.id, entered=True)
-        return "continue"
+        return Outcome.CONTINUE

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from sim.engine.clock import PhaseSpec
 from sim.events import ASSAULT, DECIDE, HALT, HIT, SHOOT
 from sim.systems.knobs import ChargeOrders
 from sim.systems.reactions import ReactionPolicies, check_sides
@@ -44,7 +45,7 @@ def _radius(rules: Any) -> tuple[float, str]:
 SYSTEM = RuleSystem(
     name="snapfire",
     title="Snap fire (SF), with the zone-of-control variant, on a small tabletop base game",
-    phases=("movement", "shooting", "assault"),
+    phases=(PhaseSpec("movement", moves=True), PhaseSpec("shooting"), PhaseSpec("assault")),
     game=SnapFireGame,
     knobs=SnapFireKnobs,
     policy_keys=ReactionPolicies,

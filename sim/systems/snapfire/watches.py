@@ -33,6 +33,7 @@ from collections.abc import Generator
 from typing import Any
 
 from sim.agents.movement import walk_straight
+from sim.agents.outcome import Outcome
 from sim.agents.referee import Trigger, Watch
 from sim.agents.unit import Unit
 from sim.catalogue import implements
@@ -52,7 +53,6 @@ class SnapFireWatch(Watch):
     """Snap fire: a mover coming within ``radius`` of an enemy is halted and fired at."""
 
     rule = "SF.TRIGGER"
-    closes_move = True   # the SF.HALT record
 
     def __init__(self, knobs: SnapFireKnobs):
         self.knobs = knobs
@@ -68,7 +68,7 @@ class SnapFireWatch(Watch):
 
     def active(self, battle: BattleContext, mover: Unit) -> bool:
         # SF.NOASSAULT: only moves made in the movement phase are watched.
-        return battle.clock.phase == "movement"
+        return battle.clock.current.moves
 
     def reactors(self, battle: BattleContext, side: str) -> list[Unit]:
         return [u for u in battle.enemies_of(side) if "no_snap_fire" not in u.flags]
@@ -79,14 +79,14 @@ class SnapFireWatch(Watch):
         return fired is None or reactor.id not in fired
 
     @implements("SF.HALT", "SF.ROLL", "SF.MARCH", "SF.AFTER")
-    def react(self, battle: BattleContext, mover: Unit, trigger: Trigger) -> str:
+    def react(self, battle: BattleContext, mover: Unit, trigger: Trigger) -> Outcome:
         firer = trigger.reactor
         self.fired_at.setdefault(mover.id, set()).add(firer.id)
         # "you may make a Snap Fire attack": the side's policy decides (a decline halts
         # nothing, and is the firer's one chance at this target this turn)
         chance = min(6, max(0, 7 - mover.armour)) / 6
         if not take(battle, firer, mover, "SF.TRIGGER", chance, self.knobs.take_reactions):
-            return "continue"
+            return Outcome.CONTINUE
         battle.record(HALT, rule="SF.HALT", unit=mover.id, pos=mover.pos, node=mover.node,
                       firer=firer.id, firer_pos=firer.pos, dist=dist(mover.pos, firer.pos),
                       radius=self.radius, inside=trigger.inside)
@@ -98,11 +98,11 @@ class SnapFireWatch(Watch):
         if success:
             apply_hit(battle, mover, by=firer)
         if not mover.alive:
-            return "dead"
+            return Outcome.DEAD
         # SF.AFTER: the survivor keeps its orders; SF.MARCH decides how much move is lost.
         if mover.orders.type == "march" and self.knobs.march_halt == "this_move":
-            return "halt_move"
-        return "halt_phase"
+            return Outcome.HALT_MOVE_RECORDED   # the SF.HALT record above
+        return Outcome.HALT_PHASE_RECORDED
 
 
 @implements("SF.ZOC")
@@ -110,7 +110,6 @@ class ZoneOfControlWatch(Watch):
     """A zone of control: a non-charging mover stops on an enemy's zone edge."""
 
     rule = "SF.ZOC"
-    closes_move = True   # the SF.ZOC halt record
 
     def __init__(self, knobs: SnapFireKnobs):
         self.knobs = knobs
@@ -123,17 +122,17 @@ class ZoneOfControlWatch(Watch):
         """Nothing to reset: a zone holds every mover every time."""
 
     def active(self, battle: BattleContext, mover: Unit) -> bool:
-        return battle.clock.phase == "movement" and not mover.orders.charge
+        return battle.clock.current.moves and not mover.orders.charge
 
     def reactors(self, battle: BattleContext, side: str) -> list[Unit]:
         return battle.enemies_of(side)
 
-    def react(self, battle: BattleContext, mover: Unit, trigger: Trigger) -> str:
+    def react(self, battle: BattleContext, mover: Unit, trigger: Trigger) -> Outcome:
         holder = trigger.reactor
         battle.record(HALT, rule="SF.ZOC", unit=mover.id, pos=mover.pos, node=mover.node,
                       firer=holder.id, firer_pos=holder.pos, dist=dist(mover.pos, holder.pos),
                       radius=self.radius, inside=trigger.inside)
-        return "halt_phase"
+        return Outcome.HALT_PHASE_RECORDED   # the SF.ZOC halt record above
 
     def leave_zone(self, battle: BattleContext, unit: Unit) -> Generator[Any, Any, bool]:
         """SF.ZOC: a non-charging unit starting inside a zone must leave it.

@@ -8,10 +8,11 @@ sequence of play and every reading; ``tables`` the tables as pure functions; ``f
 """
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field
 
+from sim.engine.clock import PhaseSpec
 from sim.events import ATTACK, DECIDE, DEPLOY, HIT, REHIDE, REVEAL, SAVE, SPOT, WOUND
 from sim.systems.knobs import BaseKnobs, Knobs
 from sim.systems.reactions import ReactionPolicies, check_sides
@@ -57,12 +58,39 @@ def check(c: Checks) -> None:
     if n > MAX_FIGURES:
         c.fail(f"{n} figures (expected at most {MAX_FIGURES} in a TOO battle)", "forces")
     check_sides(c, "too")
+    _no_in_phase(c)
+
+
+def _no_in_phase(c: Checks) -> None:
+    """No step waits for ``when.in_phase``: a figure's move takes its whole phase."""
+    sc = c.scenario
+    plans: list[tuple[tuple[str | int, ...], Any]] = [(("groups", g), grp.plan) for g, grp in sc.groups.items()]
+    for side, force in sc.forces.items():
+        for i, spec in enumerate(force):
+            if spec.plan is not None:
+                plans.append((("forces", side, i), spec.plan))
+            elif spec.orders.when is not None and spec.orders.when.in_phase is not None:
+                c.fail(_IN_PHASE, "forces", side, i, "orders", "when", "in_phase")
+    for path, plan in plans:
+        raw: Any = sc.raw   # the plan as written: a list of steps, or a mapping with ``steps``
+        for key in (*path, "plan"):
+            try:
+                raw = raw[key]
+            except (KeyError, IndexError, TypeError):
+                raw = None
+        steps = (*path, "plan") if isinstance(raw, list) else (*path, "plan", "steps")
+        for k, step in enumerate(plan.steps):
+            if step.when is not None and step.when.in_phase is not None:
+                c.fail(_IN_PHASE, *steps, k, "when", "in_phase")
+
+
+_IN_PHASE = "is not read by ruleset 'too' (a figure's move takes its whole phase)"
 
 
 SYSTEM = RuleSystem(
     name="too",
     title="Theatre of Operation snipers (TOO), figure by figure",
-    phases=("movement", "action"),
+    phases=(PhaseSpec("movement", moves=True), PhaseSpec("action")),
     game=TooGame,
     knobs=TooKnobs,
     policy_keys=ReactionPolicies,

@@ -47,6 +47,7 @@ from typing import Any, cast
 import simpy
 
 from sim.agents.movement import plan_move, walk
+from sim.agents.outcome import Outcome
 from sim.agents.unit import Unit
 from sim.catalogue import implements
 from sim.engine.clock import Phase
@@ -213,7 +214,7 @@ class TooGame:
         try:
             outcome = yield from walk(battle, unit, 1, phase.end - phase.start, phase.end)
         except simpy.Interrupt:
-            outcome = "dead"
+            outcome = Outcome.DEAD
         finally:
             battle.referee.disarm(unit)
             unit.process = None

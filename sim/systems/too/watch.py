@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import shapely
 
+from sim.agents.outcome import Outcome
 from sim.agents.referee import Trigger, Watch
 from sim.agents.unit import Unit
 from sim.catalogue import implements
@@ -43,7 +44,7 @@ class OpportunityWatch(Watch):
         self._blocking: Any = None   # the sight-blocking polygons, found at first use
 
     def active(self, battle: BattleContext, mover: Unit) -> bool:
-        return battle.clock.phase == "movement" and mover.id in self.st.figs
+        return battle.clock.current.moves and mover.id in self.st.figs
 
     def reactors(self, battle: BattleContext, side: str) -> list[Unit]:
         return [f.unit for f in self.st.enemy_figs(side) if f.alive and f.alert is not None]
@@ -105,7 +106,7 @@ class OpportunityWatch(Watch):
         hull = shapely.MultiPoint([f, p0, p1]).convex_hull
         return list(self._blocking[shapely.intersects(self._blocking, hull)])
 
-    def react(self, battle: BattleContext, mover: Unit, trigger: Trigger) -> str:
+    def react(self, battle: BattleContext, mover: Unit, trigger: Trigger) -> Outcome:
         st = self.st
         f, m = st.figs[trigger.reactor.id], st.figs[mover.id]
         # Armed when the segment began, the moment may find the figure no longer able
@@ -113,7 +114,7 @@ class OpportunityWatch(Watch):
         if (not trigger.reactor.on_board or not self.eligible(battle, trigger.reactor, mover)
                 or not self._ok(battle, f, m, mover.pos)):
             st.declined.add((f.id, m.id, battle.env.now))
-            return "continue"
+            return Outcome.CONTINUE
         # "may attack": the side's policy decides, on the attack's chance (BASE.T.RANGE)
         bands = st.k.range_bands
         band = range_band(dist(f.unit.pos, mover.pos), bands)
@@ -122,7 +123,7 @@ class OpportunityWatch(Watch):
         if not take(battle, trigger.reactor, mover, rule, max(0, min(10, 11 - need)) / 10,
                     st.k.take_reactions):
             st.refused.add((f.id, m.id))
-            return "continue"
+            return Outcome.CONTINUE
         f.opp_fired_turn = battle.clock.turn
         assert f.alert is not None
         battle.record(OPP_FIRE, rule="TOO.OPP" if f.sniper else "TOO.ALERT", unit=f.id,
@@ -130,7 +131,7 @@ class OpportunityWatch(Watch):
                       dist=dist(f.unit.pos, mover.pos), acquired_turn=f.acquired_turn if f.sniper else None)
         attack(battle, st, f, m, opp=True)
         if not mover.on_board:
-            return "dead"
+            return Outcome.DEAD
         if not m.can_move:
-            return "halt_phase"
-        return "continue"
+            return Outcome.HALT_PHASE
+        return Outcome.CONTINUE
