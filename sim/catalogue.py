@@ -1,7 +1,7 @@
 """The rule catalogue: every rule ID, its title, and the code that applies it.
 
 The bottom layer of ``sim``: it imports nothing of ``sim``. The built-in IDs are those of
-``rules/CATALOGUE.md`` (plus the ``BASE.*`` rules of the small base games); a plug-in
+the project's rule catalogue, each with its title here (plus the ``BASE.*`` rules of the small base games); a plug-in
 rule system adds its own with ``define_rules`` before its code uses them. Code that
 applies a rule is marked with ``@implements("SF.HALT", ...)``; ``sim rules`` lists each ID
 with the functions so marked (module and name), so the list can never drift from the code.

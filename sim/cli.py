@@ -1,7 +1,7 @@
 """The ``sim`` command line (also ``python -m sim``).
 
 Bad input of any kind exits 2 with one line on stderr: the file, the place and what was
-expected. See DESIGN.md's contracts for the commands and their output.
+expected. README.md's "Command line (a contract)" gives the commands and their output.
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Sniper teams: a SimPy process per team with an explicit lifecycle state machine.
 
-States and the only legal transitions (each logged under its DESIGN.md lifecycle name)::
+States and the only legal transitions (each logged under its lifecycle name, ``sim.events``)::
 
     off_board ──activate+deploy──▶ hidden          (H17.2a/b: a natural 12 places it)
     withdrawn ──activate+deploy──▶ hidden          (H17.3: only a new natural 12)
