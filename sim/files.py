@@ -63,12 +63,17 @@ def write_problem(path: str) -> str | None:
     try:
         if exists:
             os.close(os.open(target, os.O_WRONLY | _NONBLOCK))
-        fd, probe = tempfile.mkstemp(prefix=".sim-probe-", dir=folder)
-        os.close(fd)
-        os.remove(probe)
+        _make_and_remove_a_file(folder)
     except OSError as exc:
         return f"{'cannot be written' if exists else 'cannot be made there'}: {exc.strerror or exc}"
     return None
+
+
+def _make_and_remove_a_file(folder: str) -> None:
+    """Try writing in ``folder``: make a file there and remove it (OSError if it cannot)."""
+    fd, probe = tempfile.mkstemp(prefix=".sim-probe-", dir=folder)
+    os.close(fd)
+    os.remove(probe)
 
 
 def folder_problem(folder: str) -> str | None:
@@ -80,9 +85,7 @@ def folder_problem(folder: str) -> str | None:
     if not os.path.isdir(base):
         return f"is inside {base}, which is not a directory"
     try:
-        fd, probe = tempfile.mkstemp(prefix=".sim-probe-", dir=base)
-        os.close(fd)
-        os.remove(probe)
+        _make_and_remove_a_file(base)
     except OSError as exc:
         where = "there" if base == os.path.abspath(folder) else f"in {base}"
         return f"cannot be written {where}: {exc.strerror or exc}"

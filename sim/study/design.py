@@ -373,10 +373,11 @@ def _label(variant: str, point: tuple, spec: StudySpec) -> str:
     keys = [k for k, _ in point]
     shorts = [k.rsplit(".", 1)[-1] for k in keys]
     names = shorts if len(set(shorts)) == len(shorts) else keys
-    return variant + "@" + ",".join(f"{n}={_fmt(v)}" for n, (_, v) in zip(names, point))
+    return variant + "@" + ",".join(f"{n}={value_text(v)}" for n, (_, v) in zip(names, point))
 
 
-def _fmt(v: Any) -> str:
+def value_text(v: Any) -> str:
+    """A factor value as cell labels and tables show it (a decimal to 6 significant digits)."""
     if isinstance(v, float):
         return f"{v:.6g}"
     return str(v)

@@ -20,7 +20,7 @@ import math
 from typing import Any, cast
 
 from sim.files import write_text
-from sim.study.design import package_version
+from sim.study.design import package_version, value_text
 from sim.study.runner import StudyRun
 from sim.study.stats import Estimate, Summary
 
@@ -186,14 +186,10 @@ def _spread(values: list[Any]) -> str:
     """A factor's values in a few words: a numeric range, or its levels."""
     numbers = [v for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)]
     if len(numbers) == len(values) and values:
-        return (f"{_fmt(min(numbers))} .. {_fmt(max(numbers))} "
+        return (f"{value_text(min(numbers))} .. {value_text(max(numbers))} "
                 f"({len(set(numbers))} distinct values)")
     levels = list(dict.fromkeys(json.dumps(v, sort_keys=True) for v in values))
     return f"levels {', '.join(levels)}"
-
-
-def _fmt(v: float) -> str:
-    return f"{v:.6g}" if isinstance(v, float) else str(v)
 
 
 def meaning(run: StudyRun, metric: str | None = None) -> str:
