@@ -56,15 +56,20 @@ def compute_metrics(log: Any, scenario: Any) -> dict[str, float]:
         raise arguments.fail("log", "a sim.EventLog or a list of its records (dicts)", log)
     out = dict(CORE.compute(records, scenario))
     for reporter in metric_reporters(system):
-        what = f"metric reporter '{reporter.name}' ({origin_of_metric(reporter)}; metrics {sorted(reporter.kinds)})"
         try:
             values = reporter.compute(records, scenario)
             missing = [k for k in reporter.kinds if k not in values]
             got = {k: float(values[k]) for k in reporter.kinds if k in values}
         except Exception as exc:  # noqa: BLE001 - a plug-in's reporter may raise anything
             text = " ".join(f"{type(exc).__name__}: {exc}".split())
-            raise MetricError(f"{what} raised {text}") from exc
+            raise MetricError(f"{_named(reporter)} raised {text}") from exc
         if missing:
-            raise MetricError(f"{what} did not report {missing}")
+            raise MetricError(f"{_named(reporter)} did not report {missing}")
         out.update(got)
     return out
+
+
+def _named(reporter: Any) -> str:
+    # Only for the error: a battle that reports cleanly builds no such text.
+    return (f"metric reporter '{reporter.name}' ({origin_of_metric(reporter)}; metrics "
+            f"{sorted(reporter.kinds)})")
