@@ -22,7 +22,7 @@ The invariants (issue 7, item 3; DESIGN.md's event-log contract; rules/CATALOGUE
 * strength: ``steps_left`` never below zero; each unit's ``steps_lost`` add up to
   exactly its start steps minus ``steps_left``, so casualties never exceed strength.
 * the sniper lifecycle (H17, FOW): every logged transition (``state_from`` → ``state``)
-  is in ``sim.agents.sniper.TRANSITIONS`` under its lifecycle event name and starts in
+  is in ``sim.toolkit.sniper_team.TRANSITIONS`` under its lifecycle event name and starts in
   the state the team is in; an off-board team (reserve, withdrawn, off_board) never
   shoots, is never shot at or caught; the team's own history matches the log.
 * rolls: every record with ``dice`` satisfies its rule's test (``ROLL_TESTS``, from
@@ -47,7 +47,7 @@ import math
 from collections import defaultdict
 from collections.abc import Callable
 
-from sim.agents import sniper as lifecycle
+from sim.toolkit import sniper_team as lifecycle
 from sim.systems.registry import get_system
 from sim.systems.too.tables import damage
 
@@ -481,7 +481,7 @@ def _sniper_units(scenario) -> dict[str, str | None]:
 
 
 def _check_lifecycle(scenario, records, specs) -> dict[str, list]:
-    """Every sniper transition follows sim.agents.sniper.TRANSITIONS; off-board teams
+    """Every sniper transition follows sim.toolkit.sniper_team.TRANSITIONS; off-board teams
     never act or get shot. Returns uid -> [(t, state), ...] as logged."""
     teams = _sniper_units(scenario)
     state = dict(teams)
@@ -516,7 +516,7 @@ def _check_lifecycle(scenario, records, specs) -> dict[str, list]:
 
 def _check_final(battle, records, states, lost) -> None:
     """The battle's final state agrees with its log."""
-    from sim.agents.sniper import ON_BOARD, RESERVE
+    from sim.toolkit.sniper_team import ON_BOARD, RESERVE
 
     for unit in battle.units.values():
         if unit.steps < 0 or unit.steps > unit.start_steps:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from conftest import set_up
-from sim.agents import sniper as sn
+from sim.toolkit import sniper_team as sn
 from sim.cli import rule_rows
 from sim.engine.battle import Battle
 from sim.errors import InputError

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sim.agents import sniper as sn
+from sim.toolkit import sniper_team as sn
 from sim.engine.battle import Battle
 from sim.replication import run_battle
 from sim.scenario.load import apply_overrides, load_scenario

@@ -12,7 +12,7 @@ import icepool
 import pytest
 from scipy import stats
 
-from sim.agents import sniper as sn
+from sim.toolkit import sniper_team as sn
 from sim.agents.unit import Unit
 from sim.engine.battle import Battle
 from sim.scenario.load import scenario_from_dict

@@ -48,7 +48,7 @@ BUILTIN_SYSTEMS = {
     "too": "sim.systems.too:SYSTEM",
 }
 BUILTIN_BEHAVIOURS = ("sim.systems.h17.policies:BEHAVIOURS", "sim.systems.fow.policies:BEHAVIOURS",
-                      "sim.systems.reactions:BEHAVIOURS", "sim.agents.policies:BEHAVIOURS")
+                      "sim.toolkit.reactions:BEHAVIOURS", "sim.agents.policies:BEHAVIOURS")
 
 
 class Game(Protocol):

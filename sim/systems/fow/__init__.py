@@ -2,8 +2,8 @@
 
 A player-turn is ``movement``, ``shooting``, ``assault`` (the seed's Movement Step,
 shooting, Assault Step). A sniper team (``kind: sniper``) is a ``SniperTeam`` process
-(``sim.agents.sniper``); its side's Sniper Reserve is a ``SniperReserve`` process around
-a ``simpy.Store`` (``sim.agents.reserve``). Every transition is an interrupt sent by
+(``sim.toolkit.sniper_team``); its side's Sniper Reserve is a ``SniperReserve`` process around
+a ``simpy.Store`` (``sim.toolkit.sniper_reserve``). Every transition is an interrupt sent by
 another process:
 
 * FOW.RESERVE: at the start of its owner's turn the reserve places each sniper that has
@@ -57,7 +57,7 @@ from sim.systems.fow.game import FowGame
 from sim.systems.fow.knobs import FowKnobs, FowPolicies
 from sim.systems.knobs import BaseKnobs, ChargeOrders
 from sim.systems.registry import Checks, RuleSystem
-from sim.systems.snipers import SNIPER_METRICS, SniperUnitKeys, check_sniper_policy
+from sim.toolkit.snipers import SNIPER_METRICS, SniperUnitKeys, check_sniper_policy
 
 
 class FowUnitKeys(SniperUnitKeys):

@@ -6,8 +6,6 @@ from collections.abc import Generator
 from typing import Any
 
 from sim.agents.movement import movement_process
-from sim.agents.reserve import SniperReserve
-from sim.agents.sniper import HIDDEN, RESERVE, SniperTeam
 from sim.agents.unit import Unit
 from sim.engine.clock import Phase
 from sim.engine.context import BattleContext
@@ -30,6 +28,8 @@ from sim.systems.fow.rules import (
     wants_relocation,
 )
 from sim.systems.fow.state import FowState
+from sim.toolkit.sniper_reserve import SniperReserve
+from sim.toolkit.sniper_team import HIDDEN, RESERVE, SniperTeam
 
 
 def make_teams(battle: BattleContext) -> tuple[list[SniperTeam], dict[str, SniperReserve]]:

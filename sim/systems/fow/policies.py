@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from sim.agents.sniper import REVEALED, SniperTeam
 from sim.engine.context import BattleContext
 from sim.space.geometry import dist
 from sim.systems.registry import Behaviour
+from sim.toolkit.sniper_team import REVEALED, SniperTeam
 
 Hide = tuple[int, int, str]   # (terrain cover, candidate order, node)
 

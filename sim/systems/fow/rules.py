@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Any
 
-from sim.agents.sniper import HIDDEN, REVEALED, SniperTeam
 from sim.agents.unit import Unit
 from sim.catalogue import implements
 from sim.engine.context import BattleContext
@@ -18,7 +17,8 @@ from sim.systems.fow.events import CATCH, ESCAPE, NO_SHOT, RELOCATE, SNIPER_SHOT
 from sim.systems.fow.fow_base import knobs
 from sim.systems.fow.state import state_of
 from sim.systems.registry import behaviour
-from sim.systems.targets import pick
+from sim.toolkit.sniper_team import HIDDEN, REVEALED, SniperTeam
+from sim.toolkit.targets import pick
 
 FRIENDLY_RADIUS = 10.0   # cm, FOW.FRIENDLY (4")
 CATCH_RADIUS = 10.0      # cm, FOW.CATCH (4")

@@ -4,10 +4,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import cast
 
-from sim.agents.reserve import SniperReserve
 from sim.agents.unit import Unit
 from sim.engine.context import BattleContext
-from sim.systems.snipers import SniperTeams
+from sim.toolkit.sniper_reserve import SniperReserve
+from sim.toolkit.snipers import SniperTeams
 
 
 @dataclass

@@ -2,7 +2,7 @@
 
 A player-turn is ``movement``, ``fire``, ``after_action`` (the catalogue's table). Each
 side has at most one sniper (``kind: sniper``, H17.1), off the board until activated.
-Its lifecycle is a ``SniperTeam`` process (``sim.agents.sniper``); every transition is
+Its lifecycle is a ``SniperTeam`` process (``sim.toolkit.sniper_team``); every transition is
 an interrupt sent by another process:
 
 * H17.2a activation: in the fire phase an opposing *infantry* unit's BASE.H.AP attack
@@ -53,7 +53,7 @@ Knobs (``rules.h17``, ``sim.systems.h17.knobs``), the readings of what the seed 
   targets first, so a lone target that lost a step cannot check: in practice only
   misses and stacks check) or ``check_then_pin`` (the targets check, then are pinned).
 * ``take_reactions``: a side's policy for the opportunity fire it *may* make
-  (``sim.systems.reactions``: ``always``, ``never``, ``threshold`` on H17.5's chance).
+  (``sim.toolkit.reactions``: ``always``, ``never``, ``threshold`` on H17.5's chance).
 * BASE numbers: ``ap_range``, ``ap_need``, ``cp_per_step`` (see ``hex_base``).
 
 Units with ``hunt: true`` move towards the hex of a revealed enemy sniper (shortest
@@ -73,9 +73,9 @@ from sim.systems.h17.events import (
 from sim.systems.h17.game import H17Game
 from sim.systems.h17.knobs import H17Knobs, H17Policies
 from sim.systems.knobs import BaseKnobs
-from sim.systems.reactions import check_sides
 from sim.systems.registry import Checks, RuleSystem
-from sim.systems.snipers import SNIPER_METRICS, SniperUnitKeys, check_sniper_policy
+from sim.toolkit.reactions import check_sides
+from sim.toolkit.snipers import SNIPER_METRICS, SniperUnitKeys, check_sniper_policy
 
 
 def check(c: Checks) -> None:

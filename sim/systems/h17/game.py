@@ -6,7 +6,6 @@ from collections.abc import Generator
 from typing import Any
 
 from sim.agents.movement import movement_process
-from sim.agents.sniper import HIDDEN, OFF_BOARD, REVEALED, SniperTeam
 from sim.agents.unit import Unit
 from sim.catalogue import implements
 from sim.engine.clock import Phase
@@ -15,6 +14,7 @@ from sim.systems.h17 import hex_base
 from sim.systems.h17.rules import knobs, natural_twelve, route_for, wants_withdrawal, withdraw_policy
 from sim.systems.h17.state import H17State
 from sim.systems.h17.watches import HexEntryWatch, OpportunityFireWatch
+from sim.toolkit.sniper_team import HIDDEN, OFF_BOARD, REVEALED, SniperTeam
 
 
 @implements("H17.1")

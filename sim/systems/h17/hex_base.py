@@ -31,7 +31,7 @@ from sim.events import ATTACK, HIT, RALLY
 from sim.events import PIN as PIN_EVENT
 from sim.systems.h17.knobs import H17Knobs
 from sim.systems.h17.state import state_of
-from sim.systems.targets import Stack
+from sim.toolkit.targets import Stack
 
 AP, CP, PIN = "BASE.H.AP", "BASE.H.CP", "BASE.H.PIN"
 

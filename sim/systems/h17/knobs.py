@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from sim.systems.knobs import Knobs, behaviour_of
-from sim.systems.reactions import ReactionPolicies, ReactionPolicy
+from sim.toolkit.reactions import ReactionPolicies, ReactionPolicy
 
 
 class H17Withdraw(Knobs):

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from sim.agents.sniper import SniperTeam
 from sim.engine.context import BattleContext
 from sim.systems.registry import Behaviour
+from sim.toolkit.sniper_team import SniperTeam
 
 Hex = tuple[str, int, int, int]   # (node, cover modifier, hex distance, map order)
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Any
 
-from sim.agents.sniper import HIDDEN, REVEALED, SniperTeam
 from sim.agents.unit import Unit
 from sim.catalogue import implements
 from sim.engine.context import BattleContext
@@ -15,6 +14,7 @@ from sim.systems.h17.events import ELIMINATION_CHECK, NO_ACTIVATION, NO_ELIMINAT
 from sim.systems.h17.knobs import H17Knobs
 from sim.systems.h17.state import state_of
 from sim.systems.registry import behaviour
+from sim.toolkit.sniper_team import HIDDEN, REVEALED, SniperTeam
 
 RANGE = 6   # hexes: placement (H17.2b) and opportunity fire (H17.4)
 

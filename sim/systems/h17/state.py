@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from typing import cast
 
 from sim.engine.context import BattleContext
-from sim.systems.snipers import SniperTeams
+from sim.toolkit.snipers import SniperTeams
 
 
 @dataclass

@@ -11,7 +11,7 @@ from sim.space.geometry import Point
 from sim.systems.h17.events import OPPORTUNITY_FIRE
 from sim.systems.h17.rules import RANGE, knobs, sniper_attack
 from sim.systems.h17.state import state_of
-from sim.systems.reactions import take
+from sim.toolkit.reactions import take
 
 
 def _at_centre(battle: BattleContext, p: tuple[float, float]) -> str | None:

@@ -13,12 +13,12 @@ from typing import Any
 from sim.engine.clock import PhaseSpec
 from sim.events import ASSAULT, DECIDE, HALT, HIT, SHOOT
 from sim.systems.knobs import ChargeOrders
-from sim.systems.reactions import ReactionPolicies, check_sides
 from sim.systems.registry import Checks, RuleSystem
 from sim.systems.snapfire.events import SNAP_FIRE
 from sim.systems.snapfire.game import SnapFireGame
 from sim.systems.snapfire.knobs import SnapBaseKnobs, SnapFireKnobs
 from sim.systems.snapfire.metrics import SNAP_FIRE_METRICS
+from sim.toolkit.reactions import ReactionPolicies, check_sides
 
 
 def check(c: Checks) -> None:

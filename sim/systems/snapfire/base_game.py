@@ -21,7 +21,7 @@ from sim.engine.context import BattleContext
 from sim.events import ASSAULT, HIT, MOVE, SHOOT, STOP
 from sim.space.geometry import dist, lerp
 from sim.space.grid import GridMemo, SpatialGrid, cell_for, within_extent
-from sim.systems.targets import pick
+from sim.toolkit.targets import pick
 
 CONTACT = 1.0  # cm between two units in base contact
 

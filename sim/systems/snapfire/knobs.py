@@ -6,7 +6,7 @@ from typing import Literal
 from pydantic import Field
 
 from sim.systems.knobs import BaseKnobs, Knobs
-from sim.systems.reactions import ReactionPolicy
+from sim.toolkit.reactions import ReactionPolicy
 
 
 class SnapFireKnobs(Knobs):

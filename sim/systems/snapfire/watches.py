@@ -13,7 +13,7 @@ tolerance: a symmetric ambush) fires, each its own roll, in unit-id order; the m
 halted at that one point. A mover exactly on the circle (to the tolerance) that moves
 closer *comes within* it there: an ordinary halt, ``inside: false``; ``inside: true``
 records are strictly inside (``dist`` < ``radius``). "You may make a Snap Fire attack":
-knob ``take_reactions`` gives a side a policy (``sim.systems.reactions``); a declined
+knob ``take_reactions`` gives a side a policy (``sim.toolkit.reactions``); a declined
 attack halts nothing and is the firer's one chance at that target this turn.
 
 SF.MARCH (knob ``march_halt``): under March orders a halt ends the rest of the phase
@@ -42,10 +42,10 @@ from sim.engine.context import BattleContext
 from sim.events import HALT, MOVE, STOP
 from sim.space.geometry import dist, lerp, tolerance
 from sim.space.grid import SpatialGrid, cell_for, nearest
-from sim.systems.reactions import take
 from sim.systems.snapfire.base_game import apply_hit
 from sim.systems.snapfire.events import SNAP_FIRE
 from sim.systems.snapfire.knobs import SnapFireKnobs
+from sim.toolkit.reactions import take
 
 
 @implements("SF.TRIGGER", "SF.NOASSAULT", "SF.ONCE", "SF.INSIDE")

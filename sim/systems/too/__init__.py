@@ -15,12 +15,12 @@ from pydantic import Field
 from sim.engine.clock import PhaseSpec
 from sim.events import ATTACK, DECIDE, DEPLOY, HIT, REHIDE, REVEAL, SAVE, SPOT, WOUND
 from sim.systems.knobs import BaseKnobs, Knobs
-from sim.systems.reactions import ReactionPolicies, check_sides
 from sim.systems.registry import Checks, RuleSystem
 from sim.systems.too import events as ev
 from sim.systems.too.game import TooGame
 from sim.systems.too.knobs import TooKnobs
 from sim.systems.too.metrics import TOO_METRICS
+from sim.toolkit.reactions import ReactionPolicies, check_sides
 
 
 class TooUnitKeys(Knobs):

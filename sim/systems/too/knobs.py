@@ -7,8 +7,8 @@ from typing import Annotated, Literal
 from pydantic import Field, Strict, field_validator
 
 from sim.systems.knobs import Knobs
-from sim.systems.reactions import ReactionPolicy
 from sim.systems.too.tables import ACQ_COVER_MODS, MORALE_BY_LEVEL, SAVE_NEED, CoverClass, Level
+from sim.toolkit.reactions import ReactionPolicy
 
 
 class TooKnobs(Knobs):

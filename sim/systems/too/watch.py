@@ -21,13 +21,13 @@ from sim.catalogue import implements
 from sim.engine.context import BattleContext
 from sim.space.geometry import dist, lerp, reach
 from sim.space.terrain import Terrain
-from sim.systems.reactions import take
 from sim.systems.too.events import OPP_FIRE
 from sim.systems.too.figure import Figure
 from sim.systems.too.fire import attack
 from sim.systems.too.sight import first_true, sight_changes
 from sim.systems.too.state import TooState
 from sim.systems.too.tables import range_band, scoped, within_facing
+from sim.toolkit.reactions import take
 
 Point = tuple[float, float]
 

@@ -20,8 +20,8 @@ from sim.catalogue import implements
 from sim.events import NO_DEPLOY
 
 if TYPE_CHECKING:
-    from sim.agents.sniper import SniperTeam
     from sim.engine.context import BattleContext
+    from sim.toolkit.sniper_team import SniperTeam
 
 #: Where a team goes back on the board: (node, extra fields of its ``deploy`` record),
 #: or None when no position is allowed.

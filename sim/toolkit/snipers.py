@@ -1,5 +1,5 @@
 """What the two sniper-team systems (H17, FOW) share: the ``sniper_team`` unit key, the
-``hunt`` key, and the metrics of a sniper's lifecycle (``sim.agents.sniper``)."""
+``hunt`` key, and the metrics of a sniper's lifecycle (``sim.toolkit.sniper_team``)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -8,12 +8,12 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from sim.agents.sniper import SniperTeam
 from sim.agents.unit import Unit
 from sim.events import ACTIVATE, DEPLOY, ELIMINATE, PIN, TO_RESERVE, WITHDRAW
 from sim.systems.knobs import Knobs
 from sim.systems.registry import Checks, MetricReporter, Record
-from sim.systems.targets import PhaseIndex
+from sim.toolkit.sniper_team import SniperTeam
+from sim.toolkit.targets import PhaseIndex
 
 
 @dataclass
@@ -42,7 +42,7 @@ def check_sniper_policy(c: Checks, key: str) -> None:
 
 
 class SniperSpec(Knobs):
-    """A sniper team's lifecycle set-up (H17, FOW; see ``sim.agents.sniper``).
+    """A sniper team's lifecycle set-up (H17, FOW; see ``sim.toolkit.sniper_team``).
 
     ``start``: ``off_board`` (H17: in play only once activated, H17.1), ``reserve`` (FOW:
     in the Sniper Reserve, placed at the start of its owner's first turn) or ``deployed``

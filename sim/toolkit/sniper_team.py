@@ -34,8 +34,8 @@ from sim.agents.unit import OnUnit, Unit
 from sim.events import ACTIVATE, DEPLOY, ELIMINATE, SPOT, TO_RESERVE, WITHDRAW
 
 if TYPE_CHECKING:
-    from sim.agents.reserve import SniperReserve
     from sim.engine.context import BattleContext
+    from sim.toolkit.sniper_reserve import SniperReserve
 
 OFF_BOARD = "off_board"
 RESERVE = "reserve"
