@@ -102,11 +102,9 @@ def test_too_refuses_in_phase_in_its_own_check():
     sim.scenario_from_dict(data)
 
 
-#: The kernel: the engine, the referee, movement, units, plans, the reserve, the
-#: outcomes of reactions, and the core plan checks.
-KERNEL = [*sorted((ROOT / "sim" / "engine").glob("*.py")),
-          *(ROOT / "sim" / "agents" / f"{m}.py" for m in ("referee", "movement", "unit", "plans", "outcome",
-                                                         "reserve")),
+#: The kernel: the engine, the agents (the referee, movement, units, plans, the outcomes
+#: of reactions), and the core plan checks.
+KERNEL = [*sorted((ROOT / "sim" / "engine").glob("*.py")), *sorted((ROOT / "sim" / "agents").glob("*.py")),
           ROOT / "sim" / "scenario" / "plan_checks.py"]
 
 

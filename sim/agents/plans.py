@@ -23,6 +23,7 @@ one source of truth), from where the last reading stopped.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -396,7 +397,7 @@ class Plans:
                 f.stood_at.setdefault(r["node"], i)
         self._read = len(records)
 
-    def _offset(self, step: Any, offset: tuple[float, float]) -> Any:
+    def _offset(self, step: Any, offset: Sequence[float]) -> Any:
         """A formation member's step: destinations moved by its offset (nearest node)."""
         if step.to is None:
             return step

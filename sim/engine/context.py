@@ -13,21 +13,32 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
+from typing_extensions import TypeVar
+
 if TYPE_CHECKING:
     import simpy
 
     from sim.agents.plans import Plans
     from sim.agents.referee import Referee
     from sim.agents.unit import Unit
-    from sim.engine.clock import TurnClock
+    from sim.engine.clock import Phase, TurnClock
     from sim.engine.dice import Dice
     from sim.engine.log import EventLog
+    from sim.scenario.schema import Scenario
     from sim.space.terrain import Terrain
-    from sim.systems.registry import Game, RuleSystem
+
+#: The scenario's ``rules`` (a model assembled per system: ``.base``, ``.<system>``, ...).
+RulesT = TypeVar("RulesT", covariant=True, default=Any)
+#: The rule system's own typed state (``Game.state``).
+StateT = TypeVar("StateT", covariant=True, default=Any)
 
 
-class BattleContext(Protocol):
-    """The battle as the rules see it (``sim.engine.battle.Battle`` implements it)."""
+class BattleContext(Protocol[RulesT, StateT]):
+    """The battle as the rules see it (``sim.engine.battle.Battle`` implements it).
+
+    Generic over the scenario's rules and the system's state: a system writes
+    ``BattleContext[MyRules, MyState]`` and strict mypy checks its use of both.
+    """
 
     env: simpy.Environment
     clock: TurnClock
@@ -35,15 +46,26 @@ class BattleContext(Protocol):
     dice: Dice
     referee: Referee
     log: EventLog
-    scenario: Any
-    knobs: Any
-    system: RuleSystem
-    game: Game
-    state: Any
     plans: Plans
     attacker: str
     defender: str
     done: simpy.Event
+
+    @property
+    def scenario(self) -> Scenario:
+        """The loaded scenario the battle fights (read-only)."""
+
+    @property
+    def knobs(self) -> RulesT:
+        """The scenario's ``rules``: ``knobs.base`` and ``knobs.<system>`` (read-only)."""
+
+    @property
+    def state(self) -> StateT:
+        """The rule system's own state for this battle (its ``Game.state``)."""
+
+    @property
+    def game(self) -> Game[Any]:
+        """The rule system's play for this battle."""
 
     @property
     def units(self) -> Mapping[str, Unit]:
@@ -82,3 +104,21 @@ class BattleContext(Protocol):
 
     def end(self, winner: str | None, reason: str) -> None:
         """End the battle now."""
+
+
+#: A game's state type (invariant: the game both gives it and is handed a battle with it).
+GameStateT = TypeVar("GameStateT", default=Any)
+
+
+class Game(Protocol[GameStateT]):
+    """A rule system's play for one battle: it owns the system's typed ``state``."""
+
+    @property
+    def state(self) -> GameStateT:
+        """The system's own typed state for this battle (``BattleContext.state``)."""
+
+    def setup(self, battle: BattleContext[Any, GameStateT]) -> None:
+        """Before the first phase: place units, arm referee watches, start processes."""
+
+    def on_phase(self, battle: BattleContext[Any, GameStateT], phase: Phase) -> None:
+        """At the start of every phase of every player-turn."""

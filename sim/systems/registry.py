@@ -24,6 +24,7 @@ from pydantic import BaseModel
 
 from sim import arguments, catalogue
 from sim.engine.clock import PhaseSpec
+from sim.engine.context import Game as Game  # re-exported (sim.Game)
 from sim.errors import InputError
 from sim.events import CORE_EVENTS
 from sim.systems.declarations import PluginError as PluginError  # re-exported (sim.PluginError)
@@ -31,8 +32,6 @@ from sim.systems.declarations import check_models, check_pickles
 from sim.systems.declarations import malformed as _malformed
 
 if TYPE_CHECKING:
-    from sim.engine.clock import Phase
-    from sim.engine.context import BattleContext
     from sim.space.terrain import Terrain
 
 MetricKind = Literal["binary", "count", "real"]
@@ -49,20 +48,6 @@ BUILTIN_SYSTEMS = {
 }
 BUILTIN_BEHAVIOURS = ("sim.systems.h17.policies:BEHAVIOURS", "sim.systems.fow.policies:BEHAVIOURS",
                       "sim.toolkit.reactions:BEHAVIOURS", "sim.agents.policies:BEHAVIOURS")
-
-
-class Game(Protocol):
-    """A rule system's play for one battle: it owns the system's typed ``state``."""
-
-    @property
-    def state(self) -> object:
-        """The system's own typed state for this battle (``BattleContext.state``)."""
-
-    def setup(self, battle: BattleContext) -> None:
-        """Before the first phase: place units, arm referee watches, start processes."""
-
-    def on_phase(self, battle: BattleContext, phase: Phase) -> None:
-        """At the start of every phase of every player-turn."""
 
 
 class Checks(Protocol):
