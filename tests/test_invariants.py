@@ -120,7 +120,9 @@ def unit_dict(draw, uid, ruleset, terrain, places, comp, hexmap):
     u["morale"] = draw(st.integers(2, 6))
     u["skill"] = draw(st.integers(2, 6))
     u["move"] = float(draw(st.integers(1, 4))) if hexmap else float(draw(st.integers(4, 30)))
-    flags = draw(st.lists(st.sampled_from(["pinned", "no_snap_fire"]), max_size=1, unique=True))
+    # ``no_snap_fire`` is SF's own flag: another system refuses it.
+    own = ["pinned", "no_snap_fire"] if ruleset == "snapfire" else ["pinned"]
+    flags = draw(st.lists(st.sampled_from(own), max_size=1, unique=True))
     if ruleset == "too":
         flags = draw(st.lists(st.sampled_from(["hidden"]), max_size=1))
         u["level"] = draw(st.sampled_from([None, "green", "recruit", "seasoned", "veteran", "elite"]))

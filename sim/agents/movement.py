@@ -1,8 +1,8 @@
 """Movement: a SimPy process that walks a unit along its route in continuous time.
 
-In its side's movement phase a unit makes one move (``advance``) or up to three
-(``march``, SF.MARCH). Each move has an allowance of ``unit.move`` cost units and takes
-its share of the phase: a move of a march takes a third of the phase. Within a move the
+In a phase in which its side moves a unit makes one move (``advance``), or as many as
+its rule system's ``step_moves`` gives its step type. Each move has an allowance of
+``unit.move`` cost units and takes its share of the phase (a third, of three). Within a move the
 unit walks straight segments between waypoints at constant velocity; before each
 segment the referee schedules the exact instant of the first reaction on it. An
 interrupt (a ``Trigger``) can come at any instant, and the unit then stands exactly at
@@ -33,11 +33,6 @@ EPS = 1e-9
 #: How a move ends: its allowance spent or nothing to do, at its destination, or what
 #: the reacting rules decided (``Outcome.HALT_MOVE``, ``HALT_PHASE`` or ``DEAD``).
 MoveEnd = Literal["done", "arrived"] | Outcome
-
-
-def moves_per_phase(unit: Unit) -> int:
-    """How many moves the unit makes in its movement phase: three on March orders, else one."""
-    return 3 if unit.orders.type == "march" else 1
 
 
 def _leg(terrain: Terrain, legs: LegMemo, a: str, b: str) -> tuple[Point, float, float]:
@@ -122,6 +117,8 @@ def walk(battle: BattleContext, unit: Unit, move_index: int, duration: float, en
     """
     try:
         env, referee = battle.env, battle.referee
+        if unit.process is None:   # started as env.process(...): the referee interrupts this one
+            unit.process = env.active_process
         allowed = unit.move if allowance is None else allowance
         legs = plan_move(battle, unit, allowed)
         if not legs:
@@ -364,7 +361,7 @@ def movement_process(battle: BattleContext, unit: Unit,
     generator for ``env.process``."""
     _check_mover(battle, unit)
     arguments.instance(phase, "phase", Phase, "a sim.Phase")
-    moves = moves_per_phase(unit)
+    moves = battle.moves_in_phase(unit)
     late = battle.plans.start_fraction(unit)
     if late > 0.0:   # the step starts part-way through the phase (``in_phase``)
         return _moves(battle, unit, phase, moves, late)

@@ -46,6 +46,7 @@ class Battle:
         self.system: RuleSystem = get_system(scenario.ruleset)
         self.game: Game = self.system.game()
         self.state: Any = self.game.state
+        self._step_moves = dict(self.system.step_moves)
         self.clock = TurnClock(self.env, scenario.sides, self.system.phases,
                                self.knobs.base.phase_length, scenario.turns)
         self.referee = Referee(self)
@@ -68,6 +69,10 @@ class Battle:
     def units_of(self, side: str) -> list[Unit]:
         """A side's units, in scenario order (every one, on the board or not)."""
         return self._by_side[side]
+
+    def moves_in_phase(self, unit: Unit) -> int:
+        """How many moves the unit's current step makes in a phase in which units move."""
+        return self._step_moves.get(unit.orders.type, 1)
 
     def movers_of(self, side: str) -> list[Unit]:
         """The side's units whose current orders move them."""

@@ -77,6 +77,9 @@ class BattleContext(Protocol[RulesT, StateT]):
     def enemies_of(self, side: str) -> list[Unit]:
         """The other side's units that are on the board, in scenario order."""
 
+    def moves_in_phase(self, unit: Unit) -> int:
+        """How many moves the unit's step makes in a moving phase (``RuleSystem.step_moves``, else 1)."""
+
     def movers_of(self, side: str) -> list[Unit]:
         """The side's units whose current orders move them."""
 

@@ -2,8 +2,8 @@
 share a plan, and the policies that say how units react.
 
 A unit has either ``orders`` (one step) or a ``plan`` (a list of steps, optionally
-looping ``until`` a condition). A step is a movement (``hold``, ``advance``, ``march``)
-towards ``to``, through the ``via`` nodes in order, along a route from a named planner
+looping ``until`` a condition). A step is a movement (``hold``, ``advance``, or a rule
+system's own step type) towards ``to``, through the ``via`` nodes in order, along a route from a named planner
 (``shortest``, ``covered``, ``via``); it starts at the first of its unit's movement
 phases at whose start its ``when`` holds (every key given must hold) and the step before
 it is done (a move is done when the unit reaches ``to``; ``hold`` at once). A group
@@ -71,23 +71,23 @@ class Condition(_Strict):
         "distance on a hex map)"))
     in_phase: float | None = Field(None, ge=0, lt=1, allow_inf_nan=False, description=(
         "the step's first move starts this fraction into its phase, with the allowance left "
-        "(not under TOO)"))
+        "(a rule system whose moves take a whole phase refuses it)"))
 
 
 class Orders(_Strict):
     """One step of a unit's orders.
 
-    ``hold`` stays put; ``advance`` makes one move a turn towards ``to``; ``march`` makes
-    up to three moves a turn (SF.MARCH). ``via``: nodes the route passes, in order;
+    ``hold`` stays put; ``advance`` makes one move a turn towards ``to``; a rule system's
+    order keys may add step types (``RuleSystem.step_moves`` says how many moves each
+    makes in a phase). ``via``: nodes the route passes, in order;
     ``route``: the planner (``shortest`` least cost, ``covered`` away from the ground the
     enemy sees at the start, ``via`` the shortest legs between the ``via`` nodes);
     ``when``: the step's start condition.
     """
 
-    type: Literal["hold", "advance", "march"] = Field("hold", description=(
+    type: Literal["hold", "advance"] = Field("hold", description=(
         "`hold` stays put; `advance` makes one move per own movement phase along its route to "
-        "`to`; `march` makes up to three moves a phase, each in its own third of it (SF.MARCH) "
-        "(rule systems that read `charge` add the type `charge`)"))
+        "`to` (a rule system may add step types of its own: see its order keys)"))
     to: str | None = Field(None, description=(
         "the destination node (required unless `hold`, refused with `hold`); reachable from "
         "where the step before leaves the unit"))

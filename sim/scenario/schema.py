@@ -39,24 +39,24 @@ class UnitSpec(Strict):
 
     id: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.\-]+$", description=(
         "the unit's id, unique in the scenario (the log's `unit`, `target`, `firer`)"))
-    kind: Literal["infantry", "sniper", "vehicle", "team", "hq", "figure"] = Field(
-        "infantry", description=("what it is: `sniper` makes it a sniper team under H17 and "
-                                 "FOW (and keeps it out of BASE.S.SHOOT); `team` and `figure` "
-                                 "are FOW's and TOO's words for a unit"))
+    kind: Literal["infantry", "sniper", "vehicle", "team", "hq"] = Field(
+        "infantry", description=("what it is: each rule system reads it (a `sniper` is a sniper "
+                                 "team under the systems that have them; a system may add kinds "
+                                 "of its own: see its unit keys)"))
     at: str = Field(description=(
         'where it starts: a node of the map (a waypoint name, a grid place `"gx,gy"`, or a '
         'hex `"q,r"`)'))
     steps: int = Field(1, ge=1, le=100, description=(
         "strength in steps (hits remove steps; 0 eliminates)"))
     armour: int = Field(4, ge=1, le=7, description=(
-        "Armour: snap fire and BASE.S hit on a d6 ≥ it (7: cannot be hit); under FOW a team "
-        "in the open saves a hit on a d6 ≥ it (BASE.F.SAVE)"))
+        "Armour: the d6 score a hit on it needs (7: cannot be hit), or its save, as its rule "
+        "system reads it"))
     morale: int = Field(4, ge=1, le=12, description=(
-        "morale score: a pinned unit rallies on a d6 ≥ it (H17, FOW); TOO's morale and "
-        "spotting checks pass on d6 + modifiers ≤ it (a TOO figure's `level`, if given, sets it)"))
+        "morale score, as its rule system reads it (a pinned unit's rally roll, or morale and "
+        "spotting checks against it)"))
     skill: int = Field(4, ge=1, le=7, description=(
-        "skill rating: under FOW the d6 score an enemy needs to hit it (BASE.F.HIT) and to "
-        "destroy it in an assault (BASE.F.ASSAULT)"))
+        "skill rating, as its rule system reads it (e.g. the d6 score an enemy needs to hit "
+        "it)"))
     move: float = Field(10.0, gt=0, le=10_000, allow_inf_nan=False, description=(
         "movement allowance per move, in cost units: cm of open ground on a table, hexes "
         "of open ground on a hex map"))
@@ -64,9 +64,9 @@ class UnitSpec(Strict):
         "what it does in its own turns: one step (below); or give a `plan`"))
     plan: Plan | None = Field(None, description=(
         "its orders as steps, each starting when its `when` holds (below); not with `orders`"))
-    flags: list[Literal["pinned", "no_snap_fire", "hidden"]] = Field(default_factory=list, description=(
-        "starting status: `pinned` units do not move or charge; `no_snap_fire` units never "
-        "snap fire; `hidden` units start unseen"))
+    flags: list[Literal["pinned", "hidden"]] = Field(default_factory=list, description=(
+        "starting status: `pinned` units do not move or charge; `hidden` units start unseen "
+        "(a rule system may add flags of its own: see its unit keys)"))
 
     @model_validator(mode="after")
     def _orders_or_plan(self) -> UnitSpec:
@@ -217,21 +217,27 @@ def _subclass(name: str, bases: tuple[type[M], ...], **fields: Any) -> type[M]:
     return create_model(name, __base__=bases, __module__=__name__, **fields)
 
 
+def _redefined(keys: type[BaseModel], common: type[BaseModel]) -> dict[str, Any]:
+    """The common keys a system's model redefines, as ``create_model`` fields."""
+    return {k: (f.annotation, f) for k, f in keys.model_fields.items() if k in common.model_fields}
+
+
 @lru_cache(maxsize=64)
 def _model(system: RuleSystem, _generation: int) -> type[Scenario]:
     name = system.name
     orders: type[BaseModel] = Orders
     if system.order_keys is not None:
         # an order-keys model may redefine a common key (``type``, to add a step type)
-        redefined = {k: (f.annotation, f) for k, f in system.order_keys.model_fields.items()
-                     if k in Orders.model_fields}
-        orders = _subclass(f"Orders_{name}", (Orders, system.order_keys), **redefined)
+        orders = _subclass(f"Orders_{name}", (Orders, system.order_keys),
+                           **_redefined(system.order_keys, Orders))
     # list[orders], list[unit]: lists of models made at run time, types mypy cannot check.
     plan = _subclass(f"Plan_{name}", (Plan,),
                      steps=(list[orders], Field(min_length=1, max_length=MAX_STEPS)))  # type: ignore[valid-type]
     group = _subclass(f"Group_{name}", (Group,), plan=(plan, ...))
     unit_bases = (UnitSpec, system.unit_keys) if system.unit_keys else (UnitSpec,)
-    unit = _subclass(f"Unit_{name}", unit_bases, orders=(orders, orders()), plan=(plan | None, None))
+    # unit keys may redefine a common key too (``kind``, ``flags``: to add their own)
+    own = _redefined(system.unit_keys, UnitSpec) if system.unit_keys else {}
+    unit = _subclass(f"Unit_{name}", unit_bases, orders=(orders, orders()), plan=(plan | None, None), **own)
     policies = (_subclass(f"Policies_{name}", (Policies, system.policy_keys))
                 if system.policy_keys else Policies)
     base = system.base_knobs or BaseKnobs

@@ -9,9 +9,8 @@ its section's model (a ``Knobs`` subclass) once, in its ``RuleSystem``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
 
-from pydantic import AfterValidator, Field, GetJsonSchemaHandler, model_validator
+from pydantic import AfterValidator, GetJsonSchemaHandler
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema
 
@@ -20,34 +19,8 @@ from sim.systems.registry import behaviours
 # The models themselves live in a leaf module (the registry checks plug-ins against them).
 from sim.systems.sealed import BaseKnobs, FrozenDict, FrozenList, Knobs, Sealed, freeze
 
-__all__ = ["BaseKnobs", "BehaviourOf", "ChargeOrders", "FrozenDict", "FrozenList", "Knobs", "Sealed",
+__all__ = ["BaseKnobs", "BehaviourOf", "FrozenDict", "FrozenList", "Knobs", "Sealed",
            "behaviour_of", "freeze"]
-
-
-class ChargeOrders(Knobs):
-    """The orders key ``charge`` (and the step type ``charge``: an advance that charges).
-
-    The unit may enter enemy zones of control (SF.ZOC) and assaults in the assault phase
-    (BASE.S.ASSAULT, BASE.F.ASSAULT).
-    """
-
-    type: Literal["hold", "advance", "march", "charge"] = Field("hold", description=(
-        "`hold` stays put; `advance` makes one move per own movement phase along its route to "
-        "`to`; `march` makes up to three moves a phase, each in its own third of it (SF.MARCH); "
-        "`charge` is an `advance` with `charge: true`"))
-    charge: bool = Field(False, description=(
-        "the unit may enter enemy zones of control (SF.ZOC) and assaults in the assault phase "
-        "(BASE.S.ASSAULT, BASE.F.ASSAULT)"))
-
-    @model_validator(mode="before")
-    @classmethod
-    def _charge_step(cls, data: Any) -> Any:
-        # A plan names a charge as a movement: ``type: charge`` is an advance that charges.
-        if isinstance(data, dict) and data.get("type") == "charge":
-            if data.get("charge") is False:
-                raise ValueError("a step of type 'charge' charges (drop 'charge: false')")
-            return {**data, "type": "advance", "charge": True}
-        return data
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ import importlib.metadata
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, NoReturn, Protocol, cast
+from typing import TYPE_CHECKING, Any, Literal, NoReturn, Protocol, cast, get_args
 
 from pydantic import BaseModel
 
@@ -103,7 +103,9 @@ class RuleSystem:
     before them, is read as ``PhaseSpec(name, moves=name == "movement")``. ``example`` is
     the scenario ``sim validate --plugins`` battles to check the system: a file's path
     (relative to the folder of the module that defines ``game``) or a scenario document;
-    None: small generated ones.
+    None: small generated ones. ``step_moves`` names the step types (of its
+    ``order_keys``) that make more than one move in a phase in which units move, each in
+    its own equal share of the phase (e.g. ``{"march": 3}``); every other step makes one.
     """
 
     name: str
@@ -122,6 +124,7 @@ class RuleSystem:
     source: str = ""
     reaction_radius: Callable[[Any], tuple[float, str] | None] | None = None
     example: str | Mapping[str, Any] | None = None
+    step_moves: Mapping[str, int] = field(default_factory=dict)
     doc: str = field(default="", repr=False)
 
     def __post_init__(self) -> None:
@@ -235,6 +238,17 @@ def _check_reporter(r: MetricReporter, origin: str) -> None:
             _malformed(origin, what, f"metric '{metric}' has kind {kind!r}; expected binary, count or real")
 
 
+def _check_step_moves(s: RuleSystem, origin: str, what: str) -> None:
+    moves = s.step_moves
+    fields = s.order_keys.model_fields if s.order_keys is not None else {}
+    types: Any = fields["type"].annotation if "type" in fields else None
+    allowed = set(get_args(types)) - {"hold"}
+    if not isinstance(moves, Mapping) or not all(
+            isinstance(k, str) and k in allowed and type(v) is int and 1 <= v <= 12 for k, v in moves.items()):
+        _malformed(origin, what, f"step_moves {moves!r}: expected step types of its order_keys' 'type' "
+                                 f"(one of {sorted(allowed)}) mapped to whole numbers of moves from 1 to 12")
+
+
 def _check_system(s: RuleSystem, origin: str) -> None:
     what = f"rule system '{s.name}'"
     if not isinstance(s.name, str) or not NAME.match(s.name):
@@ -252,6 +266,7 @@ def _check_system(s: RuleSystem, origin: str) -> None:
                                 "order_keys": s.order_keys, "policy_keys": s.policy_keys})
     if s.example is not None and not isinstance(s.example, (str, Mapping)):
         _malformed(origin, what, "'example' must be a scenario file's path or a scenario document (a dict)")
+    _check_step_moves(s, origin, what)
     if s.check is not None and not callable(s.check):
         _malformed(origin, what, "'check' must be callable")
     for r in s.metrics:

@@ -55,8 +55,9 @@ from sim.events import ASSAULT, DEPLOY, HIT, NO_DEPLOY, PIN, RALLY, SAVE, SHOOT,
 from sim.systems.fow.events import ASSAULT_AFTER_CATCH, CATCH, ESCAPE, FIREPOWER, NO_SHOT, RELOCATE, SNIPER_SHOT
 from sim.systems.fow.game import FowGame
 from sim.systems.fow.knobs import FowKnobs, FowPolicies
-from sim.systems.knobs import BaseKnobs, ChargeOrders
+from sim.systems.knobs import BaseKnobs
 from sim.systems.registry import Checks, RuleSystem
+from sim.toolkit.skirmish import ChargeOrders
 from sim.toolkit.snipers import SNIPER_METRICS, SniperUnitKeys, check_sniper_policy
 
 

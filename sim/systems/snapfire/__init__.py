@@ -3,8 +3,8 @@
 Snap fire: in the Movement phase only (SF.TRIGGER, SF.NOASSAULT), an enemy unit that
 comes within ``radius`` of one of yours is halted at the exact point it first came
 within it (SF.HALT) and you roll d6 >= its Armour for a hit (SF.ROLL); see
-``sim.systems.snapfire.watches`` for every reading. The base game (``base_game``) gives
-the shooting and assault phases around it.
+``sim.systems.snapfire.watches`` for every reading. The toolkit's skirmish base game
+(``sim.toolkit.skirmish``) gives the shooting and assault phases around it.
 """
 from __future__ import annotations
 
@@ -12,13 +12,13 @@ from typing import Any
 
 from sim.engine.clock import PhaseSpec
 from sim.events import ASSAULT, DECIDE, HALT, HIT, SHOOT
-from sim.systems.knobs import ChargeOrders
 from sim.systems.registry import Checks, RuleSystem
 from sim.systems.snapfire.events import SNAP_FIRE
 from sim.systems.snapfire.game import SnapFireGame
-from sim.systems.snapfire.knobs import SnapBaseKnobs, SnapFireKnobs
+from sim.systems.snapfire.knobs import MarchOrders, SnapFireKnobs, SnapUnitKeys
 from sim.systems.snapfire.metrics import SNAP_FIRE_METRICS
 from sim.toolkit.reactions import ReactionPolicies, check_sides
+from sim.toolkit.skirmish import SkirmishKnobs
 
 
 def check(c: Checks) -> None:
@@ -49,8 +49,10 @@ SYSTEM = RuleSystem(
     game=SnapFireGame,
     knobs=SnapFireKnobs,
     policy_keys=ReactionPolicies,
-    base_knobs=SnapBaseKnobs,
-    order_keys=ChargeOrders,
+    base_knobs=SkirmishKnobs,
+    order_keys=MarchOrders,
+    unit_keys=SnapUnitKeys,
+    step_moves={"march": 3},
     check=check,
     metrics=(SNAP_FIRE_METRICS,),
     events=frozenset({HALT, SNAP_FIRE, SHOOT, ASSAULT, HIT, DECIDE}),

@@ -12,11 +12,12 @@ from typing import Any, cast
 
 from sim.agents.movement import movement_process
 from sim.agents.unit import Unit
+from sim.catalogue import implements
 from sim.engine.clock import Phase
 from sim.engine.context import BattleContext
 from sim.space.grid import GridMemo
-from sim.systems.snapfire import base_game
 from sim.systems.snapfire.watches import SnapFireWatch, ZoneOfControlWatch, reaction_watch
+from sim.toolkit import skirmish
 
 
 @dataclass
@@ -60,10 +61,15 @@ class SnapFireGame:
                     unit.process = env.process(self._move(battle, unit, phase) if leaves
                                                else movement_process(battle, unit, phase))
         elif phase.phase == "shooting":
-            base_game.shooting_phase(battle, phase.side, self.state.indexes)
+            skirmish.shooting_phase(battle, phase.side, self.state.indexes)
         elif phase.phase == "assault":
             chargers = [u for u in battle.units_of(phase.side) if u.orders.charge]   # as orders now say
-            base_game.assault_phase(battle, phase.side, chargers, self.state.indexes)
+            self._assault(battle, phase.side, chargers)
+
+    @implements("SF.NOASSAULT")
+    def _assault(self, battle: BattleContext, side: str, chargers: list[Unit]) -> None:
+        """The skirmish game's assault: its charges are never watched, so no snap fire."""
+        skirmish.assault_phase(battle, side, chargers, self.state.indexes)
 
     def _move(self, battle: BattleContext, unit: Unit, phase: Phase) -> Generator[Any, Any, None]:
         watch = self.state.watch

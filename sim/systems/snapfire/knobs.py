@@ -1,12 +1,13 @@
-"""``rules.snapfire`` and the snap-fire base game's ``rules.base`` knobs."""
+"""``rules.snapfire`` and SF's orders (``march``; the skirmish base game's ``charge``)."""
 from __future__ import annotations
 
 from typing import Literal
 
 from pydantic import Field
 
-from sim.systems.knobs import BaseKnobs, Knobs
+from sim.systems.knobs import Knobs
 from sim.toolkit.reactions import ReactionPolicy
+from sim.toolkit.skirmish import ChargeOrders
 
 
 class SnapFireKnobs(Knobs):
@@ -30,12 +31,22 @@ class SnapFireKnobs(Knobs):
         "named takes every one; a unit's own `policies.WHO.take_reaction` comes first)"))
 
 
-class SnapBaseKnobs(BaseKnobs):
-    """``rules.base`` of the snap-fire base game (BASE.S.*): ranges and the hit's effect."""
+class MarchOrders(ChargeOrders):
+    """SF's orders: the skirmish game's (``charge``), and the step type ``march`` (SF.MARCH)."""
 
-    shoot_range: float = Field(40.0, ge=0, le=10_000, allow_inf_nan=False, description=(
-        "BASE.S.SHOOT: a unit shoots an enemy it sees within this many cm (the nearest, or "
-        "as its `target` policy says)"))
-    charge_range: float = Field(15.0, ge=0, le=10_000, allow_inf_nan=False, description=(
-        "BASE.S.ASSAULT: a `charge` unit charges the nearest visible enemy within this many cm"))
-    steps_per_hit: int = Field(1, ge=1, le=100, description="BASE.S.HIT: steps a hit removes")
+    # A widened Literal: pydantic validates the new one; mypy sees a narrower base.
+    type: Literal["hold", "advance", "march", "charge"] = Field("hold", description=(  # type: ignore[assignment]
+        "`hold` stays put; `advance` makes one move per own movement phase along its route to "
+        "`to`; `march` makes up to three moves a phase, each in its own third of it (SF.MARCH); "
+        "`charge` is an `advance` with `charge: true`"))
+    charge: bool = Field(False, description=(
+        "the unit may enter enemy zones of control (SF.ZOC) and assaults in the assault phase "
+        "(BASE.S.ASSAULT)"))
+
+
+class SnapUnitKeys(Knobs):
+    """SF's unit key: the flag ``no_snap_fire`` (a unit that never snap fires)."""
+
+    flags: list[Literal["pinned", "no_snap_fire", "hidden"]] = Field(default_factory=list, description=(
+        "starting status: `pinned` units do not move or charge; `hidden` units start unseen; "
+        "`no_snap_fire` units never snap fire (SF.TRIGGER)"))

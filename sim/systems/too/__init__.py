@@ -28,6 +28,8 @@ class TooUnitKeys(Knobs):
     90 = +y; default: towards the enemy's centre), ``sniper``, ``medic``, ``prone`` and the
     ``alert`` option (TOO.ALERT) it asks for."""
 
+    kind: Literal["infantry", "sniper", "vehicle", "team", "hq", "figure"] = Field(
+        "infantry", description="what it is: TOO calls every unit a `figure` (a word for `infantry`)")
     level: Literal["green", "recruit", "seasoned", "veteran", "elite"] | None = Field(None, description=(
         "the figure's experience: it sets the morale score (`rules.too.morale_by_level`) "
         "unless `morale` is given, and the spotting and counter-sniper modifiers"))

@@ -1,4 +1,8 @@
-"""BASE — the small base game around the snap-fire seed (not in the seeds).
+"""A small skirmish base game (BASE.S, the toolkit's own rules): hits, shooting, assault.
+
+A rule system on a continuous table takes it whole (its ``rules.base`` is
+``SkirmishKnobs``, its orders may ``charge``: ``ChargeOrders``) and calls
+``shooting_phase`` and ``assault_phase`` from its game's phases.
 
 BASE.S.HIT: a hit removes ``steps_per_hit`` steps; a unit at 0 steps is eliminated.
 BASE.S.SHOOT: in its shooting phase each unit of the phasing side (not a sniper) shoots
@@ -6,24 +10,72 @@ BASE.S.SHOOT: in its shooting phase each unit of the phasing side (not a sniper)
   Armour, where mods = −(cover of the target's position). No roll, no shot, if no
   enemy qualifies.
 BASE.S.ASSAULT: in its assault phase each unit with ``charge`` orders that is within
-  ``charge_range`` of an enemy moves straight into contact with the nearest one (no
-  snap fire: SF.NOASSAULT), then both roll d6 >= the other's Armour for a hit.
+  ``charge_range`` of an enemy moves straight into contact with the nearest one (the
+  referee never watches a charge), then both roll d6 >= the other's Armour for a hit.
 """
 from __future__ import annotations
 
 from collections.abc import Generator
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import Field, model_validator
 
 from sim.agents.movement import go_straight
 from sim.agents.unit import Unit
-from sim.catalogue import implements
+from sim.catalogue import define_rules, implements
 from sim.engine.context import BattleContext
 from sim.events import ASSAULT, HIT, MOVE, SHOOT, STOP
 from sim.space.geometry import dist, lerp
 from sim.space.grid import GridMemo, SpatialGrid, cell_for, within_extent
+from sim.systems.knobs import BaseKnobs, Knobs
 from sim.toolkit.targets import pick
 
+__all__ = ["CONTACT", "ChargeOrders", "SkirmishKnobs", "apply_hit", "assault_phase", "enemy_index",
+           "nearest_visible_enemy", "shooting_phase", "within_reach"]
+
 CONTACT = 1.0  # cm between two units in base contact
+
+define_rules({
+    "BASE.S.HIT": "Effect of a hit: the target loses a step; at 0 steps it is eliminated",
+    "BASE.S.SHOOT": "Shooting phase: d6 + cover modifier >= target's Armour to hit (base game)",
+    "BASE.S.ASSAULT": "Assault phase: charge into contact, both sides roll d6 >= Armour (base game)",
+})
+
+
+class SkirmishKnobs(BaseKnobs):
+    """``rules.base`` of the skirmish base game (BASE.S.*): ranges and the hit's effect."""
+
+    shoot_range: float = Field(40.0, ge=0, le=10_000, allow_inf_nan=False, description=(
+        "BASE.S.SHOOT: a unit shoots an enemy it sees within this many cm (the nearest, or "
+        "as its `target` policy says)"))
+    charge_range: float = Field(15.0, ge=0, le=10_000, allow_inf_nan=False, description=(
+        "BASE.S.ASSAULT: a `charge` unit charges the nearest visible enemy within this many cm"))
+    steps_per_hit: int = Field(1, ge=1, le=100, description="BASE.S.HIT: steps a hit removes")
+
+
+class ChargeOrders(Knobs):
+    """The orders key ``charge`` (and the step type ``charge``: an advance that charges).
+
+    A charging unit assaults in the assault phase; the rule system says what else a
+    charge allows (entering enemy zones of control, ...).
+    """
+
+    type: Literal["hold", "advance", "charge"] = Field("hold", description=(
+        "`hold` stays put; `advance` makes one move per own movement phase along its route to "
+        "`to`; `charge` is an `advance` with `charge: true`"))
+    charge: bool = Field(False, description=(
+        "the unit charges: it assaults in the assault phase (and, where the rule system has "
+        "zones of control, may enter them)"))
+
+    @model_validator(mode="before")
+    @classmethod
+    def _charge_step(cls, data: Any) -> Any:
+        # A plan names a charge as a movement: ``type: charge`` is an advance that charges.
+        if isinstance(data, dict) and data.get("type") == "charge":
+            if data.get("charge") is False:
+                raise ValueError("a step of type 'charge' charges (drop 'charge: false')")
+            return {**data, "type": "advance", "charge": True}
+        return data
 
 
 @implements("BASE.S.HIT")
@@ -97,12 +149,12 @@ def shooting_phase(battle: BattleContext, side: str, memo: GridMemo[Unit] | None
             apply_hit(battle, target, by=unit)
 
 
-@implements("BASE.S.ASSAULT", "SF.NOASSAULT")
+@implements("BASE.S.ASSAULT")
 def assault_phase(battle: BattleContext, side: str, chargers: list[Unit],
                   memo: GridMemo[Unit] | None = None) -> None:
     """Every charger picks its target now and charges at once, all at the same time.
 
-    Charges are plain processes: the referee never watches them (SF.NOASSAULT).
+    Charges are plain processes: the referee never watches them.
     """
     charge_range = battle.knobs.base.charge_range
     enemies = battle.enemies_of(side)

@@ -1,0 +1,112 @@
+"""What a rule system declares through the door a plug-in uses, and the kernel only asks:
+step types of its own (``RuleSystem.step_moves``), unit kinds and flags of its own (its
+unit keys), and a mover's process (the movement finds it; nothing is set by hand)."""
+from __future__ import annotations
+
+from typing import Literal
+
+import pytest
+from pydantic import Field
+
+import sim
+from conftest import scenario, table, unit
+from movers import MoveEveryMover, run_under
+
+LANE = {"A": (0.0, 50.0), "B": (200.0, 50.0), "FAR": (190.0, 95.0)}
+MOVING = (sim.PhaseSpec("go", moves=True), sim.PhaseSpec("rest"))
+
+
+class DashOrders(sim.Knobs):
+    """A test system's orders: the step type ``dash`` (two moves a phase)."""
+
+    type: Literal["hold", "advance", "dash"] = Field("hold", description="hold, advance or dash")
+
+
+def _lane(step: str, **kw):
+    return scenario(table(LANE, [("A", "B")]), [unit("b", "A", move=30, orders={"type": step, "to": "B"}, **kw)],
+                    [unit("far", "FAR")], turns=1, destroy=False)
+
+
+def _moves(log):
+    return [(r["move"], r["t"]) for r in log if r["event"] == "move"]
+
+
+def test_a_step_type_of_a_systems_own_makes_the_moves_it_declares():
+    """``step_moves={"dash": 2}``: a dash makes two moves in a moving phase, each in its half
+    of it; an advance one. (Before, only the kernel's ``march`` could make more than one.)"""
+    log = run_under("dash_test", MOVING, _lane("dash"), order_keys=DashOrders, step_moves={"dash": 2})
+    assert _moves(log) == [(1, 0.0), (2, 0.5)]
+    log = run_under("dash_test", MOVING, _lane("advance"), order_keys=DashOrders, step_moves={"dash": 2})
+    assert _moves(log) == [(1, 0.0)]
+
+
+@pytest.mark.parametrize("step_moves", [{"dash": 0}, {"dash": 13}, {"dash": 2.0}, {"fly": 2}, {"hold": 2},
+                                        [("dash", 2)]])
+def test_step_moves_that_cannot_be_read_are_refused_at_registration(step_moves):
+    with pytest.raises(sim.PluginError, match="step_moves"):
+        sim.register_system(sim.RuleSystem(name="dash_test", title="t", phases=MOVING, game=MoveEveryMover,
+                                           order_keys=DashOrders, step_moves=step_moves))
+    assert "dash_test" not in sim.system_names()
+
+
+def test_march_is_snap_fires_own_step_type():
+    """SF.MARCH is declared by snap fire; a system that does not declare it refuses it."""
+    data = _lane("march")
+    assert sim.scenario_from_dict(data).ruleset == "snapfire"
+    with pytest.raises(sim.InputError, match=r"forces\.blue\.0\.orders\.type.*'hold' or 'advance'"):
+        sim.scenario_from_dict({**data, "ruleset": "too"})
+
+
+def test_no_snap_fire_is_snap_fires_flag_and_figure_is_toos_kind():
+    data = _lane("advance", flags=["no_snap_fire"])
+    assert sim.scenario_from_dict(data).forces["blue"][0].flags == ["no_snap_fire"]
+    with pytest.raises(sim.InputError, match=r"forces\.blue\.0\.flags\.0.*'pinned' or 'hidden'"):
+        sim.scenario_from_dict({**data, "ruleset": "too"})
+    figure = _lane("advance", kind="figure")
+    assert sim.scenario_from_dict({**figure, "ruleset": "too"}).forces["blue"][0].kind == "figure"
+    with pytest.raises(sim.InputError, match=r"forces\.blue\.0\.kind"):
+        sim.scenario_from_dict(figure)
+
+
+class HaltAtTen(sim.Watch):
+    """Every enemy halts a mover 10 cm out (the movement closes the move)."""
+
+    rule = "SF.HALT"
+    radius = 10.0
+
+    def reactors(self, battle, side):
+        return battle.enemies_of(side)
+
+    def react(self, battle, mover, trigger):
+        return sim.Outcome.HALT_MOVE
+
+
+class StartsMovesBare(MoveEveryMover):
+    """Starts each move as ``env.process(sim.movement_process(...))``, setting nothing on the unit."""
+
+    def on_phase(self, battle, phase):
+        battle.referee.begin_phase()
+        if phase.moves:
+            for u in battle.movers_of(phase.side):
+                battle.env.process(sim.movement_process(battle, u, phase))
+
+
+def _halting_game() -> StartsMovesBare:
+    return StartsMovesBare(lambda: [HaltAtTen()])
+
+
+def test_a_move_started_without_setting_the_units_process_is_halted_exactly():
+    """A plug-in author's first battle crashed with ``'NoneType' object has no attribute
+    'is_alive'``: the referee interrupted ``unit.process``, which only the built-in games
+    set by hand. The movement now finds the process it runs in."""
+    data = scenario(table({"A": (0.0, 50.0), "B": (100.0, 50.0)}, [("A", "B")]),
+                    [unit("b", "A", move=100, orders={"type": "advance", "to": "B"})], [unit("r", "B")],
+                    turns=1, destroy=False)
+    sim.register_system(sim.RuleSystem(name="bare_test", title="t", phases=MOVING,
+                                       game=_halting_game))
+    try:
+        log = sim.run(sim.scenario_from_dict({**data, "ruleset": "bare_test"}), seed=1).log
+    finally:
+        sim.experimental.unregister_system("bare_test")
+    (stop,) = [r for r in log if r["event"] == "stop"]
+    assert stop["reason"] == "halted" and tuple(stop["pos"]) == (90.0, 50.0) and stop["t"] == pytest.approx(0.9)
