@@ -38,12 +38,11 @@ except importlib.metadata.PackageNotFoundError:  # run from a source tree, not i
 from sim import arguments, events
 from sim.agents.movement import go_straight, movement_process
 from sim.agents.outcome import Outcome
-from sim.agents.referee import Trigger, Watch
 from sim.agents.unit import Unit
 from sim.catalogue import define_rules, implements
 from sim.engine.battle import Battle
 from sim.engine.clock import Phase, PhaseSpec
-from sim.engine.context import BattleContext
+from sim.engine.context import BattleContext, Trigger, Watch
 from sim.engine.log import EventLog
 from sim.errors import InputError
 from sim.exact import end_states, win_probability

@@ -4,6 +4,7 @@ the move; anything else a watch answers is refused at once, naming the watch."""
 from __future__ import annotations
 
 import functools
+from typing import Literal
 
 import pytest
 
@@ -40,6 +41,12 @@ class Sentry(sim.Watch):
         return said
 
 
+class MarchOrders(sim.Knobs):
+    """The test system's orders: ``march`` (three moves a phase, declared by ``step_moves``)."""
+
+    type: Literal["hold", "advance", "march"] = "hold"
+
+
 def _watches(*specs):
     return [Sentry(answers, record) for answers, record in specs]
 
@@ -52,7 +59,8 @@ def battle(*specs, orders="advance"):
                     [unit("m", "A", move=100 if orders == "advance" else 30, orders={"type": orders, "to": "B"})],
                     [unit("s", "S")], turns=1, destroy=False)
     return run_under("outcome_test", (sim.PhaseSpec("moving", moves=True),), data,
-                     functools.partial(_watches, *specs), events=frozenset({"halt"}), rules=("OUT.SEE",))
+                     functools.partial(_watches, *specs), events=frozenset({"halt"}), rules=("OUT.SEE",),
+                     order_keys=MarchOrders, step_moves={"march": 3})
 
 
 def _closing(log):

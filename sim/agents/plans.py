@@ -32,7 +32,8 @@ from sim.agents.way import Way
 from sim.events import ARRIVE, DECIDE, HALT, HIT, MOVE, PIN, PLACE, STOP
 from sim.space import routes
 from sim.space.paths import NoPath
-from sim.systems.registry import PluginError, behaviour
+from sim.systems.behaviours import behaviour
+from sim.systems.declarations import PluginError
 
 #: The module of the shipped route planners (their routes are not checked edge by edge).
 _SHIPPED = "sim.agents.policies"

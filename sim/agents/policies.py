@@ -15,7 +15,7 @@ from sim.agents.plans import Plans, Runner
 from sim.agents.unit import Unit
 from sim.space import routes
 from sim.space.geometry import dist
-from sim.systems.registry import Behaviour
+from sim.systems.behaviours import Behaviour
 
 
 def _shortest(plans: Plans, unit: Unit, start: str, via: list[str], goal: str) -> list[str]:

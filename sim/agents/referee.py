@@ -12,90 +12,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 import simpy
 
-from sim.agents.outcome import Outcome
 from sim.agents.unit import Unit
+from sim.engine.context import BattleContext
+from sim.engine.context import Trigger as Trigger  # the referee's watches (re-exported)
+from sim.engine.context import Watch as Watch
 from sim.space.geometry import Point, first_root, lerp, moving_closer, reach, tolerance
 from sim.space.grid import GridMemo, SpatialGrid
-
-if TYPE_CHECKING:
-    from sim.engine.context import BattleContext
-
-
-@dataclass
-class Trigger:
-    """Why a mover was interrupted: which watch, which enemy, where and when.
-
-    ``s`` is the fraction of the segment at which it comes (1.0: the mover has reached
-    the segment's end). ``tied`` are the other reactions due at the same instant, to the
-    referee's tolerance (``sim.space.geometry.tolerance``), in watch order, then unit-id
-    order: each reacts in turn after this one.
-    """
-
-    watch: Watch
-    reactor: Unit
-    point: Point
-    dist: float
-    inside: bool          # the mover was strictly within the radius already (SF.INSIDE)
-    s: float = 0.0
-    tied: tuple[Trigger, ...] = ()
-
-    def each(self) -> tuple[Trigger, ...]:
-        """This reaction and those tied with it, in the order they react."""
-        return (self, *self.tied)
-
-
-class Watch:
-    """A reaction rule the referee arms on movers.
-
-    Subclasses set ``rule`` and ``radius``, decide which enemies react (``reactors``)
-    and whether one may (``eligible``), and say in ``react`` what the mover does then.
-    """
-
-    rule: str = ""
-    radius: float = 0.0
-
-    def active(self, battle: BattleContext, mover: Unit) -> bool:
-        """Whether the watch applies to this mover at all (default: always)."""
-        return True
-
-    def reactors(self, battle: BattleContext, side: str) -> list[Unit]:
-        """The units that may react to movers of ``side`` this phase."""
-        raise NotImplementedError
-
-    def eligible(self, battle: BattleContext, reactor: Unit, mover: Unit) -> bool:
-        """Whether ``reactor`` may react to ``mover`` now (default: yes)."""
-        return True
-
-    def inside_triggers(self, battle: BattleContext, reactor: Unit, mover: Unit, p0: Point, p1: Point) -> bool:
-        """A mover that starts within the radius triggers at once only if it moves closer."""
-        return moving_closer(p0, p1, reactor.pos)
-
-    # A watch whose reaction needs more than the radius (sight, an arc) sets this and
-    # says, in ``first_moment``, when along the segment that first holds.
-    delays = False
-
-    def first_moment(self, battle: BattleContext, reactor: Unit, mover: Unit, p0: Point, p1: Point,
-                     s: float) -> float | None:
-        """The first fraction >= s of p0→p1 at which ``reactor`` reacts (None: not on this segment).
-
-        The mover first comes within the radius at s. It may leave the radius again
-        further on: the watch checks that itself.
-        """
-        return s
-
-    def react(self, battle: BattleContext, mover: Unit, trigger: Trigger) -> Outcome:
-        """Apply the rule; return what the mover does next (a ``sim.Outcome``).
-
-        A halt that this method itself recorded (a ``halt`` record) is ``HALT_*_RECORDED``;
-        a plain ``HALT_*`` has the movement close the move (``stop``, reason ``halted``).
-        """
-        raise NotImplementedError
-
 
 #: A reaction found on a segment: (s, watch index, reactor id, tie, reactor, inside,
 #: the point it reacts at if later than its entry, its distance at the segment's start, watch).

@@ -30,7 +30,7 @@ class Unit:
     skill: int
     move: float
     # The scenario's orders: ``Orders`` plus the keys its rule system adds (``charge``),
-    # a model assembled per system (sim.scenario.schema.model_for).
+    # a model assembled per system (sim.scenario.load.model_for).
     orders: Any
     node: str
     pos: Point

@@ -10,16 +10,18 @@ ever set on the battle or on a unit.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from typing_extensions import TypeVar
 
+from sim.agents.outcome import Outcome
+from sim.space.geometry import Point, moving_closer
+
 if TYPE_CHECKING:
     import simpy
 
-    from sim.agents.plans import Plans
-    from sim.agents.referee import Referee
     from sim.agents.unit import Unit
     from sim.engine.clock import Phase, TurnClock
     from sim.engine.dice import Dice
@@ -44,12 +46,18 @@ class BattleContext(Protocol[RulesT, StateT]):
     clock: TurnClock
     terrain: Terrain
     dice: Dice
-    referee: Referee
     log: EventLog
-    plans: Plans
     attacker: str
     defender: str
     done: simpy.Event
+
+    @property
+    def referee(self) -> RefereeView:
+        """The referee: arm watches on movers (``referee.add``), index reactors a phase."""
+
+    @property
+    def plans(self) -> PlansView:
+        """The units' plans: their policies and target choices."""
 
     @property
     def scenario(self) -> Scenario:
@@ -125,3 +133,111 @@ class Game(Protocol[GameStateT]):
 
     def on_phase(self, battle: BattleContext[Any, GameStateT], phase: Phase) -> None:
         """At the start of every phase of every player-turn."""
+
+
+class RefereeView(Protocol):
+    """The referee as rules see it (``sim.agents.referee.Referee``): watches armed on movers."""
+
+    watches: list[Watch]
+
+    def add(self, watch: Watch) -> None:
+        """Arm ``watch`` on every mover from now on."""
+
+    def begin_phase(self) -> None:
+        """Index the reactors afresh: they do not move while the other side moves."""
+
+    def earliest(self, mover: Unit, p0: Point, p1: Point) -> tuple[float, Trigger] | None:
+        """(s, Trigger) of the first reaction along p0→p1, or None."""
+
+    def quiet(self, mover: Unit, points: Sequence[Point]) -> bool:
+        """True when no watch can react anywhere along the polyline ``points``."""
+
+    def arm(self, mover: Unit, p0: Point, p1: Point, duration: float) -> float | None:
+        """Schedule the first reaction on the segment p0→p1 walked in ``duration``."""
+
+    def disarm(self, mover: Unit) -> None:
+        """Cancel the mover's scheduled reaction, if any."""
+
+
+class PlansView(Protocol):
+    """The units' plans as rules see them (``sim.agents.plans.Plans``)."""
+
+    def policy(self, unit: Unit, what: str) -> Any:
+        """The unit's ``what`` policy: its own, else its group's, else its side's; or None."""
+
+    def choose_target(self, unit: Unit, candidates: list[tuple[float, Unit]]) -> Unit | None:
+        """The unit's target among (distance, enemy) candidates, by its ``target`` policy."""
+
+    def start_fraction(self, unit: Unit) -> float:
+        """How far into its moving phase the unit's move starts (``in_phase``)."""
+
+
+@dataclass
+class Trigger:
+    """Why a mover was interrupted: which watch, which enemy, where and when.
+
+    ``s`` is the fraction of the segment at which it comes (1.0: the mover has reached
+    the segment's end). ``tied`` are the other reactions due at the same instant, to the
+    referee's tolerance (``sim.space.geometry.tolerance``), in watch order, then unit-id
+    order: each reacts in turn after this one.
+    """
+
+    watch: Watch
+    reactor: Unit
+    point: Point
+    dist: float
+    inside: bool          # the mover was strictly within the radius already (SF.INSIDE)
+    s: float = 0.0
+    tied: tuple[Trigger, ...] = ()
+
+    def each(self) -> tuple[Trigger, ...]:
+        """This reaction and those tied with it, in the order they react."""
+        return (self, *self.tied)
+
+
+class Watch:
+    """A reaction rule the referee arms on movers.
+
+    Subclasses set ``rule`` and ``radius``, decide which enemies react (``reactors``)
+    and whether one may (``eligible``), and say in ``react`` what the mover does then.
+    """
+
+    rule: str = ""
+    radius: float = 0.0
+
+    def active(self, battle: BattleContext, mover: Unit) -> bool:
+        """Whether the watch applies to this mover at all (default: always)."""
+        return True
+
+    def reactors(self, battle: BattleContext, side: str) -> list[Unit]:
+        """The units that may react to movers of ``side`` this phase."""
+        raise NotImplementedError
+
+    def eligible(self, battle: BattleContext, reactor: Unit, mover: Unit) -> bool:
+        """Whether ``reactor`` may react to ``mover`` now (default: yes)."""
+        return True
+
+    def inside_triggers(self, battle: BattleContext, reactor: Unit, mover: Unit, p0: Point, p1: Point) -> bool:
+        """A mover that starts within the radius triggers at once only if it moves closer."""
+        return moving_closer(p0, p1, reactor.pos)
+
+    # A watch whose reaction needs more than the radius (sight, an arc) sets this and
+    # says, in ``first_moment``, when along the segment that first holds.
+    delays = False
+
+    def first_moment(self, battle: BattleContext, reactor: Unit, mover: Unit, p0: Point, p1: Point,
+                     s: float) -> float | None:
+        """The first fraction >= s of p0→p1 at which ``reactor`` reacts (None: not on this segment).
+
+        The mover first comes within the radius at s. It may leave the radius again
+        further on: the watch checks that itself.
+        """
+        return s
+
+    def react(self, battle: BattleContext, mover: Unit, trigger: Trigger) -> Outcome:
+        """Apply the rule; return what the mover does next (a ``sim.Outcome``).
+
+        A halt that this method itself recorded (a ``halt`` record) is ``HALT_*_RECORDED``;
+        a plain ``HALT_*`` has the movement close the move (``stop``, reason ``halted``).
+        """
+        raise NotImplementedError

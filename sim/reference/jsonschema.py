@@ -1,7 +1,7 @@
 """The JSON Schema of scenario and study files (``sim schema``), for editors that check
 and complete YAML as it is typed.
 
-A scenario is one of the rule systems' models (``sim.scenario.schema.model_for``), told
+A scenario is one of the rule systems' models (``sim.scenario.load.model_for``), told
 apart by ``ruleset`` (left out: ``snapfire``); its ``terrain`` is a hex or table map as
 ``sim.space.spec`` describes it. A study is ``sim.study.design.StudySpec``.
 """
@@ -12,7 +12,7 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
 
-from sim.scenario.schema import model_for
+from sim.scenario.load import model_for
 from sim.space.spec import TERRAIN_MODELS
 from sim.study.design import StudySpec
 from sim.systems.registry import BUILTIN_SYSTEMS, RuleSystem, all_systems, get_system

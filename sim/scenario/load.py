@@ -11,20 +11,79 @@ import hashlib
 import json
 import os
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from functools import lru_cache
+from typing import Any, Literal, NoReturn, TypeVar
 
-from pydantic import ValidationError
+from pydantic import BaseModel, Field, ValidationError, create_model
 
 from sim import arguments
 from sim.errors import InputError
+from sim.scenario.orders import MAX_STEPS, Group, Orders, Plan, Policies
 from sim.scenario.plan_checks import check_orders
-from sim.scenario.schema import Scenario, model_for
+from sim.scenario.schema import Scenario, UnitSpec
 from sim.scenario.yamlfile import parse_yaml, place_of, read_yaml
 from sim.space.terrain import Terrain
-from sim.systems.knobs import BaseKnobs
-from sim.systems.registry import RuleSystem, all_systems, get_system, system_names
+from sim.systems.builtin import DEFAULT_SYSTEM
+from sim.systems.knobs import BaseKnobs, Knobs
+from sim.systems.registry import RuleSystem, all_systems, generation, get_system, system_names
 
 DOCS = "docs/scenario.md"
+M = TypeVar("M", bound=BaseModel)
+
+
+# -- the scenario model of each rule system ---------------------------------------------
+class _Loaded(Scenario):
+    """A scenario made by this loader: it pickles as its document, checked again where it lands."""
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # The model class is built per process from the rule system, so a scenario
+        # travels as its document.
+        return scenario_from_dict, (self.raw, self._file, self._lines)
+
+
+def _subclass(name: str, bases: tuple[type[M], ...], **fields: Any) -> type[M]:
+    return create_model(name, __base__=bases, __module__=__name__, **fields)
+
+
+def _redefined(keys: type[BaseModel], common: type[BaseModel]) -> dict[str, Any]:
+    """The common keys a system's model redefines, as ``create_model`` fields."""
+    return {k: (f.annotation, f) for k, f in keys.model_fields.items() if k in common.model_fields}
+
+
+@lru_cache(maxsize=64)
+def _model(system: RuleSystem, _generation: int) -> type[Scenario]:
+    name = system.name
+    orders: type[BaseModel] = Orders
+    if system.order_keys is not None:
+        # an order-keys model may redefine a common key (``type``, to add a step type)
+        orders = _subclass(f"Orders_{name}", (Orders, system.order_keys),
+                           **_redefined(system.order_keys, Orders))
+    # list[orders], list[unit]: lists of models made at run time, types mypy cannot check.
+    plan = _subclass(f"Plan_{name}", (Plan,),
+                     steps=(list[orders], Field(min_length=1, max_length=MAX_STEPS)))  # type: ignore[valid-type]
+    group = _subclass(f"Group_{name}", (Group,), plan=(plan, ...))
+    unit_bases = (UnitSpec, system.unit_keys) if system.unit_keys else (UnitSpec,)
+    # unit keys may redefine a common key too (``kind``, ``flags``: to add their own)
+    own = _redefined(system.unit_keys, UnitSpec) if system.unit_keys else {}
+    unit = _subclass(f"Unit_{name}", unit_bases, orders=(orders, orders()), plan=(plan | None, None), **own)
+    policies = (_subclass(f"Policies_{name}", (Policies, system.policy_keys))
+                if system.policy_keys else Policies)
+    base = system.base_knobs or BaseKnobs
+    sections: dict[str, Any] = {"base": (base, base())}
+    if system.knobs is not None:
+        sections[name] = (system.knobs, system.knobs())
+    rules = _subclass(f"Rules_{name}", (Knobs,), **sections)
+    return _subclass(f"Scenario_{name}", (_Loaded,),
+                     ruleset=(Literal[name], name),
+                     forces=(dict[str, list[unit]], ...),  # type: ignore[valid-type]
+                     rules=(rules, rules()),
+                     groups=(dict[str, group], Field(default_factory=dict, max_length=500)),  # type: ignore[valid-type]
+                     policies=(dict[str, policies], Field(default_factory=dict, max_length=2500)))  # type: ignore[valid-type]
+
+
+def model_for(system: RuleSystem) -> type[Scenario]:
+    """The scenario model of a rule system: base keys plus the system's own."""
+    return _model(system, generation())
 
 
 @dataclass
@@ -41,7 +100,7 @@ class _Checks:
 
 
 def _system_of(data: dict[str, Any], file: str, lines: dict[tuple[Any, ...], int]) -> RuleSystem:
-    name = data.get("ruleset", "snapfire")
+    name = data.get("ruleset", DEFAULT_SYSTEM)
     try:
         if isinstance(name, str):
             return get_system(name)

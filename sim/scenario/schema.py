@@ -1,26 +1,24 @@
-"""The scenario schema (pydantic v2), assembled from the registry. Unknown keys are errors.
+"""The scenario schema (pydantic v2): the keys every scenario has. Unknown keys are errors.
 
 A scenario is: a terrain, the sides in turn order, each side's force, a rule system and
 its knobs, a turn limit and the victory conditions. The keys every scenario has are
 declared here; a rule system adds its own (``RuleSystem.unit_keys``, ``order_keys``,
-``knobs``, ``base_knobs``), and ``model_for(system)`` builds the whole model of a scenario
-under that system, so a key the system would not read is not in its model at all.
+``knobs``, ``base_knobs``), and the loader's ``model_for(system)`` builds the whole model
+of a scenario under that system, so a key the system would not read is not in its model.
 Terrain details are checked by the terrain builder (``sim.space``).
 """
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterator, Mapping
-from functools import lru_cache
 from typing import Any, ClassVar, Literal, TypeVar
 
-from pydantic import BaseModel, Field, PrivateAttr, create_model, field_validator, model_validator
+from pydantic import BaseModel, Field, PrivateAttr, field_validator, model_validator
 
-from sim.scenario.orders import MAX_STEPS, Group, Orders, Plan, Policies
+from sim.scenario.orders import Group, Orders, Plan, Policies
 from sim.space import build_terrain
 from sim.space.terrain import Terrain
-from sim.systems.knobs import BaseKnobs, Knobs, Sealed
-from sim.systems.registry import RuleSystem, generation
+from sim.systems.builtin import DEFAULT_SYSTEM
+from sim.systems.knobs import Sealed
 
 MAX_UNITS = 2000
 MAX_TURNS = 200
@@ -109,7 +107,7 @@ class Scenario(Strict):
     name: str = Field(min_length=1, max_length=120, description=(
         "the scenario's name (`sim run --json` echoes it as `scenario`)"))
     description: str = Field("", description="free text")
-    ruleset: str = Field("snapfire", description=(
+    ruleset: str = Field(DEFAULT_SYSTEM, description=(
         "the rule system: its phases, its unit keys and its `rules` section (see the rule "
         "systems below)"))
     turns: int = Field(6, ge=1, le=MAX_TURNS, description=(
@@ -201,58 +199,3 @@ class Scenario(Strict):
             self._refuse(key, update[key])
         return super().model_copy(deep=deep)
 
-    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        # The model class is built per process from the rule system, so a scenario
-        # travels as its document and is checked again where it lands.
-        return _from_document, (self.raw, self._file, self._lines)
-
-
-def _from_document(raw: dict[str, Any], file: str, lines: dict[tuple[Any, ...], int]) -> Scenario:
-    loader = importlib.import_module("sim.scenario.load")   # the loader builds on this module
-    scenario: Scenario = loader.scenario_from_dict(raw, file, lines)
-    return scenario
-
-
-def _subclass(name: str, bases: tuple[type[M], ...], **fields: Any) -> type[M]:
-    return create_model(name, __base__=bases, __module__=__name__, **fields)
-
-
-def _redefined(keys: type[BaseModel], common: type[BaseModel]) -> dict[str, Any]:
-    """The common keys a system's model redefines, as ``create_model`` fields."""
-    return {k: (f.annotation, f) for k, f in keys.model_fields.items() if k in common.model_fields}
-
-
-@lru_cache(maxsize=64)
-def _model(system: RuleSystem, _generation: int) -> type[Scenario]:
-    name = system.name
-    orders: type[BaseModel] = Orders
-    if system.order_keys is not None:
-        # an order-keys model may redefine a common key (``type``, to add a step type)
-        orders = _subclass(f"Orders_{name}", (Orders, system.order_keys),
-                           **_redefined(system.order_keys, Orders))
-    # list[orders], list[unit]: lists of models made at run time, types mypy cannot check.
-    plan = _subclass(f"Plan_{name}", (Plan,),
-                     steps=(list[orders], Field(min_length=1, max_length=MAX_STEPS)))  # type: ignore[valid-type]
-    group = _subclass(f"Group_{name}", (Group,), plan=(plan, ...))
-    unit_bases = (UnitSpec, system.unit_keys) if system.unit_keys else (UnitSpec,)
-    # unit keys may redefine a common key too (``kind``, ``flags``: to add their own)
-    own = _redefined(system.unit_keys, UnitSpec) if system.unit_keys else {}
-    unit = _subclass(f"Unit_{name}", unit_bases, orders=(orders, orders()), plan=(plan | None, None), **own)
-    policies = (_subclass(f"Policies_{name}", (Policies, system.policy_keys))
-                if system.policy_keys else Policies)
-    base = system.base_knobs or BaseKnobs
-    sections: dict[str, Any] = {"base": (base, base())}
-    if system.knobs is not None:
-        sections[name] = (system.knobs, system.knobs())
-    rules = _subclass(f"Rules_{name}", (Knobs,), **sections)
-    return _subclass(f"Scenario_{name}", (Scenario,),
-                     ruleset=(Literal[name], name),
-                     forces=(dict[str, list[unit]], ...),  # type: ignore[valid-type]
-                     rules=(rules, rules()),
-                     groups=(dict[str, group], Field(default_factory=dict, max_length=500)),  # type: ignore[valid-type]
-                     policies=(dict[str, policies], Field(default_factory=dict, max_length=2500)))  # type: ignore[valid-type]
-
-
-def model_for(system: RuleSystem) -> type[Scenario]:
-    """The scenario model of a rule system: base keys plus the system's own."""
-    return _model(system, generation())

@@ -8,6 +8,8 @@ system must pickle (a study sends it to its worker processes). Each refusal is a
 from __future__ import annotations
 
 import dataclasses
+import importlib
+import importlib.metadata
 import pickle
 from collections.abc import Mapping
 from typing import Any, NoReturn
@@ -104,3 +106,31 @@ def check_pickles(origin: str, what: str, system: Any) -> None:
     if why:
         malformed(origin, what, f"it cannot be pickled ({why}; studies send the system to worker "
                                 "processes): define its parts at module level")
+
+
+#: The entry-point group of each kind of plug-in.
+GROUPS = {"system": "sim.systems", "metric": "sim.metrics", "behaviour": "sim.behaviours"}
+
+
+def load_target(target: str, origin: str, expected: str) -> Any:
+    """Import ``module[:attr]``; any failure is one ``PluginError`` naming it and ``origin``."""
+    module, _, attr = target.partition(":")
+    try:
+        obj: Any = importlib.import_module(module)
+        for part in attr.split(".") if attr else ():
+            obj = getattr(obj, part)
+    except Exception as exc:  # noqa: BLE001 - any failure of a plug-in is the user's input
+        text = " ".join(f"{type(exc).__name__}: {exc}".split())
+        raise PluginError(f"cannot load {target} ({text}); expected an importable {expected}",
+                          file=origin) from None
+    return obj
+
+
+def entry_points(kind: str) -> list[tuple[str, str, str]]:
+    """(name, target, origin) of the installed distributions' entry points of a kind."""
+    out = []
+    for ep in importlib.metadata.entry_points(group=GROUPS[kind]):
+        dist = getattr(ep, "dist", None)
+        who = f"{dist.name} {dist.version}" if dist is not None else "an installed distribution"
+        out.append((ep.name, ep.value, f"entry point {GROUPS[kind]}: {ep.name} = {ep.value} ({who})"))
+    return sorted(out)

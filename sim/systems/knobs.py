@@ -14,7 +14,7 @@ from pydantic import AfterValidator, GetJsonSchemaHandler
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema
 
-from sim.systems.registry import behaviours
+from sim.systems.behaviours import behaviours
 
 # The models themselves live in a leaf module (the registry checks plug-ins against them).
 from sim.systems.sealed import BaseKnobs, FrozenDict, FrozenList, Knobs, Sealed, freeze

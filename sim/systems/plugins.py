@@ -14,7 +14,8 @@ import sys
 from collections.abc import Iterable, Mapping
 
 from sim.errors import InputError
-from sim.systems.registry import PluginError, load_installed, load_target, registered_from_python
+from sim.systems.declarations import PluginError, load_target
+from sim.systems.registry import load_installed, registered_from_python
 
 ENV = "SIM_PLUGINS"
 MODULE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")

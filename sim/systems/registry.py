@@ -13,8 +13,6 @@ input error, one line, exit 2 on the command line.
 """
 from __future__ import annotations
 
-import importlib
-import importlib.metadata
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -27,8 +25,18 @@ from sim.engine.clock import PhaseSpec
 from sim.engine.context import Game as Game  # re-exported (sim.Game)
 from sim.errors import InputError
 from sim.events import CORE_EVENTS
+from sim.systems.behaviours import Behaviour as Behaviour  # re-exported: the extension surface
+from sim.systems.behaviours import BehaviourKind as BehaviourKind
+from sim.systems.behaviours import behaviour as behaviour
+from sim.systems.behaviours import behaviours as behaviours
+from sim.systems.behaviours import generation as behaviour_generation
+from sim.systems.behaviours import load_behaviours
+from sim.systems.behaviours import register_behaviour as register_behaviour
+from sim.systems.behaviours import registered_from_python as behaviours_from_python
+from sim.systems.behaviours import unregister_behaviour as unregister_behaviour
+from sim.systems.builtin import BUILTIN_SYSTEMS as BUILTIN_SYSTEMS
 from sim.systems.declarations import PluginError as PluginError  # re-exported (sim.PluginError)
-from sim.systems.declarations import check_models, check_pickles
+from sim.systems.declarations import check_models, check_pickles, entry_points, load_target
 from sim.systems.declarations import malformed as _malformed
 
 if TYPE_CHECKING:
@@ -36,18 +44,8 @@ if TYPE_CHECKING:
 
 MetricKind = Literal["binary", "count", "real"]
 Record = Mapping[str, Any]
-GROUPS = {"system": "sim.systems", "metric": "sim.metrics", "behaviour": "sim.behaviours"}
 NAME = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 
-# The package's own plug-ins, loaded through the same door as an entry point's.
-BUILTIN_SYSTEMS = {
-    "snapfire": "sim.systems.snapfire:SYSTEM",
-    "h17": "sim.systems.h17:SYSTEM",
-    "fow": "sim.systems.fow:SYSTEM",
-    "too": "sim.systems.too:SYSTEM",
-}
-BUILTIN_BEHAVIOURS = ("sim.systems.h17.policies:BEHAVIOURS", "sim.systems.fow.policies:BEHAVIOURS",
-                      "sim.toolkit.reactions:BEHAVIOURS", "sim.agents.policies:BEHAVIOURS")
 
 
 class Checks(Protocol):
@@ -73,19 +71,6 @@ class MetricReporter:
     kinds: Mapping[str, MetricKind]
     compute: Callable[[Sequence[Record], Any], Mapping[str, float]]
     systems: tuple[str, ...] | None = None
-
-
-@dataclass(frozen=True, eq=False)
-class Behaviour:
-    """A named choice a knob can select (a placement, a withdrawal policy, ...).
-
-    ``kind`` is the knob it serves (``h17.placement``), ``choose`` the code.
-    """
-
-    kind: str
-    name: str
-    choose: Callable[..., Any]
-    doc: str = ""
 
 
 @dataclass(frozen=True, eq=False)
@@ -143,7 +128,6 @@ class _Registry:
     def __init__(self) -> None:
         self.systems: dict[str, _Entry] = {}
         self.metrics: dict[str, _Entry] = {}
-        self.behaviours: dict[tuple[str, str], _Entry] = {}
         self.pending: dict[str, tuple[str, str]] | None = None   # system name -> (target, origin)
         self.loaded_others = False
         self.generation = 0   # bumped at every change: caches of derived schemas key on it
@@ -153,34 +137,10 @@ _REG = _Registry()
 
 
 # -- loading ------------------------------------------------------------------------------
-def load_target(target: str, origin: str, expected: str) -> Any:
-    """Import ``module[:attr]``; any failure is one ``PluginError`` naming it and ``origin``."""
-    module, _, attr = target.partition(":")
-    try:
-        obj: Any = importlib.import_module(module)
-        for part in attr.split(".") if attr else ():
-            obj = getattr(obj, part)
-    except Exception as exc:  # noqa: BLE001 - any failure of a plug-in is the user's input
-        text = " ".join(f"{type(exc).__name__}: {exc}".split())
-        raise PluginError(f"cannot load {target} ({text}); expected an importable {expected}",
-                          file=origin) from None
-    return obj
-
-
-def _entry_points(kind: str) -> list[tuple[str, str, str]]:
-    """(name, target, origin) of the installed distributions' entry points of a kind."""
-    out = []
-    for ep in importlib.metadata.entry_points(group=GROUPS[kind]):
-        dist = getattr(ep, "dist", None)
-        who = f"{dist.name} {dist.version}" if dist is not None else "an installed distribution"
-        out.append((ep.name, ep.value, f"entry point {GROUPS[kind]}: {ep.name} = {ep.value} ({who})"))
-    return sorted(out)
-
-
 def _pending() -> dict[str, tuple[str, str]]:
     if _REG.pending is None:
         found = {name: (target, "built-in") for name, target in BUILTIN_SYSTEMS.items()}
-        for name, target, origin in _entry_points("system"):
+        for name, target, origin in entry_points("system"):
             if name in found:
                 raise PluginError(f"names rule system '{name}', which {found[name][1]} already "
                                   "provides (expected a new name)", file=origin)
@@ -206,17 +166,8 @@ def load_installed() -> None:
     if _REG.loaded_others:
         return
     _REG.loaded_others = True
-    for target in BUILTIN_BEHAVIOURS:
-        for b in load_target(target, "built-in", "list of sim.Behaviour"):
-            _add_behaviour(b, "built-in")
-    for _, target, origin in _entry_points("behaviour"):
-        value = load_target(target, origin, "sim.Behaviour")
-        for b in value if isinstance(value, (list, tuple)) else [value]:
-            if not isinstance(b, Behaviour):
-                raise PluginError(f"{target} is a {type(b).__name__}; expected a sim.Behaviour",
-                                  file=origin)
-            _add_behaviour(b, origin)
-    for _, target, origin in _entry_points("metric"):
+    load_behaviours()
+    for _, target, origin in entry_points("metric"):
         value = load_target(target, origin, "sim.MetricReporter")
         if not isinstance(value, MetricReporter):
             raise PluginError(f"{target} is a {type(value).__name__}; expected a sim.MetricReporter",
@@ -300,14 +251,6 @@ def _add_metric(r: MetricReporter, origin: str) -> None:
     _REG.generation += 1
 
 
-def _add_behaviour(b: Behaviour, origin: str) -> None:
-    if not isinstance(b, Behaviour) or not callable(b.choose) or not NAME.match(b.name or ""):
-        _malformed(origin, f"behaviour {getattr(b, 'name', b)!r}",
-                   "expected a sim.Behaviour with a lower_snake_case name and a callable 'choose'")
-    _REG.behaviours[(b.kind, b.name)] = _Entry(b, origin)
-    _REG.generation += 1
-
-
 def register_system(system: RuleSystem, *, replace: bool = False) -> RuleSystem:
     """Register a rule system (from a notebook or a script); returns it.
 
@@ -341,13 +284,6 @@ def register_metric(reporter: MetricReporter) -> MetricReporter:
     return reporter
 
 
-def register_behaviour(behaviour: Behaviour) -> Behaviour:
-    """Register a named behaviour that a knob of kind ``behaviour.kind`` can select."""
-    load_installed()
-    _add_behaviour(behaviour, "Python")
-    return behaviour
-
-
 # -- queries --------------------------------------------------------------------------------
 def system_names() -> list[str]:
     """Every rule system's name (built-in, installed or registered), without loading any."""
@@ -379,8 +315,8 @@ def all_systems() -> list[RuleSystem]:
 
 def registered_from_python() -> list[Any]:
     """Every rule system, metric reporter and behaviour registered from Python."""
-    return [e.value for entries in (_REG.systems, _REG.metrics, _REG.behaviours)
-            for e in entries.values() if e.origin == "Python"]
+    return [*(e.value for entries in (_REG.systems, _REG.metrics) for e in entries.values()
+              if e.origin == "Python"), *behaviours_from_python()]
 
 
 def origin_of(name: str) -> str:
@@ -406,22 +342,9 @@ def metric_reporters(system: RuleSystem) -> list[MetricReporter]:
     return [*system.metrics, *extra]
 
 
-def behaviours(kind: str) -> dict[str, Behaviour]:
-    """The behaviours of a kind, by name (in registration order)."""
-    load_installed()
-    return {name: e.value for (k, name), e in _REG.behaviours.items() if k == kind}
-
-
-def behaviour(kind: str, name: str) -> Behaviour:
-    """One behaviour; KeyError if no behaviour of that kind has that name."""
-    load_installed()
-    value: Behaviour = _REG.behaviours[(kind, name)].value
-    return value
-
-
 def generation() -> int:
     """A number that changes whenever anything is registered."""
-    return _REG.generation
+    return _REG.generation + behaviour_generation()
 
 
 def events_of(system: RuleSystem) -> frozenset[str]:
@@ -445,13 +368,4 @@ def unregister_metric(name: str) -> None:
     if entry is None or entry.origin != "Python":
         raise KeyError(f"no metric reporter '{name}' registered from Python")
     del _REG.metrics[name]
-    _REG.generation += 1
-
-
-def unregister_behaviour(kind: str, name: str) -> None:
-    """Remove a behaviour registered from Python."""
-    entry = _REG.behaviours.get((kind, name))
-    if entry is None or entry.origin != "Python":
-        raise KeyError(f"no behaviour '{name}' of kind '{kind}' registered from Python")
-    del _REG.behaviours[(kind, name)]
     _REG.generation += 1

@@ -1,0 +1,13 @@
+"""The package's own rule systems, loaded through the same door as a plug-in's entry point."""
+from __future__ import annotations
+
+__all__ = ["BUILTIN_SYSTEMS", "DEFAULT_SYSTEM"]
+
+BUILTIN_SYSTEMS = {
+    "snapfire": "sim.systems.snapfire:SYSTEM",
+    "h17": "sim.systems.h17:SYSTEM",
+    "fow": "sim.systems.fow:SYSTEM",
+    "too": "sim.systems.too:SYSTEM",
+}
+#: The rule system of a scenario that names none (the contract's default ``ruleset``).
+DEFAULT_SYSTEM = "snapfire"
