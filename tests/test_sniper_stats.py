@@ -129,7 +129,7 @@ def test_h17_6a_elimination_rate_per_sniper_hex_cover(cover):
         for i in range(n):
             u = Unit(id=f"s{i}", side="red", kind="sniper", steps=1, armour=4, morale=4, skill=4,
                      move=1.0, orders=None, node="1,0", pos=b.terrain.pos("1,0"))
-            team = sn.SniperTeam(b, u, sn.HIDDEN, "h17")
+            team = sn.SniperTeam(b, u, sn.HIDDEN)
             teams.append(team)
             b.state.teams = [team]
             yield from h17.elimination_check(b, team, "0,0", [checker])
@@ -163,7 +163,7 @@ def test_fow_returns_from_reserve_before_death_are_geometric_half():
     for i in range(n):
         u = Unit(id=f"s{i}", side="red", kind="sniper", steps=1, armour=4, morale=4, skill=4,
                  move=1.0, orders=None, node="H", pos=b.terrain.pos("H"))
-        team = sn.SniperTeam(b, u, sn.RESERVE, "fow", candidates=["H"], reserve=reserve)
+        team = sn.SniperTeam(b, u, sn.RESERVE, candidates=["H"], reserve=reserve)
         reserve.put(team)
         b.state.teams.append(team)
     shooter = b.units["b1"]

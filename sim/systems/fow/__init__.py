@@ -4,7 +4,15 @@ A player-turn is ``movement``, ``shooting``, ``assault`` (the seed's Movement St
 shooting, Assault Step). A sniper team (``kind: sniper``) is a ``SniperTeam`` process
 (``sim.toolkit.sniper_team``); its side's Sniper Reserve is a ``SniperReserve`` process around
 a ``simpy.Store`` (``sim.toolkit.sniper_reserve``). Every transition is an interrupt sent by
-another process:
+another process. The FOW rules behind the lifecycle's transitions::
+
+    reserve ─────deploy─────▶ hidden              FOW.RESERVE
+    hidden ───────spot──────▶ revealed            FOW.CAMO
+    hidden | revealed ─to_reserve─▶ reserve       FOW.RELOCATE / FOW.ESCAPE / FOW.CATCH
+    hidden | revealed ───kill─────▶ killed        FOW.ESCAPE / FOW.CATCH / FOW.IMMOBILE
+
+A FOW sniper is never activated nor withdrawn, and never moves on the board
+(FOW.IMMOBILE). In detail:
 
 * FOW.RESERVE: at the start of its owner's turn the reserve places each sniper that has
   waited ``reserve_delay`` of its owner's turns (1: "from the next turn") at one of the
@@ -57,7 +65,7 @@ from sim.systems.fow.game import FowGame
 from sim.systems.fow.knobs import FowKnobs, FowPolicies
 from sim.systems.knobs import BaseKnobs, ChargeOrders
 from sim.systems.registry import Checks, RuleSystem
-from sim.toolkit.snipers import SNIPER_METRICS, SniperUnitKeys, check_sniper_policy
+from sim.toolkit.snipers import SniperUnitKeys, check_sniper_policy, sniper_metrics
 
 
 class FowUnitKeys(SniperUnitKeys):
@@ -98,7 +106,7 @@ SYSTEM = RuleSystem(
     unit_keys=FowUnitKeys,
     order_keys=ChargeOrders,
     check=check,
-    metrics=(SNIPER_METRICS,),
+    metrics=(sniper_metrics(("FOW.MARKSMAN",)),),
     events=frozenset({DEPLOY, SPOT, TO_RESERVE, HIT, PIN, RALLY, SAVE, SHOOT, ASSAULT, RELOCATE,
                       ESCAPE, SNIPER_SHOT, NO_SHOT, FIREPOWER, CATCH, ASSAULT_AFTER_CATCH,
                       NO_DEPLOY}),

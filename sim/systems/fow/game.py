@@ -7,6 +7,7 @@ from typing import Any
 
 from sim.agents.movement import movement_process
 from sim.agents.unit import Unit
+from sim.catalogue import implements
 from sim.engine.clock import Phase
 from sim.engine.context import BattleContext
 from sim.space.geometry import dist
@@ -32,10 +33,11 @@ from sim.toolkit.sniper_reserve import SniperReserve
 from sim.toolkit.sniper_team import HIDDEN, RESERVE, SniperTeam
 
 
+@implements("FOW.RESERVE")
 def make_teams(battle: BattleContext) -> tuple[list[SniperTeam], dict[str, SniperReserve]]:
     """Each side's Sniper Reserve, and one ``SniperTeam`` per sniper unit, in its reserve
     unless its scenario entry says ``deployed`` (checked at load time)."""
-    reserves = {side: SniperReserve(battle, side, lambda team: placement(battle, team),
+    reserves = {side: SniperReserve(battle, side, lambda team: placement(battle, team), "FOW.RESERVE",
                                     delay=fow_base.knobs(battle).reserve_delay)
                 for side in battle.scenario.sides}
     teams = []
@@ -46,7 +48,7 @@ def make_teams(battle: BattleContext) -> tuple[list[SniperTeam], dict[str, Snipe
         start = st.start if st is not None else "reserve"
         cands = list(st.candidates) if st is not None and st.candidates else [spec.at]
         team = SniperTeam(battle, battle.units[spec.id], HIDDEN if start == "deployed" else RESERVE,
-                          "fow", candidates=cands, reserve=reserves[side])
+                          candidates=cands, reserve=reserves[side])
         if start != "deployed":
             reserves[side].put(team)
         teams.append(team)

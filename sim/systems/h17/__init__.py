@@ -3,7 +3,15 @@
 A player-turn is ``movement``, ``fire``, ``after_action`` (the catalogue's table). Each
 side has at most one sniper (``kind: sniper``, H17.1), off the board until activated.
 Its lifecycle is a ``SniperTeam`` process (``sim.toolkit.sniper_team``); every transition is
-an interrupt sent by another process:
+an interrupt sent by another process. The H17 rules behind the lifecycle's transitions::
+
+    off_board ──activate──▶ hidden                H17.2a (its deploy record: H17.2b)
+    withdrawn ──activate──▶ hidden                H17.3: only a new natural 12 (H17.2a)
+    hidden ─────spot──────▶ revealed              H17.2c / H17.4: its first attack
+    hidden | revealed ──withdraw──▶ withdrawn     H17.3
+    hidden | revealed ─eliminate──▶ eliminated    H17.6a / H17.6b (terminal: H17.6c)
+
+An H17 sniper never goes to a reserve nor moves on the board (H17.1). In detail:
 
 * H17.2a activation: in the fire phase an opposing *infantry* unit's BASE.H.AP attack
   rolls 6, 6. The fire-phase process interrupts the sniper (``activate``; the record's
@@ -17,7 +25,7 @@ an interrupt sent by another process:
   unit (its ``targets``), not the others in its hex (H17.5).
 * H17.4 opportunity fire: a referee watch (radius 6) on infantry moving in the sniper
   owner's opponent's movement phase. The sniper fires, at most once per turn (the Fire
-  marker, ``fired_turn``), at the first moment the mover stands in a hex within 6 hexes
+  marker, the state's ``fire_marker``), at the first moment the mover stands in a hex within 6 hexes
   and in LOS, wherever along its move: as it sets off from a hex centre (its start, or
   a centre it reached on the way) and in the hex where its move ends, as it gets there.
   A unit stands in the hex whose centre it last reached, so entering the 6-hex circle
@@ -75,7 +83,7 @@ from sim.systems.h17.knobs import H17Knobs, H17Policies
 from sim.systems.knobs import BaseKnobs
 from sim.systems.registry import Checks, RuleSystem
 from sim.toolkit.reactions import check_sides
-from sim.toolkit.snipers import SNIPER_METRICS, SniperUnitKeys, check_sniper_policy
+from sim.toolkit.snipers import SniperUnitKeys, check_sniper_policy, sniper_metrics
 
 
 def check(c: Checks) -> None:
@@ -107,7 +115,7 @@ SYSTEM = RuleSystem(
     base_knobs=BaseKnobs,
     unit_keys=SniperUnitKeys,
     check=check,
-    metrics=(SNIPER_METRICS,),
+    metrics=(sniper_metrics(("H17.5",)),),
     events=frozenset({DECIDE, ACTIVATE, DEPLOY, SPOT, WITHDRAW, HIT, PIN, RALLY, ATTACK, SNIPER_ATTACK,
                       OPPORTUNITY_FIRE, ELIMINATION_CHECK, NO_ELIMINATION_CHECK, NO_ACTIVATION}),
     rules=("H17.1", "H17.1s", "H17.2a", "H17.2b", "H17.2c", "H17.3", "H17.4", "H17.5",

@@ -27,7 +27,7 @@ def make_teams(battle: BattleContext) -> list[SniperTeam]:
             continue
         start = spec.sniper_team.start if spec.sniper_team is not None else OFF_BOARD
         state = HIDDEN if start == "deployed" else OFF_BOARD
-        teams.append(SniperTeam(battle, battle.units[spec.id], state, "h17"))
+        teams.append(SniperTeam(battle, battle.units[spec.id], state))
     return teams
 
 

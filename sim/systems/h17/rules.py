@@ -80,9 +80,9 @@ def natural_twelve(battle: BattleContext, attacker: Unit,
             sniper_attack(battle, team, target_node, [attacker], trigger="H17.2c")
 
         yield team.request("activate", rule="H17.2a", node=node, then=attack_now,
+                           placed_by="H17.2b", placement=fields,
                            dice=list(attack["dice"]), mods=0, need=12, success=True,
-                           by=[attacker.id], attack_t=attack["t"],
-                           placement=fields)
+                           by=[attacker.id], attack_t=attack["t"])
 
 
 # -- H17.5 / H17.6a: the attack and the elimination check ----------------------------------

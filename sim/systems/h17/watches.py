@@ -45,7 +45,7 @@ class OpportunityFireWatch(Watch):
         team = st.team_of(reactor)
         turn = battle.clock.turn
         return (team is not None and team.on_board and not team.doomed
-                and team.fired_turn != turn and (team.id, mover.id, turn) not in st.declined)
+                and st.fire_marker.get(team.id) != turn and (team.id, mover.id, turn) not in st.declined)
 
     def _qualifies(self, battle: BattleContext, sniper: Unit, mover: Unit,
                    p: tuple[float, float]) -> bool:
@@ -84,7 +84,7 @@ class OpportunityFireWatch(Watch):
         if not take(battle, team.unit, mover, "H17.4", chance, knobs(battle).take_reactions):
             st.declined.add((team.id, mover.id, battle.clock.turn))
             return Outcome.CONTINUE
-        team.fired_turn = battle.clock.turn
+        st.fire_marker[team.id] = battle.clock.turn
         battle.record(OPPORTUNITY_FIRE, rule="H17.4", unit=team.id, target=mover.id,
                       pos=team.unit.pos, node=team.unit.node, target_node=mover.node,
                       dist=t.distance(mover.node, team.unit.node), marker="fire")
