@@ -343,3 +343,13 @@ def test_an_activation_carries_its_placement_rule_and_a_team_without_reserve_nev
     with pytest.raises(sn.IllegalTransition, match="no reserve"):
         team._enter(sn.Command("to_reserve", "X", {}, None, b.env.event()))
     assert team.state == sn.HIDDEN and not b.log.where(event="to_reserve")
+
+
+def test_the_sniper_team_and_its_reserve_are_no_import_circle():
+    """The team holds its reserve through a Protocol (``sniper_team.Reserve``): the team's
+    module imports the reserve's by no path, ``TYPE_CHECKING`` imports included."""
+    import grimp
+
+    g = grimp.build_graph("sim", exclude_type_checking_imports=False, cache_dir=None)
+    assert g.find_shortest_chain("sim.toolkit.sniper_reserve", "sim.toolkit.sniper_team") is not None
+    assert g.find_shortest_chain("sim.toolkit.sniper_team", "sim.toolkit.sniper_reserve") is None
