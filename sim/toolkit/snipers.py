@@ -23,11 +23,14 @@ __all__ = ["SNIPER_METRICS_KINDS", "SniperSpec", "SniperTeams", "SniperUnitKeys"
 
 @dataclass
 class SniperTeams:
-    """The part of a sniper system's state that holds its teams, in scenario order."""
+    """The part of a sniper system's state that holds its teams (in scenario order), the
+    units that hunt them (``hunt: true``) and those now on a hunt (``sim.toolkit.hunters``)."""
 
     teams: list[SniperTeam] = field(default_factory=list)
     # Each phase, the units of the side that stands still in it, by place (targets).
     standing: PhaseIndex = field(default_factory=PhaseIndex)
+    hunters: frozenset[str] = frozenset()
+    hunting: set[str] = field(default_factory=set)   # hunters whose route is a hunt's
 
     def team_of(self, unit: Unit) -> SniperTeam | None:
         """The sniper team standing for ``unit``, if it is one."""

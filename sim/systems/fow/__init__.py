@@ -52,7 +52,9 @@ Knobs (``rules.fow``), readings of what the seed leaves open:
   the BASE numbers ``shoot_range``, ``sniper_range``, ``assault_range``, ``firepower``,
   ``sniper_firepower`` (see ``fow_base``).
 
-Teams with ``hunt: true`` move towards the nearest revealed enemy sniper.
+Teams with ``hunt: true`` move towards the nearest revealed enemy sniper (in a straight
+line between positions, ``sim.toolkit.hunters.straight_line``: teams stand between nodes),
+otherwise by their orders (``sim.toolkit.hunters``).
 """
 from __future__ import annotations
 

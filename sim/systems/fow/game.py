@@ -21,7 +21,6 @@ from sim.systems.fow.rules import (
     forced_move,
     placement,
     relocate,
-    route_for,
     sniper_shoots,
     spot_check,
     team_shoots,
@@ -29,6 +28,7 @@ from sim.systems.fow.rules import (
     wants_relocation,
 )
 from sim.systems.fow.state import FowState
+from sim.toolkit.hunters import hunt_route, straight_line
 from sim.toolkit.sniper_reserve import SniperReserve
 from sim.toolkit.sniper_team import HIDDEN, RESERVE, SniperTeam
 
@@ -93,7 +93,7 @@ class FowGame:
                     unit.route = []
                     yield from forced_move(battle, sniper, reason="ordered to move")
                 continue
-            unit.route = route_for(battle, unit)
+            unit.route = hunt_route(battle, unit, self.state, straight_line)
             if unit.route:
                 unit.process = battle.env.process(movement_process(battle, unit, phase))
 

@@ -1,5 +1,5 @@
 """FOW's rules that act: the reserve's placement, relocation, the sniper's shot, escape,
-spotting, catching and hunting; the module docstring of ``sim.systems.fow`` gives every
+spotting and catching; the module docstring of ``sim.systems.fow`` gives every
 reading."""
 from __future__ import annotations
 
@@ -206,30 +206,3 @@ def catch(battle: BattleContext, unit: Unit, team: SniperTeam) -> Generator[Any,
                   dist=dist(unit.pos, team.unit.pos), dice=[face], mods=0, need=NEED_4,
                   success=caught)
     yield team.request("kill" if caught else "to_reserve", rule="FOW.CATCH", by=unit.id)
-
-
-def route_for(battle: BattleContext, unit: Unit) -> list[str]:
-    """The route for this Movement Step: hunters head for the nearest revealed enemy
-    sniper, the others for their orders' destination. A team that stands between nodes
-    (a move or an assault ended there) sets off from the node nearest to it."""
-    t = battle.terrain
-    if dist(unit.pos, t.pos(unit.node)) > 1e-9:
-        unit.node = t.nearest_node(*unit.pos)
-    # Only prey it can reach (the map may be in several pieces).
-    st = state_of(battle)
-    prey = [(dist(unit.pos, tm.unit.pos), tm.id, tm) for tm in st.teams
-            if unit.id in st.hunters and tm.side != unit.side and tm.state == REVEALED and tm.unit.alive
-            and t.reachable(unit.node, tm.unit.node)]
-    if prey:
-        goal = min(prey)[2].unit.node
-    elif unit.orders.type != "hold" and unit.orders.to is not None:
-        goal = unit.orders.to
-        if unit.orders.via or unit.orders.route != "shortest":
-            return unit.route   # its plan's own route (through its via nodes, by its planner)
-    else:
-        return []
-    if goal == unit.node:   # there, or beside it: the last step is onto the node itself
-        return [goal] if dist(unit.pos, t.pos(goal)) > 1e-9 else []
-    if not t.reachable(unit.node, goal):
-        return []
-    return list(t.path(unit.node, goal)[1:])

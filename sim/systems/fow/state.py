@@ -13,11 +13,10 @@ from sim.toolkit.snipers import SniperTeams
 @dataclass
 class FowState(SniperTeams):
     """The sniper teams (scenario order), each side's Sniper Reserve, every team's
-    platoon (FOW.PIN pins a whole platoon) and the units with ``hunt: true``."""
+    platoon (FOW.PIN pins a whole platoon) and the hunters (``SniperTeams``)."""
 
     reserves: dict[str, SniperReserve] = field(default_factory=dict)
     platoon: dict[str, str] = field(default_factory=dict)
-    hunters: frozenset[str] = frozenset()
 
     _members: dict[tuple[str, str], list[Unit]] = field(default_factory=dict)
 

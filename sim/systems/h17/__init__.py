@@ -64,8 +64,9 @@ Knobs (``rules.h17``, ``sim.systems.h17.knobs``), the readings of what the seed 
   (``sim.toolkit.reactions``: ``always``, ``never``, ``threshold`` on H17.5's chance).
 * BASE numbers: ``ap_range``, ``ap_need``, ``cp_per_step`` (see ``hex_base``).
 
-Units with ``hunt: true`` move towards the hex of a revealed enemy sniper (shortest
-path) instead of their orders' destination while one is on the board.
+Units with ``hunt: true`` move towards the hex of the nearest revealed enemy sniper (in
+hexes: ``sim.toolkit.hunters.hex_count``; by the least-cost path) while one is on the
+board, otherwise by their orders (``sim.toolkit.hunters``).
 """
 from __future__ import annotations
 

@@ -11,9 +11,10 @@ from sim.catalogue import implements
 from sim.engine.clock import Phase
 from sim.engine.context import BattleContext
 from sim.systems.h17 import hex_base
-from sim.systems.h17.rules import knobs, natural_twelve, route_for, wants_withdrawal, withdraw_policy
+from sim.systems.h17.rules import knobs, natural_twelve, wants_withdrawal, withdraw_policy
 from sim.systems.h17.state import H17State
 from sim.systems.h17.watches import HexEntryWatch, OpportunityFireWatch
+from sim.toolkit.hunters import hex_count, hunt_route
 from sim.toolkit.sniper_team import HIDDEN, OFF_BOARD, REVEALED, SniperTeam
 
 
@@ -54,7 +55,7 @@ class H17Game:
             for unit in battle.units_of(phase.side):
                 if not unit.on_board or unit.kind == "sniper" or unit.pinned:
                     continue
-                unit.route = route_for(battle, unit)
+                unit.route = hunt_route(battle, unit, self.state, hex_count)
                 if unit.route:
                     unit.process = battle.env.process(movement_process(battle, unit, phase))
         elif phase.phase == "fire":

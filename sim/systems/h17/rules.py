@@ -1,5 +1,5 @@
 """H17's rules that act: activation (H17.2), the sniper's attack (H17.5), the elimination
-check (H17.6a), withdrawal (H17.3) and hunting; the module docstring of
+check (H17.6a) and withdrawal (H17.3); the module docstring of
 ``sim.systems.h17`` gives every reading."""
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from sim.systems.h17.events import ELIMINATION_CHECK, NO_ACTIVATION, NO_ELIMINAT
 from sim.systems.h17.knobs import H17Knobs
 from sim.systems.h17.state import state_of
 from sim.systems.registry import behaviour
-from sim.toolkit.sniper_team import HIDDEN, REVEALED, SniperTeam
+from sim.toolkit.sniper_team import HIDDEN, SniperTeam
 
 RANGE = 6   # hexes: placement (H17.2b) and opportunity fire (H17.4)
 
@@ -164,24 +164,3 @@ def wants_withdrawal(battle: BattleContext, team: SniperTeam) -> bool:
     if not team.on_board or team.doomed:
         return False
     return bool(behaviour("h17.withdraw", w.when).choose(battle, team, w))
-
-
-# -- hunting -------------------------------------------------------------------------------
-def route_for(battle: BattleContext, unit: Unit) -> list[str]:
-    """Hunters head for a revealed enemy sniper's hex; others keep their orders' route."""
-    st = state_of(battle)
-    if unit.id not in st.hunters:
-        return unit.route
-    t = battle.terrain
-    prey = [(t.distance(unit.node, tm.unit.node), tm.id, tm) for tm in st.teams
-            if tm.side != unit.side and tm.state == REVEALED and tm.unit.alive
-            and t.reachable(unit.node, tm.unit.node)]   # the map may be in several pieces
-    if prey:
-        goal = min(prey)[2].unit.node
-    elif unit.orders.to is not None:
-        goal = unit.orders.to
-    else:
-        return []
-    if goal == unit.node:
-        return []
-    return list(t.path(unit.node, goal)[1:])

@@ -11,11 +11,10 @@ from sim.toolkit.snipers import SniperTeams
 @dataclass
 class H17State(SniperTeams):
     """The sniper teams (scenario order), casualty points carried towards a step loss
-    (BASE.H.CP), the units with ``hunt: true``, the opportunity fire declined and each
+    (BASE.H.CP), the hunters (``SniperTeams``), the opportunity fire declined and each
     sniper's Fire marker (H17.4: the turn it last fired, once per turn)."""
 
     cp_taken: dict[str, int] = field(default_factory=dict)
-    hunters: frozenset[str] = frozenset()
     declined: set[tuple[str, str, int]] = field(default_factory=set)   # (sniper, mover, turn)
     fire_marker: dict[str, int] = field(default_factory=dict)   # H17.4: sniper -> turn it fired
 
