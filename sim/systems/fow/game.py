@@ -9,7 +9,6 @@ from sim.agents.movement import movement_process
 from sim.agents.unit import Unit
 from sim.catalogue import implements
 from sim.engine.clock import Phase
-from sim.engine.context import BattleContext
 from sim.space.geometry import dist
 from sim.space.grid import nearest
 from sim.systems.fow import fow_base
@@ -27,18 +26,18 @@ from sim.systems.fow.rules import (
     visible_to,
     wants_relocation,
 )
-from sim.systems.fow.state import FowState
+from sim.systems.fow.state import FowBattle, FowState
 from sim.toolkit.hunters import hunt_route, straight_line
 from sim.toolkit.sniper_reserve import SniperReserve
 from sim.toolkit.sniper_team import HIDDEN, RESERVE, SniperTeam
 
 
 @implements("FOW.RESERVE")
-def make_teams(battle: BattleContext) -> tuple[list[SniperTeam], dict[str, SniperReserve]]:
+def make_teams(battle: FowBattle) -> tuple[list[SniperTeam], dict[str, SniperReserve]]:
     """Each side's Sniper Reserve, and one ``SniperTeam`` per sniper unit, in its reserve
     unless its scenario entry says ``deployed`` (checked at load time)."""
     reserves = {side: SniperReserve(battle, side, lambda team: placement(battle, team), "FOW.RESERVE",
-                                    delay=fow_base.knobs(battle).reserve_delay)
+                                    delay=battle.knobs.fow.reserve_delay)
                 for side in battle.scenario.sides}
     teams = []
     for side, spec in battle.scenario.units():
@@ -62,23 +61,23 @@ class FowGame:
     def __init__(self) -> None:
         self.state = FowState()
 
-    def sees(self, battle: BattleContext, viewer: Unit, target: Unit) -> bool:
+    def sees(self, battle: FowBattle, viewer: Unit, target: Unit) -> bool:
         """LOS; a sniper only when revealed and within spot range (FOW.CAMO)."""
         return visible_to(battle, viewer, target)
 
-    def setup(self, battle: BattleContext) -> None:
+    def setup(self, battle: FowBattle) -> None:
         st = self.state
         specs = [spec for _, spec in battle.scenario.units()]
         st.hunters = frozenset(spec.id for spec in specs if spec.hunt)
         st.platoon = {spec.id: spec.platoon for spec in specs if spec.platoon}
         st.teams, st.reserves = make_teams(battle)
 
-    def on_phase(self, battle: BattleContext, phase: Phase) -> None:
+    def on_phase(self, battle: FowBattle, phase: Phase) -> None:
         step = {"movement": self._movement, "shooting": self._shooting,
                 "assault": self._assault}[phase.phase]
         battle.env.process(step(battle, phase))
 
-    def _movement(self, battle: BattleContext, phase: Phase) -> Generator[Any, Any, None]:
+    def _movement(self, battle: FowBattle, phase: Phase) -> Generator[Any, Any, None]:
         fow_base.rally(battle, phase.side)
         for team in self.state.teams:
             if team.side == phase.side and wants_relocation(battle, team):
@@ -97,7 +96,7 @@ class FowGame:
             if unit.route:
                 unit.process = battle.env.process(movement_process(battle, unit, phase))
 
-    def _shooting(self, battle: BattleContext, phase: Phase) -> Generator[Any, Any, None]:
+    def _shooting(self, battle: FowBattle, phase: Phase) -> Generator[Any, Any, None]:
         yield from spot_check(battle, phase.side)
         for unit in battle.units_of(phase.side):
             if battle.done.triggered:
@@ -110,7 +109,7 @@ class FowGame:
             else:
                 yield from team_shoots(battle, unit)
 
-    def _assault(self, battle: BattleContext, phase: Phase) -> Generator[Any, Any, None]:
+    def _assault(self, battle: FowBattle, phase: Phase) -> Generator[Any, Any, None]:
         tried = []
         for unit in battle.units_of(phase.side):
             if not unit.on_board or unit.pinned or unit.kind == "sniper":
@@ -125,7 +124,7 @@ class FowGame:
                 return
             if not unit.on_board or unit.pinned or unit.kind == "sniper" or not unit.orders.charge:
                 continue
-            reach = fow_base.knobs(battle).assault_range
+            reach = battle.knobs.fow.assault_range
             target = nearest(enemies(battle, unit.side, reach), unit.pos, reach,
                              lambda e, d: e.kind != "sniper" and e.on_board, reach / 4)
             if target is not None:
