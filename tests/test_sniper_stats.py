@@ -16,7 +16,7 @@ from sim.agents.unit import Unit
 from sim.engine.battle import Battle
 from sim.scenario.load import scenario_from_dict
 from sim.systems.fow import rules as fow
-from sim.systems.h17 import hex_base
+from sim.systems.h17 import hex_combat
 from sim.systems.h17 import rules as h17
 from sim.toolkit import sniper_team as sn
 
@@ -65,7 +65,7 @@ def test_h17_2a_activations_per_ap_attack_are_one_in_36():
             b1.steps, r1.steps = 1, 100
             b1.flags.discard("pinned")
             assert team.available
-            attack = hex_base.ap_attack(b, b1, r1)
+            attack = hex_combat.ap_attack(b, b1, r1)
             yield from h17.natural_twelve(b, b1, attack)
             yield b.env.timeout(0)
             if team.on_board:

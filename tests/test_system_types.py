@@ -32,3 +32,12 @@ def test_no_system_defines_its_own_knobs_or_state_getter(system):
              for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
              if isinstance(node, ast.FunctionDef) and node.name in ("knobs", "state_of")]
     assert not found, found
+
+
+def test_the_base_games_combat_modules_are_named_by_what_they_hold():
+    """H17's and FOW's base-game modules no longer read alike (``hex_base``, ``fow_base``)."""
+    import sim.systems.fow.team_combat as team_combat
+    import sim.systems.h17.hex_combat as hex_combat
+
+    assert hex_combat.ap_attack and hex_combat.apply_cp and team_combat.hit_need and team_combat.assault
+    assert not any((ROOT / "sim" / "systems" / s).exists() for s in ("h17/hex_base.py", "fow/fow_base.py"))

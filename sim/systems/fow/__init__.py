@@ -1,4 +1,4 @@
-"""FOW — sniper teams (seed 001, in Russian), on the small tabletop base game of ``fow_base`` (BASE.F).
+"""FOW — sniper teams (seed 001, in Russian), on the small tabletop base game of ``team_combat`` (BASE.F).
 
 A player-turn is ``movement``, ``shooting``, ``assault`` (the seed's Movement Step,
 shooting, Assault Step). A sniper team (``kind: sniper``) is a ``SniperTeam`` process
@@ -50,7 +50,7 @@ Knobs (``rules.fow``), readings of what the seed leaves open:
   then scenario order) or ``random`` (uniform, from the sniper's ``FOW.RESERVE`` stream).
 * ``reserve_delay`` (owner turns), ``deploy_clearance`` (cm), ``spot_range`` (cm) and
   the BASE numbers ``shoot_range``, ``sniper_range``, ``assault_range``, ``firepower``,
-  ``sniper_firepower`` (see ``fow_base``).
+  ``sniper_firepower`` (see ``team_combat``).
 
 Teams with ``hunt: true`` move towards the nearest revealed enemy sniper (in a straight
 line between positions, ``sim.toolkit.hunters.straight_line``: teams stand between nodes),

@@ -11,7 +11,7 @@ from sim.catalogue import implements
 from sim.engine.clock import Phase
 from sim.space.geometry import dist
 from sim.space.grid import nearest
-from sim.systems.fow import fow_base
+from sim.systems.fow import team_combat
 from sim.systems.fow.events import ASSAULT_AFTER_CATCH
 from sim.systems.fow.rules import (
     CATCH_RADIUS,
@@ -78,7 +78,7 @@ class FowGame:
         battle.env.process(step(battle, phase))
 
     def _movement(self, battle: FowBattle, phase: Phase) -> Generator[Any, Any, None]:
-        fow_base.rally(battle, phase.side)
+        team_combat.rally(battle, phase.side)
         for team in self.state.teams:
             if team.side == phase.side and wants_relocation(battle, team):
                 yield from relocate(battle, team)
@@ -131,4 +131,4 @@ class FowGame:
                 if unit.id in tried:
                     battle.record(ASSAULT_AFTER_CATCH, rule="FOW.CATCH", unit=unit.id,
                                   target=target.id)
-                fow_base.assault(battle, unit, target)
+                team_combat.assault(battle, unit, target)

@@ -11,7 +11,7 @@ from sim.catalogue import implements
 from sim.events import HIT, SHOOT
 from sim.space.geometry import dist
 from sim.space.grid import SpatialGrid, nearest
-from sim.systems.fow import fow_base
+from sim.systems.fow import team_combat
 from sim.systems.fow.events import CATCH, ESCAPE, NO_SHOT, RELOCATE, SNIPER_SHOT
 from sim.systems.fow.state import FowBattle
 from sim.systems.registry import behaviour
@@ -142,7 +142,7 @@ def sniper_shoots(battle: FowBattle, team: SniperTeam) -> Generator[Any, Any, No
                      lambda e, d: e.kind != "sniper" and e.on_board and los(sniper.pos, e.pos), rng / 8)
     if target is None:
         return
-    need, mods = fow_base.hit_need(battle, sniper, target, rng)
+    need, mods = team_combat.hit_need(battle, sniper, target, rng)
     rec = marksman_roll(battle, sniper, need, mods, target)
     team.attacks += 1
     team.attacks_since_deploy += 1
@@ -150,8 +150,8 @@ def sniper_shoots(battle: FowBattle, team: SniperTeam) -> Generator[Any, Any, No
         return
     battle.record(HIT, rule="FOW.MARKSMAN", unit=target.id, target=target.id, pos=target.pos,
                   node=target.node, by=sniper.id, steps_lost=0, steps_left=target.steps)
-    fow_base.pin_platoon(battle, target, "FOW.PIN", by=sniper)
-    if fow_base.resolve_hit(battle, sniper, target, battle.knobs.fow.sniper_firepower):
+    team_combat.pin_platoon(battle, target, "FOW.PIN", by=sniper)
+    if team_combat.resolve_hit(battle, sniper, target, battle.knobs.fow.sniper_firepower):
         _destroy_team(battle, target)
     yield battle.env.timeout(0)
 
@@ -169,7 +169,7 @@ def team_shoots(battle: FowBattle, unit: Unit) -> Generator[Any, Any, None]:
                   lambda e, d: e.on_board and visible_to(battle, unit, e), rng / 8)
     if target is None:
         return
-    need, mods = fow_base.hit_need(battle, unit, target, rng)
+    need, mods = team_combat.hit_need(battle, unit, target, rng)
     (face,) = battle.dice.roll(unit.id, "BASE.F.HIT")
     success = face >= need
     battle.record(SHOOT, rule="BASE.F.HIT", unit=unit.id, target=target.id, pos=unit.pos,
@@ -178,7 +178,7 @@ def team_shoots(battle: FowBattle, unit: Unit) -> Generator[Any, Any, None]:
         return
     battle.record(HIT, rule="BASE.F.HIT", unit=target.id, target=target.id, pos=target.pos,
                   node=target.node, by=unit.id, steps_lost=0, steps_left=target.steps)
-    if not fow_base.resolve_hit(battle, unit, target, battle.knobs.fow.firepower):
+    if not team_combat.resolve_hit(battle, unit, target, battle.knobs.fow.firepower):
         return
     team = battle.state.team_of(target)
     if team is not None:

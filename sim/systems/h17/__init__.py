@@ -1,4 +1,4 @@
-"""H17 — hex wargame snipers (seed 000), on the small hex base game of ``hex_base`` (BASE.H).
+"""H17 — hex wargame snipers (seed 000), on the small hex base game of ``hex_combat`` (BASE.H).
 
 A player-turn is ``movement``, ``fire``, ``after_action`` (the catalogue's table). Each
 side has at most one sniper (``kind: sniper``, H17.1), off the board until activated.
@@ -62,7 +62,7 @@ Knobs (``rules.h17``, ``sim.systems.h17.knobs``), the readings of what the seed 
   misses and stacks check) or ``check_then_pin`` (the targets check, then are pinned).
 * ``take_reactions``: a side's policy for the opportunity fire it *may* make
   (``sim.toolkit.reactions``: ``always``, ``never``, ``threshold`` on H17.5's chance).
-* BASE numbers: ``ap_range``, ``ap_need``, ``cp_per_step`` (see ``hex_base``).
+* BASE numbers: ``ap_range``, ``ap_need``, ``cp_per_step`` (see ``hex_combat``).
 
 Units with ``hunt: true`` move towards the hex of the nearest revealed enemy sniper (in
 hexes: ``sim.toolkit.hunters.hex_count``; by the least-cost path) while one is on the

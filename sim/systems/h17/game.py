@@ -9,7 +9,7 @@ from sim.agents.movement import movement_process
 from sim.agents.unit import Unit
 from sim.catalogue import implements
 from sim.engine.clock import Phase
-from sim.systems.h17 import hex_base
+from sim.systems.h17 import hex_combat
 from sim.systems.h17.rules import natural_twelve, wants_withdrawal, withdraw_policy
 from sim.systems.h17.state import H17Battle, H17State
 from sim.systems.h17.watches import HexEntryWatch, OpportunityFireWatch
@@ -68,15 +68,15 @@ class H17Game:
                 return
             if not unit.on_board or unit.kind == "sniper" or unit.pinned:
                 continue
-            target = hex_base.nearest_target(battle, unit)
+            target = hex_combat.nearest_target(battle, unit)
             if target is None:
                 continue
-            attack = hex_base.ap_attack(battle, unit, target)
+            attack = hex_combat.ap_attack(battle, unit, target)
             yield from natural_twelve(battle, unit, attack)
             yield battle.env.timeout(0)   # let elimination checks finish first
 
     def _after_action(self, battle: H17Battle, phase: Phase) -> Generator[Any, Any, None]:
-        hex_base.rally(battle, phase.side)
+        hex_combat.rally(battle, phase.side)
         k = battle.knobs.h17
         for team in self.state.teams:
             if k.withdraw_phase == "own" and team.side != phase.side:

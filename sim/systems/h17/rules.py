@@ -8,7 +8,7 @@ from typing import Any
 
 from sim.agents.unit import Unit
 from sim.catalogue import implements
-from sim.systems.h17 import hex_base
+from sim.systems.h17 import hex_combat
 from sim.systems.h17.events import ELIMINATION_CHECK, NO_ACTIVATION, NO_ELIMINATION_CHECK, SNIPER_ATTACK
 from sim.systems.h17.state import H17Battle
 from sim.systems.registry import behaviour
@@ -102,7 +102,7 @@ def sniper_attack(battle: H17Battle, team: SniperTeam, target_node: str, targets
     if team.state == HIDDEN:
         team.request("spot", rule=trigger, by=[u.id for u in targets])
     check_first = battle.knobs.h17.check_order == "check_then_pin"
-    to_pin = hex_base.apply_cp(battle, targets, cp, by=sniper, cause="H17.5", pin_now=not check_first)
+    to_pin = hex_combat.apply_cp(battle, targets, cp, by=sniper, cause="H17.5", pin_now=not check_first)
     battle.env.process(elimination_check(battle, team, target_node, targets, to_pin))
     return rec
 
@@ -123,7 +123,7 @@ def elimination_check(battle: H17Battle, team: SniperTeam, target_node: str,
                       pos=checker.pos, node=checker.node, sniper_node=team.unit.node,
                       dice=[face], mods=0, need=need, success=success)
     for unit in pin_after or []:
-        hex_base.pin(battle, unit, "H17.5")
+        hex_combat.pin(battle, unit, "H17.5")
     if checker is not None and success:
         team.doomed = True
         yield team.request("eliminate", rule="H17.6a", by=checker.id)

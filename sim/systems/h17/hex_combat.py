@@ -1,4 +1,5 @@
-"""BASE.H — the small hex base game around the H17 sniper rules (not in the seeds).
+"""BASE.H — the hex base game's combat around the H17 sniper rules (not in the seeds): AP
+attacks and their targets, casualty points, pins and rallies.
 
 Distances are hex counts (``terrain.distance``); "cover modifier" is the target hex's
 cover plus the hindrance between the two hexes (``terrain.cover_modifier``).

@@ -1,4 +1,5 @@
-"""BASE.F — the small tabletop base game around the FOW sniper rules (not in the seeds).
+"""BASE.F — the tabletop base game's combat between teams around the FOW sniper rules (not in
+the seeds): to-hit, saves and firepower, pins and rallies, assaults.
 
 Distances in cm. A *team* is a unit; its ``platoon`` (scenario field, default the team
 itself) is what FOW.PIN and BASE.F.PIN pin and rally.
