@@ -155,13 +155,13 @@ CATALOGUE_TESTS: dict[str, Callable[[dict], bool]] = {
 
 #: BASE rules that roll but have no catalogue row: the test documented in their module.
 BASE_TESTS: dict[str, Callable[[dict], bool]] = {
-    "BASE.H.PIN": _ge,        # hex_base: rally on d6 >= morale
+    "BASE.H.PIN": _ge,        # hex_combat: rally on d6 >= morale
     "BASE.S.SHOOT": _ge_mods,  # base: d6 + mods >= Armour
     "BASE.S.ASSAULT": _ge,    # base: d6 >= Armour
-    "BASE.F.SAVE": _ge,       # fow_base: save on d6 >= armour
-    "BASE.F.FP": _ge,         # fow_base: destroyed on d6 >= firepower
-    "BASE.F.PIN": _ge,        # fow_base: rally on d6 >= morale
-    "BASE.F.ASSAULT": _ge,    # fow_base: destroys on d6 >= skill
+    "BASE.F.SAVE": _ge,       # team_combat: save on d6 >= armour
+    "BASE.F.FP": _ge,         # team_combat: destroyed on d6 >= firepower
+    "BASE.F.PIN": _ge,        # team_combat: rally on d6 >= morale
+    "BASE.F.ASSAULT": _ge,    # team_combat: destroys on d6 >= skill
     "BASE.T.RANGE": _d10_ge,  # too_tables: d10 >= the band's base number
 }
 

@@ -14,7 +14,7 @@ from sim.engine.battle import Battle
 from sim.errors import InputError
 from sim.replication import run_battle
 from sim.scenario.load import apply_overrides, load_scenario, scenario_from_dict
-from sim.systems.h17 import hex_base
+from sim.systems.h17 import hex_combat
 from sim.systems.h17 import rules as h17
 from sim.toolkit import sniper_team as sn
 
@@ -306,7 +306,7 @@ def test_base_h_cp_per_step_and_pin():
     d = doc(rows, [{"id": "b", "at": "0,0", "steps": 3}, {"id": "c", "at": "0,0", "steps": 2}],
             [{"id": "r", "at": "3,1"}], rules={"h17": {"cp_per_step": 2}})
     b = set_up(d)
-    hex_base.apply_cp(b, [b.units["b"], b.units["c"]], 3, cause="test")
+    hex_combat.apply_cp(b, [b.units["b"], b.units["c"]], 3, cause="test")
     # Each CP goes to the unit with most steps left (ties: id): b, b (2 CPs: b loses a
     # step, 3 -> 2), then b again (2 = 2, id 'b' < 'c'): one CP held over on b.
     assert (b.units["b"].steps, b.units["c"].steps) == (2, 2)

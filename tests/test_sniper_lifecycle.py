@@ -297,3 +297,59 @@ def test_eliminated_h17_sniper_ignores_a_later_natural_twelve():
     assert [r["event"] for r in b.log.records if r.get("unit") == "sniper" and r["event"] != "place"] == \
         ["activate", "deploy", "eliminate"]
     assert not team.available
+
+
+def test_sniper_toolkit_names_no_rule_system_nor_rule_id():
+    """The toolkit's sniper modules are generic: no built-in system's name and no rule ID
+    in their code, comments or docstrings (the systems' packages map rules to transitions)."""
+    import re
+
+    from sim.catalogue import entries
+    from sim.systems.registry import BUILTIN_SYSTEMS
+
+    names = [s for s in BUILTIN_SYSTEMS if s != "too"]   # "too" is also an English word
+    pattern = re.compile(r"\b(" + "|".join(map(re.escape, names)) + r")\b", re.I)
+    ids = [rid for rid, _, _ in entries()]
+    assert {"H17.2b", "FOW.RESERVE", "SF.MARCH"} <= set(ids) and {"h17", "fow", "snapfire"} <= set(names)
+    id_like = re.compile(r"\b(TOO|[A-Z]{2,}[0-9]*(\.[A-Za-z0-9]+)+)\b")
+    toolkit = ROOT / "sim" / "toolkit"
+    paths = [*sorted(toolkit.glob("sniper_*.py")), toolkit / "snipers.py"]
+    assert len(paths) == 3
+    found = []
+    for path in paths:
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            hits = pattern.findall(line) + [m.group(0) for m in id_like.finditer(line)] \
+                + [rid for rid in ids if rid in line]
+            if hits:
+                found.append(f"{path.name}:{n}: {hits}")
+    assert not found, found
+
+
+def test_an_activation_carries_its_placement_rule_and_a_team_without_reserve_never_enters_one():
+    b = _battle()
+    team = b.state.teams[0]
+    assert team.reserve is None
+
+    def other():
+        yield team.request("activate", rule="H17.2a", node="14,4", placed_by="H17.2b",
+                           placement={"cover": 2}, dice=[6, 6])
+        yield team.request("activate", rule="H17.2a", node="14,4", dice=[6, 6])   # stale
+
+    b.env.process(other())
+    b.env.run()
+    (act,), (dep,) = b.log.where(event="activate"), b.log.where(event="deploy")
+    assert act["rule"] == "H17.2a" and "cover" not in act and "placement" not in act
+    assert dep["rule"] == "H17.2b" and dep["cover"] == 2 and dep["state"] == sn.HIDDEN
+    with pytest.raises(sn.IllegalTransition, match="no reserve"):
+        team._enter(sn.Command("to_reserve", "X", {}, None, b.env.event()))
+    assert team.state == sn.HIDDEN and not b.log.where(event="to_reserve")
+
+
+def test_the_sniper_team_and_its_reserve_are_no_import_circle():
+    """The team holds its reserve through a Protocol (``sniper_team.Reserve``): the team's
+    module imports the reserve's by no path, ``TYPE_CHECKING`` imports included."""
+    import grimp
+
+    g = grimp.build_graph("sim", exclude_type_checking_imports=False, cache_dir=None)
+    assert g.find_shortest_chain("sim.toolkit.sniper_reserve", "sim.toolkit.sniper_team") is not None
+    assert g.find_shortest_chain("sim.toolkit.sniper_team", "sim.toolkit.sniper_reserve") is None

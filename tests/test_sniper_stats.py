@@ -16,7 +16,7 @@ from sim.agents.unit import Unit
 from sim.engine.battle import Battle
 from sim.scenario.load import scenario_from_dict
 from sim.systems.fow import rules as fow
-from sim.systems.h17 import hex_base
+from sim.systems.h17 import hex_combat
 from sim.systems.h17 import rules as h17
 from sim.toolkit import sniper_team as sn
 
@@ -65,7 +65,7 @@ def test_h17_2a_activations_per_ap_attack_are_one_in_36():
             b1.steps, r1.steps = 1, 100
             b1.flags.discard("pinned")
             assert team.available
-            attack = hex_base.ap_attack(b, b1, r1)
+            attack = hex_combat.ap_attack(b, b1, r1)
             yield from h17.natural_twelve(b, b1, attack)
             yield b.env.timeout(0)
             if team.on_board:
@@ -129,7 +129,7 @@ def test_h17_6a_elimination_rate_per_sniper_hex_cover(cover):
         for i in range(n):
             u = Unit(id=f"s{i}", side="red", kind="sniper", steps=1, armour=4, morale=4, skill=4,
                      move=1.0, orders=None, node="1,0", pos=b.terrain.pos("1,0"))
-            team = sn.SniperTeam(b, u, sn.HIDDEN, "h17")
+            team = sn.SniperTeam(b, u, sn.HIDDEN)
             teams.append(team)
             b.state.teams = [team]
             yield from h17.elimination_check(b, team, "0,0", [checker])
@@ -163,7 +163,7 @@ def test_fow_returns_from_reserve_before_death_are_geometric_half():
     for i in range(n):
         u = Unit(id=f"s{i}", side="red", kind="sniper", steps=1, armour=4, morale=4, skill=4,
                  move=1.0, orders=None, node="H", pos=b.terrain.pos("H"))
-        team = sn.SniperTeam(b, u, sn.RESERVE, "fow", candidates=["H"], reserve=reserve)
+        team = sn.SniperTeam(b, u, sn.RESERVE, candidates=["H"], reserve=reserve)
         reserve.put(team)
         b.state.teams.append(team)
     shooter = b.units["b1"]

@@ -171,6 +171,9 @@ class PlansView(Protocol):
     def start_fraction(self, unit: Unit) -> float:
         """How far into its moving phase the unit's move starts (``in_phase``)."""
 
+    def route(self, unit: Unit, step: Any) -> list[str]:
+        """The nodes the unit's step takes it through, by the step's route planner."""
+
 
 @dataclass
 class Trigger:

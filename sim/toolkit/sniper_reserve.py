@@ -1,39 +1,37 @@
-"""The Sniper Reserve (FOW.RESERVE): a process around a ``simpy.Store``.
+"""A side's reserve of sniper teams: a process around a ``simpy.Store``.
 
-A sniper team that goes to the reserve (FOW.RELOCATE, FOW.ESCAPE, FOW.CATCH) puts itself
-into its owner's store as it enters the ``reserve`` state. At the start of each of the
-owner's turns (the start of its phase of moves, its Movement Step) the reserve process takes out, in the
-order they went in, every team that has waited at least ``delay`` of the owner's turns
-("may be placed again from the next turn": ``delay`` = 1 is the owner's next turn),
-picks a position for it with ``place(team)`` and interrupts the team's process with a
-``deploy`` command. A team with no allowed position goes back into the store and is
-tried again at the owner's next turn.
+A team that is sent ``to_reserve`` (``sim.toolkit.sniper_team``) puts itself into its
+owner's store as it enters the ``reserve`` state. At the start of each of the owner's
+moving phases (``clock.wait_moving``) the reserve process takes out, in the order they
+went in, every team that has waited at least ``delay`` of the owner's turns (``delay`` =
+1: the owner's next turn), picks a position for it with ``place(team)`` and interrupts
+the team's process with a ``deploy`` command logged under the reserve's ``rule``. A team
+with no allowed position is logged (``no_deploy``), goes back into the store and is tried
+again at the owner's next turn.
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Generator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import simpy
 
-from sim.catalogue import implements
+from sim.engine.context import BattleContext
 from sim.events import NO_DEPLOY
+from sim.toolkit.sniper_team import SniperTeam
 
-if TYPE_CHECKING:
-    from sim.engine.context import BattleContext
-    from sim.toolkit.sniper_team import SniperTeam
+__all__ = ["Placement", "SniperReserve"]
 
 #: Where a team goes back on the board: (node, extra fields of its ``deploy`` record),
 #: or None when no position is allowed.
-Placement = Callable[["SniperTeam"], "tuple[str, dict[str, Any]] | None"]
+Placement = Callable[[SniperTeam], "tuple[str, dict[str, Any]] | None"]
 
 
-@implements("FOW.RESERVE")
 class SniperReserve:
-    """A side's Sniper Reserve: teams wait in a store and are placed again in order."""
+    """A side's reserve: teams wait in a store and are placed again in order, under ``rule``."""
 
-    def __init__(self, battle: BattleContext, side: str, place: Placement, delay: int = 1,
-                 rule: str = "FOW.RESERVE"):
+    def __init__(self, battle: BattleContext, side: str, place: Placement, rule: str,
+                 delay: int = 1):
         self.battle = battle
         self.side = side
         self.place = place          # team -> (node, fields) or None

@@ -2,40 +2,44 @@
 
 States and the only legal transitions (each logged under its lifecycle name, ``sim.events``)::
 
-    off_board ──activate+deploy──▶ hidden          (H17.2a/b: a natural 12 places it)
-    withdrawn ──activate+deploy──▶ hidden          (H17.3: only a new natural 12)
-    reserve ────────deploy───────▶ hidden          (FOW.RESERVE)
-    hidden ──────────spot────────▶ revealed
-    hidden | revealed ──withdraw──▶ withdrawn      (H17.3)
-    hidden | revealed ─to_reserve─▶ reserve        (FOW.RELOCATE / ESCAPE / CATCH)
-    hidden | revealed ─eliminate──▶ eliminated     (H17.6a/b; terminal, H17.6c)
-    hidden | revealed ─eliminate──▶ killed         (FOW.ESCAPE / CATCH / IMMOBILE; terminal)
+    off_board ──activate─────────▶ hidden          (first placed, by an activation)
+    withdrawn ──activate─────────▶ hidden          (placed again, by a new activation)
+    reserve ────deploy───────────▶ hidden          (placed again from the reserve)
+    hidden ─────spot─────────────▶ revealed
+    hidden | revealed ──withdraw──▶ withdrawn      (off the board, may be activated again)
+    hidden | revealed ─to_reserve─▶ reserve        (off the board, into its reserve)
+    hidden | revealed ─eliminate──▶ eliminated     (terminal)
+    hidden | revealed ───kill─────▶ killed         (terminal)
 
 Other processes cause transitions by *interrupting* the team's process with a
-``Command`` (``SniperTeam.request``): the fire phase's natural 12 activates it, the
-owner's After-Action or Movement-Step process withdraws or relocates it, the targets'
-elimination check or a catching team eliminates it, the reserve process deploys it.
+``Command`` (``SniperTeam.request``): a rule system's processes activate, spot, withdraw,
+send to the reserve or eliminate it, a reserve (``sim.toolkit.sniper_reserve``) deploys
+it. Each command carries the rule that causes it; which rule causes which transition is
+the rule system's (see its package's docstring). An ``activate`` is logged as
+``activate`` then ``deploy``; the ``deploy`` record's rule is the command's
+``placed_by`` (the rule that chose the node; default the command's own rule).
 The team's process applies the command, if it is still legal in its current state, and
 succeeds the command's ``done`` event with True (applied) or False (stale: the state
-had already moved on, e.g. a second catch on a sniper that already escaped). A command
+had already moved on, e.g. a second elimination of a team that already left). A command
 whose transition is not in the table is never applied: ``IllegalTransition`` guards
-``_enter`` itself. A team never moves while on the board (FOW.IMMOBILE, H17.1): its
-only positions are the node where it is placed and "off the board".
+``_enter`` itself. A team never moves while on the board: its only positions are the
+node where it is placed and "off the board".
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, Protocol, cast
 
 import simpy
 
 from sim.agents.unit import OnUnit, Unit
+from sim.engine.context import BattleContext
 from sim.events import ACTIVATE, DEPLOY, ELIMINATE, SPOT, TO_RESERVE, WITHDRAW
 
-if TYPE_CHECKING:
-    from sim.engine.context import BattleContext
-    from sim.toolkit.sniper_reserve import SniperReserve
+__all__ = ["COMMANDS", "ELIMINATED", "HIDDEN", "KILLED", "OFF_BOARD", "ON_BOARD", "RESERVE", "REVEALED",
+           "SOURCES", "STATES", "TERMINAL", "TRANSITIONS", "WITHDRAWN", "Command", "IllegalTransition",
+           "Reserve", "SniperTeam"]
 
 OFF_BOARD = "off_board"
 RESERVE = "reserve"
@@ -83,6 +87,13 @@ SOURCES: dict[str, tuple[str, ...]] = {
 }
 
 
+class Reserve(Protocol):
+    """Where a team goes when it enters the ``reserve`` state (``sim.toolkit.sniper_reserve``)."""
+
+    def put(self, team: SniperTeam) -> None:
+        """The team enters the reserve."""
+
+
 class IllegalTransition(RuntimeError):
     """A transition the lifecycle table does not allow (a bug, never an input error)."""
 
@@ -97,6 +108,8 @@ class Command:
     then: Callable[[], None] | None
     done: simpy.Event
     node: str | None = None          # where an ``activate`` or ``deploy`` places it
+    placed_by: str | None = None     # an ``activate``: the rule of its ``deploy`` record
+    placement: dict[str, Any] = field(default_factory=dict)   # and that record's extra fields
 
 
 @dataclass(eq=False)
@@ -106,14 +119,12 @@ class SniperTeam(OnUnit):
     battle: BattleContext
     unit: Unit
     state: str
-    system: str                      # "h17" or "fow"
     candidates: list[str] = field(default_factory=list)
-    reserve: SniperReserve | None = None   # the owner's Sniper Reserve (FOW)
+    reserve: Reserve | None = None   # where ``to_reserve`` puts it (None: it has none)
     history: list[tuple[float, str]] = field(default_factory=list)   # [(t, state)]
     attacks_since_deploy: int = 0
     attacks: int = 0
     deployed_turn: int | None = None
-    fired_turn: int | None = None    # H17.4: the Fire marker (once per turn)
     doomed: bool = False             # an elimination request is in flight
     reserve_turn: int = 0            # turn it entered the reserve
     returns: int = 0                 # deployments from the reserve after the first
@@ -138,21 +149,24 @@ class SniperTeam(OnUnit):
 
     @property
     def available(self) -> bool:
-        """H17: may be activated by a natural 12 (never after elimination, H17.6c)."""
+        """May be activated: off the board or withdrawn (never once eliminated or killed)."""
         return self.state in SOURCES["activate"]
 
     # -- requests -----------------------------------------------------------------------
     def request(self, kind: str, rule: str | None = None, *, node: str | None = None,
-                then: Callable[[], None] | None = None, **fields: Any) -> simpy.Event:
+                then: Callable[[], None] | None = None, placed_by: str | None = None,
+                placement: dict[str, Any] | None = None, **fields: Any) -> simpy.Event:
         """Ask the team's process for a transition; returns the command's ``done`` event.
 
         From another process this interrupts the team's process; from the team's own
-        process (e.g. its attack reveals it) the command is applied at once.
+        process (e.g. its attack reveals it) the command is applied at once. An
+        ``activate`` says by ``placed_by`` and ``placement`` the rule and the extra
+        fields of its ``deploy`` record.
         """
         if kind not in COMMANDS:
             raise ValueError(f"unknown sniper command {kind!r}")
         env = self.battle.env
-        cmd = Command(kind, rule, fields, then, env.event(), node)
+        cmd = Command(kind, rule, fields, then, env.event(), node, placed_by, dict(placement or {}))
         if env.active_process is self.process:
             self._handle(cmd)
         else:
@@ -181,6 +195,8 @@ class SniperTeam(OnUnit):
         target, event = COMMANDS[cmd.kind]
         if target not in TRANSITIONS[self.state]:
             raise IllegalTransition(f"{self.id}: {self.state} -> {target}")
+        if target == RESERVE and self.reserve is None:
+            raise IllegalTransition(f"{self.id}: {self.state} -> {target} (the team has no reserve)")
         b, unit = self.battle, self.unit
         before = self.state
         self.state = target
@@ -193,10 +209,10 @@ class SniperTeam(OnUnit):
             unit.flags.discard("off_board")
             deploy_rule: str | None
             if cmd.kind == "activate":
-                placement = fields.pop("placement", {})
                 b.record(ACTIVATE, rule=cmd.rule, unit=unit.id, node=node,
                          pos=b.terrain.pos(node), state_from=before, **fields)
-                deploy_rule, extra = "H17.2b", placement
+                deploy_rule = cmd.placed_by if cmd.placed_by is not None else cmd.rule
+                extra = cmd.placement
             else:
                 deploy_rule, extra = cmd.rule, fields
                 extra["is_return"] = self.deployments >= 1
@@ -220,4 +236,4 @@ class SniperTeam(OnUnit):
         if target in (WITHDRAWN, RESERVE):
             if target == RESERVE:
                 self.reserve_turn = b.clock.turn
-                cast("SniperReserve", self.reserve).put(self)   # FOW teams have one
+                cast(Reserve, self.reserve).put(self)   # checked above

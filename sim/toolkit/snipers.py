@@ -1,9 +1,11 @@
-"""What the two sniper-team systems (H17, FOW) share: the ``sniper_team`` unit key, the
-``hunt`` key, and the metrics of a sniper's lifecycle (``sim.toolkit.sniper_team``)."""
+"""What sniper-team systems share: the ``sniper_team`` unit key, the ``hunt`` key, their
+teams in the system's state, and the metrics of a sniper's lifecycle
+(``sim.toolkit.sniper_team``)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Literal
 
 from pydantic import Field
@@ -12,17 +14,23 @@ from sim.agents.unit import Unit
 from sim.events import ACTIVATE, DEPLOY, ELIMINATE, PIN, TO_RESERVE, WITHDRAW
 from sim.systems.knobs import Knobs
 from sim.systems.registry import Checks, MetricReporter, Record
-from sim.toolkit.sniper_team import SniperTeam
+from sim.toolkit.sniper_team import ELIMINATED, KILLED, SniperTeam
 from sim.toolkit.targets import PhaseIndex
+
+__all__ = ["SNIPER_METRICS_KINDS", "SniperSpec", "SniperTeams", "SniperUnitKeys", "check_sniper_policy",
+           "sniper_metrics"]
 
 
 @dataclass
 class SniperTeams:
-    """The part of a sniper system's state that holds its teams, in scenario order."""
+    """The part of a sniper system's state that holds its teams (in scenario order), the
+    units that hunt them (``hunt: true``) and those now on a hunt (``sim.toolkit.hunters``)."""
 
     teams: list[SniperTeam] = field(default_factory=list)
     # Each phase, the units of the side that stands still in it, by place (targets).
     standing: PhaseIndex = field(default_factory=PhaseIndex)
+    hunters: frozenset[str] = frozenset()
+    hunting: set[str] = field(default_factory=set)   # hunters whose route is a hunt's
 
     def team_of(self, unit: Unit) -> SniperTeam | None:
         """The sniper team standing for ``unit``, if it is one."""
@@ -42,20 +50,20 @@ def check_sniper_policy(c: Checks, key: str) -> None:
 
 
 class SniperSpec(Knobs):
-    """A sniper team's lifecycle set-up (H17, FOW; see ``sim.toolkit.sniper_team``).
+    """A sniper team's lifecycle set-up (``sim.toolkit.sniper_team``).
 
-    ``start``: ``off_board`` (H17: in play only once activated, H17.1), ``reserve`` (FOW:
-    in the Sniper Reserve, placed at the start of its owner's first turn) or ``deployed``
-    (on the board at ``at`` from the start). ``candidates``: the nodes where FOW.RESERVE
-    may place it (empty: only ``at``).
+    ``start``: ``off_board`` (in play only once activated), ``reserve`` (in its side's
+    reserve, placed at the start of its owner's first turn) or ``deployed`` (on the board
+    at ``at`` from the start); which of them a rule system allows, its checks say.
+    ``candidates``: the nodes where its reserve may place it (empty: only ``at``).
     """
 
     start: Literal["off_board", "reserve", "deployed"] = Field("off_board", description=(
-        "`off_board` (H17: in play only once activated, H17.1), `reserve` (FOW: in the "
-        "Sniper Reserve, placed at the start of its owner's turn, FOW.RESERVE) or `deployed` "
-        "(on the board at `at` from the start)"))
+        "`off_board` (in play only once activated), `reserve` (in its side's reserve, placed "
+        "at the start of its owner's turn) or `deployed` (on the board at `at` from the "
+        "start); the rule system says which it allows"))
     candidates: list[str] = Field(default_factory=list, max_length=500, description=(
-        "FOW: the nodes where FOW.RESERVE may place the sniper (empty: only `at`)"))
+        "the nodes where its side's reserve may place the sniper (empty: only `at`)"))
 
 
 class SniperUnitKeys(Knobs):
@@ -64,20 +72,16 @@ class SniperUnitKeys(Knobs):
 
     sniper_team: SniperSpec | None = Field(None, description=(
         "a sniper's (`kind: sniper`) lifecycle set-up `{start, candidates}` (SniperSpec, "
-        "below); not set: `start: off_board`"))
+        "below); not set: the rule system's own start"))
     hunt: bool = Field(False, description=(
         "the unit heads for a revealed enemy sniper instead of its orders' destination"))
 
 
-#: The rolls that are a sniper's attack (H17.5, FOW.MARKSMAN).
-SNIPER_ATTACK_RULES = ("H17.5", "FOW.MARKSMAN")
-
-
-def _lifecycle(records: Sequence[Record], scenario: Any) -> dict[str, float]:
+def _lifecycle(attack_rules: tuple[str, ...], records: Sequence[Record], scenario: Any) -> dict[str, float]:
     m = {k: 0.0 for k in SNIPER_METRICS_KINDS}
     for r in records:
         ev = r["event"]
-        if r["rule"] in SNIPER_ATTACK_RULES and "dice" in r:
+        if r["rule"] in attack_rules and "dice" in r:
             m["sniper_attacks"] += 1
             m["sniper_hits"] += bool(r["success"])
         if ev == ACTIVATE:
@@ -90,11 +94,12 @@ def _lifecycle(records: Sequence[Record], scenario: Any) -> dict[str, float]:
             m["sniper_to_reserve"] += 1
         elif ev == PIN:
             m["pins"] += 1
-        elif ev == ELIMINATE and r.get("state") in ("eliminated", "killed"):
+        elif ev == ELIMINATE and r.get("state") in (ELIMINATED, KILLED):
             m["sniper_eliminated"] = 1.0
     return m
 
 
+#: The lifecycle metrics and their kinds.
 SNIPER_METRICS_KINDS: dict[str, Any] = {
     "activations": "count",
     "sniper_attacks": "count",
@@ -106,4 +111,8 @@ SNIPER_METRICS_KINDS: dict[str, Any] = {
     "pins": "count",
 }
 
-SNIPER_METRICS = MetricReporter("sniper", SNIPER_METRICS_KINDS, _lifecycle)
+
+def sniper_metrics(attack_rules: tuple[str, ...]) -> MetricReporter:
+    """The ``sniper`` lifecycle metrics of a system whose snipers' attacks are the rolls
+    (records with ``dice``) of ``attack_rules``."""
+    return MetricReporter("sniper", SNIPER_METRICS_KINDS, partial(_lifecycle, tuple(attack_rules)))

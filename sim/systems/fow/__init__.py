@@ -1,10 +1,18 @@
-"""FOW — sniper teams (seed 001, in Russian), on the small tabletop base game of ``fow_base`` (BASE.F).
+"""FOW — sniper teams (seed 001, in Russian), on the small tabletop base game of ``team_combat`` (BASE.F).
 
 A player-turn is ``movement``, ``shooting``, ``assault`` (the seed's Movement Step,
 shooting, Assault Step). A sniper team (``kind: sniper``) is a ``SniperTeam`` process
 (``sim.toolkit.sniper_team``); its side's Sniper Reserve is a ``SniperReserve`` process around
 a ``simpy.Store`` (``sim.toolkit.sniper_reserve``). Every transition is an interrupt sent by
-another process:
+another process. The FOW rules behind the lifecycle's transitions::
+
+    reserve ─────deploy─────▶ hidden              FOW.RESERVE
+    hidden ───────spot──────▶ revealed            FOW.CAMO
+    hidden | revealed ─to_reserve─▶ reserve       FOW.RELOCATE / FOW.ESCAPE / FOW.CATCH
+    hidden | revealed ───kill─────▶ killed        FOW.ESCAPE / FOW.CATCH / FOW.IMMOBILE
+
+A FOW sniper is never activated nor withdrawn, and never moves on the board
+(FOW.IMMOBILE). In detail:
 
 * FOW.RESERVE: at the start of its owner's turn the reserve places each sniper that has
   waited ``reserve_delay`` of its owner's turns (1: "from the next turn") at one of the
@@ -42,9 +50,11 @@ Knobs (``rules.fow``), readings of what the seed leaves open:
   then scenario order) or ``random`` (uniform, from the sniper's ``FOW.RESERVE`` stream).
 * ``reserve_delay`` (owner turns), ``deploy_clearance`` (cm), ``spot_range`` (cm) and
   the BASE numbers ``shoot_range``, ``sniper_range``, ``assault_range``, ``firepower``,
-  ``sniper_firepower`` (see ``fow_base``).
+  ``sniper_firepower`` (see ``team_combat``).
 
-Teams with ``hunt: true`` move towards the nearest revealed enemy sniper.
+Teams with ``hunt: true`` move towards the nearest revealed enemy sniper (in a straight
+line between positions, ``sim.toolkit.hunters.straight_line``: teams stand between nodes),
+otherwise by their orders (``sim.toolkit.hunters``).
 """
 from __future__ import annotations
 
@@ -58,7 +68,7 @@ from sim.systems.fow.knobs import FowKnobs, FowPolicies
 from sim.systems.knobs import BaseKnobs
 from sim.systems.registry import Checks, RuleSystem
 from sim.toolkit.skirmish import ChargeOrders
-from sim.toolkit.snipers import SNIPER_METRICS, SniperUnitKeys, check_sniper_policy
+from sim.toolkit.snipers import SniperUnitKeys, check_sniper_policy, sniper_metrics
 
 
 class FowUnitKeys(SniperUnitKeys):
@@ -99,7 +109,7 @@ SYSTEM = RuleSystem(
     unit_keys=FowUnitKeys,
     order_keys=ChargeOrders,
     check=check,
-    metrics=(SNIPER_METRICS,),
+    metrics=(sniper_metrics(("FOW.MARKSMAN",)),),
     events=frozenset({DEPLOY, SPOT, TO_RESERVE, HIT, PIN, RALLY, SAVE, SHOOT, ASSAULT, RELOCATE,
                       ESCAPE, SNIPER_SHOT, NO_SHOT, FIREPOWER, CATCH, ASSAULT_AFTER_CATCH,
                       NO_DEPLOY}),

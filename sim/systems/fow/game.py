@@ -7,11 +7,11 @@ from typing import Any
 
 from sim.agents.movement import movement_process
 from sim.agents.unit import Unit
+from sim.catalogue import implements
 from sim.engine.clock import Phase
-from sim.engine.context import BattleContext
 from sim.space.geometry import dist
 from sim.space.grid import nearest
-from sim.systems.fow import fow_base
+from sim.systems.fow import team_combat
 from sim.systems.fow.events import ASSAULT_AFTER_CATCH
 from sim.systems.fow.rules import (
     CATCH_RADIUS,
@@ -20,23 +20,24 @@ from sim.systems.fow.rules import (
     forced_move,
     placement,
     relocate,
-    route_for,
     sniper_shoots,
     spot_check,
     team_shoots,
     visible_to,
     wants_relocation,
 )
-from sim.systems.fow.state import FowState
+from sim.systems.fow.state import FowBattle, FowState
+from sim.toolkit.hunters import hunt_route, straight_line
 from sim.toolkit.sniper_reserve import SniperReserve
 from sim.toolkit.sniper_team import HIDDEN, RESERVE, SniperTeam
 
 
-def make_teams(battle: BattleContext) -> tuple[list[SniperTeam], dict[str, SniperReserve]]:
+@implements("FOW.RESERVE")
+def make_teams(battle: FowBattle) -> tuple[list[SniperTeam], dict[str, SniperReserve]]:
     """Each side's Sniper Reserve, and one ``SniperTeam`` per sniper unit, in its reserve
     unless its scenario entry says ``deployed`` (checked at load time)."""
-    reserves = {side: SniperReserve(battle, side, lambda team: placement(battle, team),
-                                    delay=fow_base.knobs(battle).reserve_delay)
+    reserves = {side: SniperReserve(battle, side, lambda team: placement(battle, team), "FOW.RESERVE",
+                                    delay=battle.knobs.fow.reserve_delay)
                 for side in battle.scenario.sides}
     teams = []
     for side, spec in battle.scenario.units():
@@ -46,7 +47,7 @@ def make_teams(battle: BattleContext) -> tuple[list[SniperTeam], dict[str, Snipe
         start = st.start if st is not None else "reserve"
         cands = list(st.candidates) if st is not None and st.candidates else [spec.at]
         team = SniperTeam(battle, battle.units[spec.id], HIDDEN if start == "deployed" else RESERVE,
-                          "fow", candidates=cands, reserve=reserves[side])
+                          candidates=cands, reserve=reserves[side])
         if start != "deployed":
             reserves[side].put(team)
         teams.append(team)
@@ -60,24 +61,24 @@ class FowGame:
     def __init__(self) -> None:
         self.state = FowState()
 
-    def sees(self, battle: BattleContext, viewer: Unit, target: Unit) -> bool:
+    def sees(self, battle: FowBattle, viewer: Unit, target: Unit) -> bool:
         """LOS; a sniper only when revealed and within spot range (FOW.CAMO)."""
         return visible_to(battle, viewer, target)
 
-    def setup(self, battle: BattleContext) -> None:
+    def setup(self, battle: FowBattle) -> None:
         st = self.state
         specs = [spec for _, spec in battle.scenario.units()]
         st.hunters = frozenset(spec.id for spec in specs if spec.hunt)
         st.platoon = {spec.id: spec.platoon for spec in specs if spec.platoon}
         st.teams, st.reserves = make_teams(battle)
 
-    def on_phase(self, battle: BattleContext, phase: Phase) -> None:
+    def on_phase(self, battle: FowBattle, phase: Phase) -> None:
         step = {"movement": self._movement, "shooting": self._shooting,
                 "assault": self._assault}[phase.phase]
         battle.env.process(step(battle, phase))
 
-    def _movement(self, battle: BattleContext, phase: Phase) -> Generator[Any, Any, None]:
-        fow_base.rally(battle, phase.side)
+    def _movement(self, battle: FowBattle, phase: Phase) -> Generator[Any, Any, None]:
+        team_combat.rally(battle, phase.side)
         for team in self.state.teams:
             if team.side == phase.side and wants_relocation(battle, team):
                 yield from relocate(battle, team)
@@ -91,11 +92,11 @@ class FowGame:
                     unit.route = []
                     yield from forced_move(battle, sniper, reason="ordered to move")
                 continue
-            unit.route = route_for(battle, unit)
+            unit.route = hunt_route(battle, unit, self.state, straight_line)
             if unit.route:
                 unit.process = battle.env.process(movement_process(battle, unit, phase))
 
-    def _shooting(self, battle: BattleContext, phase: Phase) -> Generator[Any, Any, None]:
+    def _shooting(self, battle: FowBattle, phase: Phase) -> Generator[Any, Any, None]:
         yield from spot_check(battle, phase.side)
         for unit in battle.units_of(phase.side):
             if battle.done.triggered:
@@ -108,7 +109,7 @@ class FowGame:
             else:
                 yield from team_shoots(battle, unit)
 
-    def _assault(self, battle: BattleContext, phase: Phase) -> Generator[Any, Any, None]:
+    def _assault(self, battle: FowBattle, phase: Phase) -> Generator[Any, Any, None]:
         tried = []
         for unit in battle.units_of(phase.side):
             if not unit.on_board or unit.pinned or unit.kind == "sniper":
@@ -123,11 +124,11 @@ class FowGame:
                 return
             if not unit.on_board or unit.pinned or unit.kind == "sniper" or not unit.orders.charge:
                 continue
-            reach = fow_base.knobs(battle).assault_range
+            reach = battle.knobs.fow.assault_range
             target = nearest(enemies(battle, unit.side, reach), unit.pos, reach,
                              lambda e, d: e.kind != "sniper" and e.on_board, reach / 4)
             if target is not None:
                 if unit.id in tried:
                     battle.record(ASSAULT_AFTER_CATCH, rule="FOW.CATCH", unit=unit.id,
                                   target=target.id)
-                fow_base.assault(battle, unit, target)
+                team_combat.assault(battle, unit, target)

@@ -5,32 +5,32 @@ from __future__ import annotations
 
 from typing import Any
 
-from sim.engine.context import BattleContext
 from sim.space.geometry import dist
+from sim.systems.fow.state import FowBattle
 from sim.systems.registry import Behaviour
 from sim.toolkit.sniper_team import REVEALED, SniperTeam
 
 Hide = tuple[int, int, str]   # (terrain cover, candidate order, node)
 
 
-def _never(battle: BattleContext, team: SniperTeam, r: Any) -> bool:
+def _never(battle: FowBattle, team: SniperTeam, r: Any) -> bool:
     return False
 
 
-def _when_spotted(battle: BattleContext, team: SniperTeam, r: Any) -> bool:
+def _when_spotted(battle: FowBattle, team: SniperTeam, r: Any) -> bool:
     return team.state == REVEALED
 
 
-def _enemy_within(battle: BattleContext, team: SniperTeam, r: Any) -> bool:
+def _enemy_within(battle: FowBattle, team: SniperTeam, r: Any) -> bool:
     return any(e.kind != "sniper" and dist(e.pos, team.unit.pos) <= r.cm
                for e in battle.enemies_of(team.side))
 
 
-def _best_cover(battle: BattleContext, team: SniperTeam, ok: list[Hide]) -> Hide:
+def _best_cover(battle: FowBattle, team: SniperTeam, ok: list[Hide]) -> Hide:
     return min(ok, key=lambda c: (-c[0], c[1]))
 
 
-def _random(battle: BattleContext, team: SniperTeam, ok: list[Hide]) -> Hide:
+def _random(battle: FowBattle, team: SniperTeam, ok: list[Hide]) -> Hide:
     j = int(battle.dice.uniform(team.id, "FOW.RESERVE") * len(ok))
     return ok[min(j, len(ok) - 1)]
 

@@ -1,5 +1,5 @@
 """FOW's rules that act: the reserve's placement, relocation, the sniper's shot, escape,
-spotting, catching and hunting; the module docstring of ``sim.systems.fow`` gives every
+spotting and catching; the module docstring of ``sim.systems.fow`` gives every
 reading."""
 from __future__ import annotations
 
@@ -8,14 +8,12 @@ from typing import Any
 
 from sim.agents.unit import Unit
 from sim.catalogue import implements
-from sim.engine.context import BattleContext
 from sim.events import HIT, SHOOT
 from sim.space.geometry import dist
 from sim.space.grid import SpatialGrid, nearest
-from sim.systems.fow import fow_base
+from sim.systems.fow import team_combat
 from sim.systems.fow.events import CATCH, ESCAPE, NO_SHOT, RELOCATE, SNIPER_SHOT
-from sim.systems.fow.fow_base import knobs
-from sim.systems.fow.state import state_of
+from sim.systems.fow.state import FowBattle
 from sim.systems.registry import behaviour
 from sim.toolkit.sniper_team import HIDDEN, REVEALED, SniperTeam
 from sim.toolkit.targets import pick
@@ -26,11 +24,11 @@ NEED_4 = 4               # FOW.RELOCATE / ESCAPE / CATCH
 
 
 @implements("FOW.RESERVE")
-def placement(battle: BattleContext, team: SniperTeam) -> tuple[str, dict[str, Any]] | None:
+def placement(battle: FowBattle, team: SniperTeam) -> tuple[str, dict[str, Any]] | None:
     """(node, fields) where the reserve places ``team``, or None: the candidates with no
     enemy team within ``deploy_clearance``, as (cover, order, node), picked by the
     ``redeploy`` behaviour."""
-    t, k = battle.terrain, knobs(battle)
+    t, k = battle.terrain, battle.knobs.fow
     enemies = [e for e in battle.enemies_of(team.side) if e.kind != "sniper"]
     ok = [(t.cover(n), i, n) for i, n in enumerate(team.candidates)
           if all(dist(t.pos(n), e.pos) > k.deploy_clearance for e in enemies)]
@@ -42,17 +40,17 @@ def placement(battle: BattleContext, team: SniperTeam) -> tuple[str, dict[str, A
 
 # -- the rules ------------------------------------------------------------------------------
 @implements("FOW.RELOCATE")
-def wants_relocation(battle: BattleContext, team: SniperTeam) -> bool:
+def wants_relocation(battle: FowBattle, team: SniperTeam) -> bool:
     """Whether the ``relocate`` policy (a behaviour) tries to change the hide now; never
     in the turn the sniper was placed."""
-    r = battle.plans.policy(team.unit, "relocate") or knobs(battle).relocate
+    r = battle.plans.policy(team.unit, "relocate") or battle.knobs.fow.relocate
     if not team.on_board or team.deployed_turn == battle.clock.turn:
         return False
     return bool(behaviour("fow.relocate", r.when).choose(battle, team, r))
 
 
 @implements("FOW.RELOCATE")
-def relocate(battle: BattleContext, team: SniperTeam) -> Generator[Any, Any, None]:
+def relocate(battle: FowBattle, team: SniperTeam) -> Generator[Any, Any, None]:
     """A generator: the owner's d6, 4+ → the Movement-Step process sends it to the reserve."""
     (face,) = battle.dice.roll(team.id, "FOW.RELOCATE")
     success = face >= NEED_4
@@ -63,7 +61,7 @@ def relocate(battle: BattleContext, team: SniperTeam) -> Generator[Any, Any, Non
 
 
 @implements("FOW.IMMOBILE")
-def forced_move(battle: BattleContext, team: SniperTeam,
+def forced_move(battle: FowBattle, team: SniperTeam,
                 reason: str = "forced to move") -> Generator[Any, Any, None]:
     """A generator: a deployed sniper forced to move is Destroyed and removed from the game."""
     if team.on_board:
@@ -71,7 +69,7 @@ def forced_move(battle: BattleContext, team: SniperTeam,
 
 
 @implements("FOW.ESCAPE")
-def destroyed(battle: BattleContext, team: SniperTeam, by: Unit) -> Generator[Any, Any, None]:
+def destroyed(battle: FowBattle, team: SniperTeam, by: Unit) -> Generator[Any, Any, None]:
     """A generator: the destroying player's d6: 4+ killed, else it slips to the reserve."""
     (face,) = battle.dice.roll(by.id, "FOW.ESCAPE")
     killed = face >= NEED_4
@@ -81,22 +79,22 @@ def destroyed(battle: BattleContext, team: SniperTeam, by: Unit) -> Generator[An
 
 
 @implements("FOW.CAMO")
-def visible_to(battle: BattleContext, shooter: Unit, target: Unit) -> bool:
+def visible_to(battle: FowBattle, shooter: Unit, target: Unit) -> bool:
     """A sniper is seen only when revealed and within ``spot_range``; LOS for everyone."""
     if target.kind == "sniper":
-        team = state_of(battle).team_of(target)
+        team = battle.state.team_of(target)
         if team is None or team.state != REVEALED:
             return False
-        if dist(shooter.pos, target.pos) > knobs(battle).spot_range:
+        if dist(shooter.pos, target.pos) > battle.knobs.fow.spot_range:
             return False
     return battle.terrain.los_xy(shooter.pos, target.pos)
 
 
 @implements("FOW.CAMO")
-def spot_check(battle: BattleContext, side: str) -> Generator[Any, Any, None]:
+def spot_check(battle: FowBattle, side: str) -> Generator[Any, Any, None]:
     """A generator: ``side``'s teams reveal hidden enemy snipers within ``spot_range``."""
-    rng = knobs(battle).spot_range
-    for team in state_of(battle).teams:
+    rng = battle.knobs.fow.spot_range
+    for team in battle.state.teams:
         if team.side == side or team.state != HIDDEN:
             continue
         seers = [u for u in battle.units_of(side) if u.on_board and u.kind != "sniper"
@@ -107,7 +105,7 @@ def spot_check(battle: BattleContext, side: str) -> Generator[Any, Any, None]:
 
 
 @implements("FOW.FRIENDLY")
-def friend_too_close(battle: BattleContext, team: SniperTeam) -> Unit | None:
+def friend_too_close(battle: FowBattle, team: SniperTeam) -> Unit | None:
     """The nearest friendly team within 10 cm of the sniper, or None."""
     near = [(dist(u.pos, team.unit.pos), u.id, u) for u in battle.units_of(team.side)
             if u is not team.unit and u.on_board and dist(u.pos, team.unit.pos) <= FRIENDLY_RADIUS]
@@ -115,7 +113,7 @@ def friend_too_close(battle: BattleContext, team: SniperTeam) -> Unit | None:
 
 
 @implements("FOW.MARKSMAN", "BASE.F.HIT")
-def marksman_roll(battle: BattleContext, sniper: Unit, need: int, mods: int = 0,
+def marksman_roll(battle: FowBattle, sniper: Unit, need: int, mods: int = 0,
                   target: Unit | None = None) -> dict[str, Any]:
     """A sniper's to-hit: a failed first die is re-rolled; success = last die >= need."""
     (first,) = battle.dice.roll(sniper.id, "FOW.MARKSMAN")
@@ -130,7 +128,7 @@ def marksman_roll(battle: BattleContext, sniper: Unit, need: int, mods: int = 0,
 
 
 @implements("FOW.PIN")
-def sniper_shoots(battle: BattleContext, team: SniperTeam) -> Generator[Any, Any, None]:
+def sniper_shoots(battle: FowBattle, team: SniperTeam) -> Generator[Any, Any, None]:
     """A generator: one shot by a deployed sniper in its Shooting Step."""
     sniper = team.unit
     friend = friend_too_close(battle, team)
@@ -138,13 +136,13 @@ def sniper_shoots(battle: BattleContext, team: SniperTeam) -> Generator[Any, Any
         battle.record(NO_SHOT, rule="FOW.FRIENDLY", unit=team.id, pos=sniper.pos,
                       friend=friend.id, dist=dist(friend.pos, sniper.pos))
         return
-    rng = knobs(battle).sniper_range
+    rng = battle.knobs.fow.sniper_range
     los = battle.terrain.los_xy
     target = nearest(enemies(battle, team.side, rng), sniper.pos, rng,
                      lambda e, d: e.kind != "sniper" and e.on_board and los(sniper.pos, e.pos), rng / 8)
     if target is None:
         return
-    need, mods = fow_base.hit_need(battle, sniper, target, rng)
+    need, mods = team_combat.hit_need(battle, sniper, target, rng)
     rec = marksman_roll(battle, sniper, need, mods, target)
     team.attacks += 1
     team.attacks_since_deploy += 1
@@ -152,26 +150,26 @@ def sniper_shoots(battle: BattleContext, team: SniperTeam) -> Generator[Any, Any
         return
     battle.record(HIT, rule="FOW.MARKSMAN", unit=target.id, target=target.id, pos=target.pos,
                   node=target.node, by=sniper.id, steps_lost=0, steps_left=target.steps)
-    fow_base.pin_platoon(battle, target, "FOW.PIN", by=sniper)
-    if fow_base.resolve_hit(battle, sniper, target, knobs(battle).sniper_firepower):
+    team_combat.pin_platoon(battle, target, "FOW.PIN", by=sniper)
+    if team_combat.resolve_hit(battle, sniper, target, battle.knobs.fow.sniper_firepower):
         _destroy_team(battle, target)
     yield battle.env.timeout(0)
 
 
-def _destroy_team(battle: BattleContext, target: Unit, rule: str = "BASE.F.FP") -> None:
+def _destroy_team(battle: FowBattle, target: Unit, rule: str = "BASE.F.FP") -> None:
     target.steps = 0
     battle.eliminate(target, rule=rule)
 
 
-def team_shoots(battle: BattleContext, unit: Unit) -> Generator[Any, Any, None]:
+def team_shoots(battle: FowBattle, unit: Unit) -> Generator[Any, Any, None]:
     """A generator: one BASE.F.HIT shot by an ordinary team at the nearest visible enemy."""
-    rng = knobs(battle).shoot_range
+    rng = battle.knobs.fow.shoot_range
     # The target policy's choice (default the nearest) among the visible enemies in range.
     target = pick(battle, unit, enemies(battle, unit.side, rng), rng,
                   lambda e, d: e.on_board and visible_to(battle, unit, e), rng / 8)
     if target is None:
         return
-    need, mods = fow_base.hit_need(battle, unit, target, rng)
+    need, mods = team_combat.hit_need(battle, unit, target, rng)
     (face,) = battle.dice.roll(unit.id, "BASE.F.HIT")
     success = face >= need
     battle.record(SHOOT, rule="BASE.F.HIT", unit=unit.id, target=target.id, pos=unit.pos,
@@ -180,25 +178,25 @@ def team_shoots(battle: BattleContext, unit: Unit) -> Generator[Any, Any, None]:
         return
     battle.record(HIT, rule="BASE.F.HIT", unit=target.id, target=target.id, pos=target.pos,
                   node=target.node, by=unit.id, steps_lost=0, steps_left=target.steps)
-    if not fow_base.resolve_hit(battle, unit, target, knobs(battle).firepower):
+    if not team_combat.resolve_hit(battle, unit, target, battle.knobs.fow.firepower):
         return
-    team = state_of(battle).team_of(target)
+    team = battle.state.team_of(target)
     if team is not None:
         yield from destroyed(battle, team, unit)
     else:
         _destroy_team(battle, target)
 
 
-def enemies(battle: BattleContext, side: str, reach: float) -> SpatialGrid[Unit]:
+def enemies(battle: FowBattle, side: str, reach: float) -> SpatialGrid[Unit]:
     """The enemies of ``side`` on the board, indexed once a phase: asked while ``side``
     shoots or assaults, when they stand still (their snipers are placed only in their
     own Movement Step)."""
     enemy = next(s for s in battle.scenario.sides if s != side)
-    return state_of(battle).standing.grid(battle, enemy, reach)
+    return battle.state.standing.grid(battle, enemy, reach)
 
 
 @implements("FOW.CATCH")
-def catch(battle: BattleContext, unit: Unit, team: SniperTeam) -> Generator[Any, Any, None]:
+def catch(battle: FowBattle, unit: Unit, team: SniperTeam) -> Generator[Any, Any, None]:
     """A generator: d6 4+ caught and removed; otherwise it escapes to the reserve."""
     (face,) = battle.dice.roll(unit.id, "FOW.CATCH")
     caught = face >= NEED_4
@@ -206,30 +204,3 @@ def catch(battle: BattleContext, unit: Unit, team: SniperTeam) -> Generator[Any,
                   dist=dist(unit.pos, team.unit.pos), dice=[face], mods=0, need=NEED_4,
                   success=caught)
     yield team.request("kill" if caught else "to_reserve", rule="FOW.CATCH", by=unit.id)
-
-
-def route_for(battle: BattleContext, unit: Unit) -> list[str]:
-    """The route for this Movement Step: hunters head for the nearest revealed enemy
-    sniper, the others for their orders' destination. A team that stands between nodes
-    (a move or an assault ended there) sets off from the node nearest to it."""
-    t = battle.terrain
-    if dist(unit.pos, t.pos(unit.node)) > 1e-9:
-        unit.node = t.nearest_node(*unit.pos)
-    # Only prey it can reach (the map may be in several pieces).
-    st = state_of(battle)
-    prey = [(dist(unit.pos, tm.unit.pos), tm.id, tm) for tm in st.teams
-            if unit.id in st.hunters and tm.side != unit.side and tm.state == REVEALED and tm.unit.alive
-            and t.reachable(unit.node, tm.unit.node)]
-    if prey:
-        goal = min(prey)[2].unit.node
-    elif unit.orders.type != "hold" and unit.orders.to is not None:
-        goal = unit.orders.to
-        if unit.orders.via or unit.orders.route != "shortest":
-            return unit.route   # its plan's own route (through its via nodes, by its planner)
-    else:
-        return []
-    if goal == unit.node:   # there, or beside it: the last step is onto the node itself
-        return [goal] if dist(unit.pos, t.pos(goal)) > 1e-9 else []
-    if not t.reachable(unit.node, goal):
-        return []
-    return list(t.path(unit.node, goal)[1:])

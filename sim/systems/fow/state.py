@@ -1,23 +1,37 @@
-"""What the FOW system keeps during a battle, in one typed object."""
+"""What the FOW system keeps during a battle, in one typed object, and the battle as its
+rules see it (``FowBattle``: ``battle.knobs.fow`` and ``battle.state`` typed)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import cast
+from typing import Protocol
 
 from sim.agents.unit import Unit
 from sim.engine.context import BattleContext
+from sim.systems.fow.knobs import FowKnobs
+from sim.systems.knobs import BaseKnobs
 from sim.toolkit.sniper_reserve import SniperReserve
 from sim.toolkit.snipers import SniperTeams
+
+
+class FowRules(Protocol):
+    """The scenario's ``rules`` under FOW: the base knobs and ``rules.fow``."""
+
+    @property
+    def base(self) -> BaseKnobs:
+        """``rules.base``."""
+
+    @property
+    def fow(self) -> FowKnobs:
+        """``rules.fow``."""
 
 
 @dataclass
 class FowState(SniperTeams):
     """The sniper teams (scenario order), each side's Sniper Reserve, every team's
-    platoon (FOW.PIN pins a whole platoon) and the units with ``hunt: true``."""
+    platoon (FOW.PIN pins a whole platoon) and the hunters (``SniperTeams``)."""
 
     reserves: dict[str, SniperReserve] = field(default_factory=dict)
     platoon: dict[str, str] = field(default_factory=dict)
-    hunters: frozenset[str] = frozenset()
 
     _members: dict[tuple[str, str], list[Unit]] = field(default_factory=dict)
 
@@ -34,6 +48,5 @@ class FowState(SniperTeams):
         return self._members.get((side, plat), [])
 
 
-def state_of(battle: BattleContext) -> FowState:
-    """The battle's FOW state."""
-    return cast(FowState, battle.state)
+#: The battle as FOW's rules see it.
+FowBattle = BattleContext[FowRules, FowState]

@@ -1,9 +1,17 @@
-"""H17 — hex wargame snipers (seed 000), on the small hex base game of ``hex_base`` (BASE.H).
+"""H17 — hex wargame snipers (seed 000), on the small hex base game of ``hex_combat`` (BASE.H).
 
 A player-turn is ``movement``, ``fire``, ``after_action`` (the catalogue's table). Each
 side has at most one sniper (``kind: sniper``, H17.1), off the board until activated.
 Its lifecycle is a ``SniperTeam`` process (``sim.toolkit.sniper_team``); every transition is
-an interrupt sent by another process:
+an interrupt sent by another process. The H17 rules behind the lifecycle's transitions::
+
+    off_board ──activate──▶ hidden                H17.2a (its deploy record: H17.2b)
+    withdrawn ──activate──▶ hidden                H17.3: only a new natural 12 (H17.2a)
+    hidden ─────spot──────▶ revealed              H17.2c / H17.4: its first attack
+    hidden | revealed ──withdraw──▶ withdrawn     H17.3
+    hidden | revealed ─eliminate──▶ eliminated    H17.6a / H17.6b (terminal: H17.6c)
+
+An H17 sniper never goes to a reserve nor moves on the board (H17.1). In detail:
 
 * H17.2a activation: in the fire phase an opposing *infantry* unit's BASE.H.AP attack
   rolls 6, 6. The fire-phase process interrupts the sniper (``activate``; the record's
@@ -17,7 +25,7 @@ an interrupt sent by another process:
   unit (its ``targets``), not the others in its hex (H17.5).
 * H17.4 opportunity fire: a referee watch (radius 6) on infantry moving in the sniper
   owner's opponent's movement phase. The sniper fires, at most once per turn (the Fire
-  marker, ``fired_turn``), at the first moment the mover stands in a hex within 6 hexes
+  marker, the state's ``fire_marker``), at the first moment the mover stands in a hex within 6 hexes
   and in LOS, wherever along its move: as it sets off from a hex centre (its start, or
   a centre it reached on the way) and in the hex where its move ends, as it gets there.
   A unit stands in the hex whose centre it last reached, so entering the 6-hex circle
@@ -54,10 +62,11 @@ Knobs (``rules.h17``, ``sim.systems.h17.knobs``), the readings of what the seed 
   misses and stacks check) or ``check_then_pin`` (the targets check, then are pinned).
 * ``take_reactions``: a side's policy for the opportunity fire it *may* make
   (``sim.toolkit.reactions``: ``always``, ``never``, ``threshold`` on H17.5's chance).
-* BASE numbers: ``ap_range``, ``ap_need``, ``cp_per_step`` (see ``hex_base``).
+* BASE numbers: ``ap_range``, ``ap_need``, ``cp_per_step`` (see ``hex_combat``).
 
-Units with ``hunt: true`` move towards the hex of a revealed enemy sniper (shortest
-path) instead of their orders' destination while one is on the board.
+Units with ``hunt: true`` move towards the hex of the nearest revealed enemy sniper (in
+hexes: ``sim.toolkit.hunters.hex_count``; by the least-cost path) while one is on the
+board, otherwise by their orders (``sim.toolkit.hunters``).
 """
 from __future__ import annotations
 
@@ -75,7 +84,7 @@ from sim.systems.h17.knobs import H17Knobs, H17Policies
 from sim.systems.knobs import BaseKnobs
 from sim.systems.registry import Checks, RuleSystem
 from sim.toolkit.reactions import check_sides
-from sim.toolkit.snipers import SNIPER_METRICS, SniperUnitKeys, check_sniper_policy
+from sim.toolkit.snipers import SniperUnitKeys, check_sniper_policy, sniper_metrics
 
 
 def check(c: Checks) -> None:
@@ -107,7 +116,7 @@ SYSTEM = RuleSystem(
     base_knobs=BaseKnobs,
     unit_keys=SniperUnitKeys,
     check=check,
-    metrics=(SNIPER_METRICS,),
+    metrics=(sniper_metrics(("H17.5",)),),
     events=frozenset({DECIDE, ACTIVATE, DEPLOY, SPOT, WITHDRAW, HIT, PIN, RALLY, ATTACK, SNIPER_ATTACK,
                       OPPORTUNITY_FIRE, ELIMINATION_CHECK, NO_ELIMINATION_CHECK, NO_ACTIVATION}),
     rules=("H17.1", "H17.1s", "H17.2a", "H17.2b", "H17.2c", "H17.3", "H17.4", "H17.5",

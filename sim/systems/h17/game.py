@@ -9,16 +9,16 @@ from sim.agents.movement import movement_process
 from sim.agents.unit import Unit
 from sim.catalogue import implements
 from sim.engine.clock import Phase
-from sim.engine.context import BattleContext
-from sim.systems.h17 import hex_base
-from sim.systems.h17.rules import knobs, natural_twelve, route_for, wants_withdrawal, withdraw_policy
-from sim.systems.h17.state import H17State
+from sim.systems.h17 import hex_combat
+from sim.systems.h17.rules import natural_twelve, wants_withdrawal, withdraw_policy
+from sim.systems.h17.state import H17Battle, H17State
 from sim.systems.h17.watches import HexEntryWatch, OpportunityFireWatch
+from sim.toolkit.hunters import hex_count, hunt_route
 from sim.toolkit.sniper_team import HIDDEN, OFF_BOARD, REVEALED, SniperTeam
 
 
 @implements("H17.1")
-def make_teams(battle: BattleContext) -> list[SniperTeam]:
+def make_teams(battle: H17Battle) -> list[SniperTeam]:
     """One ``SniperTeam`` per sniper unit (at most one per side, H17.1, checked at load
     time), off the board unless its scenario entry says ``deployed``."""
     teams = []
@@ -27,7 +27,7 @@ def make_teams(battle: BattleContext) -> list[SniperTeam]:
             continue
         start = spec.sniper_team.start if spec.sniper_team is not None else OFF_BOARD
         state = HIDDEN if start == "deployed" else OFF_BOARD
-        teams.append(SniperTeam(battle, battle.units[spec.id], state, "h17"))
+        teams.append(SniperTeam(battle, battle.units[spec.id], state))
     return teams
 
 
@@ -37,24 +37,24 @@ class H17Game:
     def __init__(self) -> None:
         self.state = H17State()
 
-    def sees(self, battle: BattleContext, viewer: Unit, target: Unit) -> bool:
+    def sees(self, battle: H17Battle, viewer: Unit, target: Unit) -> bool:
         """LOS between the hexes; a sniper only once revealed."""
         team = self.state.team_of(target)
         return (team is None or team.state == REVEALED) and battle.terrain.los(viewer.node, target.node)
 
-    def setup(self, battle: BattleContext) -> None:
+    def setup(self, battle: H17Battle) -> None:
         self.state.hunters = frozenset(spec.id for _, spec in battle.scenario.units() if spec.hunt)
         self.state.teams = make_teams(battle)
         battle.referee.add(OpportunityFireWatch())
         battle.referee.add(HexEntryWatch())
 
-    def on_phase(self, battle: BattleContext, phase: Phase) -> None:
+    def on_phase(self, battle: H17Battle, phase: Phase) -> None:
         if phase.phase == "movement":
             battle.referee.begin_phase()
             for unit in battle.units_of(phase.side):
                 if not unit.on_board or unit.kind == "sniper" or unit.pinned:
                     continue
-                unit.route = route_for(battle, unit)
+                unit.route = hunt_route(battle, unit, self.state, hex_count)
                 if unit.route:
                     unit.process = battle.env.process(movement_process(battle, unit, phase))
         elif phase.phase == "fire":
@@ -62,22 +62,22 @@ class H17Game:
         elif phase.phase == "after_action":
             battle.env.process(self._after_action(battle, phase))
 
-    def _fire(self, battle: BattleContext, phase: Phase) -> Generator[Any, Any, None]:
+    def _fire(self, battle: H17Battle, phase: Phase) -> Generator[Any, Any, None]:
         for unit in battle.units_of(phase.side):
             if battle.done.triggered:
                 return
             if not unit.on_board or unit.kind == "sniper" or unit.pinned:
                 continue
-            target = hex_base.nearest_target(battle, unit)
+            target = hex_combat.nearest_target(battle, unit)
             if target is None:
                 continue
-            attack = hex_base.ap_attack(battle, unit, target)
+            attack = hex_combat.ap_attack(battle, unit, target)
             yield from natural_twelve(battle, unit, attack)
             yield battle.env.timeout(0)   # let elimination checks finish first
 
-    def _after_action(self, battle: BattleContext, phase: Phase) -> Generator[Any, Any, None]:
-        hex_base.rally(battle, phase.side)
-        k = knobs(battle)
+    def _after_action(self, battle: H17Battle, phase: Phase) -> Generator[Any, Any, None]:
+        hex_combat.rally(battle, phase.side)
+        k = battle.knobs.h17
         for team in self.state.teams:
             if k.withdraw_phase == "own" and team.side != phase.side:
                 continue

@@ -5,35 +5,35 @@ from __future__ import annotations
 
 from typing import Any
 
-from sim.engine.context import BattleContext
+from sim.systems.h17.state import H17Battle
 from sim.systems.registry import Behaviour
 from sim.toolkit.sniper_team import SniperTeam
 
 Hex = tuple[str, int, int, int]   # (node, cover modifier, hex distance, map order)
 
 
-def _best_cover(battle: BattleContext, team: SniperTeam, found: list[Hex]) -> Hex:
+def _best_cover(battle: H17Battle, team: SniperTeam, found: list[Hex]) -> Hex:
     return min(found, key=lambda f: (-f[1], f[2], f[3]))
 
 
-def _nearest(battle: BattleContext, team: SniperTeam, found: list[Hex]) -> Hex:
+def _nearest(battle: H17Battle, team: SniperTeam, found: list[Hex]) -> Hex:
     return min(found, key=lambda f: (f[2], -f[1], f[3]))
 
 
-def _random(battle: BattleContext, team: SniperTeam, found: list[Hex]) -> Hex:
+def _random(battle: H17Battle, team: SniperTeam, found: list[Hex]) -> Hex:
     k = int(battle.dice.uniform(team.id, "H17.2b") * len(found))
     return found[min(k, len(found) - 1)]
 
 
-def _never(battle: BattleContext, team: SniperTeam, w: Any) -> bool:
+def _never(battle: H17Battle, team: SniperTeam, w: Any) -> bool:
     return False
 
 
-def _after_attacks(battle: BattleContext, team: SniperTeam, w: Any) -> bool:
+def _after_attacks(battle: H17Battle, team: SniperTeam, w: Any) -> bool:
     return team.attacks_since_deploy >= w.attacks
 
 
-def _enemy_within(battle: BattleContext, team: SniperTeam, w: Any) -> bool:
+def _enemy_within(battle: H17Battle, team: SniperTeam, w: Any) -> bool:
     t = battle.terrain
     return any(e.kind != "sniper" and t.distance(e.node, team.unit.node) <= w.hexes
                for e in battle.enemies_of(team.side))

@@ -1,5 +1,5 @@
 """H17's rules that act: activation (H17.2), the sniper's attack (H17.5), the elimination
-check (H17.6a), withdrawal (H17.3) and hunting; the module docstring of
+check (H17.6a) and withdrawal (H17.3); the module docstring of
 ``sim.systems.h17`` gives every reading."""
 from __future__ import annotations
 
@@ -8,20 +8,13 @@ from typing import Any
 
 from sim.agents.unit import Unit
 from sim.catalogue import implements
-from sim.engine.context import BattleContext
-from sim.systems.h17 import hex_base
+from sim.systems.h17 import hex_combat
 from sim.systems.h17.events import ELIMINATION_CHECK, NO_ACTIVATION, NO_ELIMINATION_CHECK, SNIPER_ATTACK
-from sim.systems.h17.knobs import H17Knobs
-from sim.systems.h17.state import state_of
+from sim.systems.h17.state import H17Battle
 from sim.systems.registry import behaviour
-from sim.toolkit.sniper_team import HIDDEN, REVEALED, SniperTeam
+from sim.toolkit.sniper_team import HIDDEN, SniperTeam
 
 RANGE = 6   # hexes: placement (H17.2b) and opportunity fire (H17.4)
-
-
-def knobs(battle: BattleContext) -> H17Knobs:
-    """The battle's ``rules.h17`` knobs."""
-    return battle.knobs.h17
 
 
 @implements("H17.1s")
@@ -32,7 +25,7 @@ def can_spot_for(team: SniperTeam, support: str) -> bool:
 
 # -- H17.2: activation ----------------------------------------------------------------------
 @implements("H17.2b")
-def placement(battle: BattleContext, team: SniperTeam,
+def placement(battle: H17Battle, team: SniperTeam,
               activator: Unit) -> tuple[str, dict[str, Any]] | None:
     """(node, fields) of the hex the sniper is placed in, or None (no activation).
 
@@ -51,20 +44,20 @@ def placement(battle: BattleContext, team: SniperTeam,
         found.append((node, cover, int(t.distance(node, here)), i))
     if not found:
         return None
-    policy = knobs(battle).placement
+    policy = battle.knobs.h17.placement
     node, cover, d, _ = behaviour("h17.placement", policy).choose(battle, team, found)
     return node, {"cover": cover, "dist": d, "policy": policy, "choices": len(found)}
 
 
 @implements("H17.2a", "H17.2c", "H17.6c")
-def natural_twelve(battle: BattleContext, attacker: Unit,
+def natural_twelve(battle: H17Battle, attacker: Unit,
                    attack: dict[str, Any]) -> Generator[Any, Any, None]:
     """A generator for the fire-phase process: an infantry natural 12 activates the
     opposing sniper (if it is available: never after elimination, H17.6c), which then
     attacks the activating unit's hex at once (H17.2c)."""
     if attacker.kind != "infantry" or not attack.get("natural12"):
         return
-    for team in state_of(battle).teams:
+    for team in battle.state.teams:
         if team.side == attacker.side or not team.available:
             continue
         spot = placement(battle, team, attacker)
@@ -80,14 +73,14 @@ def natural_twelve(battle: BattleContext, attacker: Unit,
             sniper_attack(battle, team, target_node, [attacker], trigger="H17.2c")
 
         yield team.request("activate", rule="H17.2a", node=node, then=attack_now,
+                           placed_by="H17.2b", placement=fields,
                            dice=list(attack["dice"]), mods=0, need=12, success=True,
-                           by=[attacker.id], attack_t=attack["t"],
-                           placement=fields)
+                           by=[attacker.id], attack_t=attack["t"])
 
 
 # -- H17.5 / H17.6a: the attack and the elimination check ----------------------------------
 @implements("H17.5")
-def sniper_attack(battle: BattleContext, team: SniperTeam, target_node: str, targets: list[Unit],
+def sniper_attack(battle: H17Battle, team: SniperTeam, target_node: str, targets: list[Unit],
                   trigger: str) -> dict[str, Any]:
     """d6 > the target hex's cover modifier → (d6 − cover) CP on the units attacked
     (``targets``, in that hex: the mover of H17.4, the activating unit of H17.2c); then
@@ -108,14 +101,14 @@ def sniper_attack(battle: BattleContext, team: SniperTeam, target_node: str, tar
     team.attacks_since_deploy += 1
     if team.state == HIDDEN:
         team.request("spot", rule=trigger, by=[u.id for u in targets])
-    check_first = knobs(battle).check_order == "check_then_pin"
-    to_pin = hex_base.apply_cp(battle, targets, cp, by=sniper, cause="H17.5", pin_now=not check_first)
+    check_first = battle.knobs.h17.check_order == "check_then_pin"
+    to_pin = hex_combat.apply_cp(battle, targets, cp, by=sniper, cause="H17.5", pin_now=not check_first)
     battle.env.process(elimination_check(battle, team, target_node, targets, to_pin))
     return rec
 
 
 @implements("H17.6a")
-def elimination_check(battle: BattleContext, team: SniperTeam, target_node: str,
+def elimination_check(battle: H17Battle, team: SniperTeam, target_node: str,
                       targets: list[Unit], pin_after: list[Unit] | None = None) -> Generator[Any, Any, None]:
     """The targeted units' process: if one of them in the target hex is unpinned, d6 >
     the sniper hex's cover modifier eliminates the sniper (an interrupt). ``pin_after``
@@ -130,13 +123,13 @@ def elimination_check(battle: BattleContext, team: SniperTeam, target_node: str,
                       pos=checker.pos, node=checker.node, sniper_node=team.unit.node,
                       dice=[face], mods=0, need=need, success=success)
     for unit in pin_after or []:
-        hex_base.pin(battle, unit, "H17.5")
+        hex_combat.pin(battle, unit, "H17.5")
     if checker is not None and success:
         team.doomed = True
         yield team.request("eliminate", rule="H17.6a", by=checker.id)
 
 
-def _checker(battle: BattleContext, team: SniperTeam, target_node: str,
+def _checker(battle: H17Battle, team: SniperTeam, target_node: str,
              targets: list[Unit]) -> Unit | None:
     """The targeted unit that makes the check: the first still unpinned in the target
     hex; None (logged) when there is none."""
@@ -151,37 +144,16 @@ def _checker(battle: BattleContext, team: SniperTeam, target_node: str,
 
 
 # -- H17.3: withdrawal ---------------------------------------------------------------------
-def withdraw_policy(battle: BattleContext, team: SniperTeam) -> Any:
+def withdraw_policy(battle: H17Battle, team: SniperTeam) -> Any:
     """The sniper's withdrawal policy: its own (``policies``, by unit, group or side), else
     the scenario's ``rules.h17.withdraw``."""
-    return battle.plans.policy(team.unit, "withdraw") or knobs(battle).withdraw
+    return battle.plans.policy(team.unit, "withdraw") or battle.knobs.h17.withdraw
 
 
 @implements("H17.3")
-def wants_withdrawal(battle: BattleContext, team: SniperTeam) -> bool:
+def wants_withdrawal(battle: H17Battle, team: SniperTeam) -> bool:
     """Whether the owner's ``withdraw`` policy (a behaviour) withdraws the sniper now."""
     w = withdraw_policy(battle, team)
     if not team.on_board or team.doomed:
         return False
     return bool(behaviour("h17.withdraw", w.when).choose(battle, team, w))
-
-
-# -- hunting -------------------------------------------------------------------------------
-def route_for(battle: BattleContext, unit: Unit) -> list[str]:
-    """Hunters head for a revealed enemy sniper's hex; others keep their orders' route."""
-    st = state_of(battle)
-    if unit.id not in st.hunters:
-        return unit.route
-    t = battle.terrain
-    prey = [(t.distance(unit.node, tm.unit.node), tm.id, tm) for tm in st.teams
-            if tm.side != unit.side and tm.state == REVEALED and tm.unit.alive
-            and t.reachable(unit.node, tm.unit.node)]   # the map may be in several pieces
-    if prey:
-        goal = min(prey)[2].unit.node
-    elif unit.orders.to is not None:
-        goal = unit.orders.to
-    else:
-        return []
-    if goal == unit.node:
-        return []
-    return list(t.path(unit.node, goal)[1:])

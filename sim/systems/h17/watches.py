@@ -6,15 +6,14 @@ from sim.agents.outcome import Outcome
 from sim.agents.referee import Trigger, Watch
 from sim.agents.unit import Unit
 from sim.catalogue import implements
-from sim.engine.context import BattleContext
 from sim.space.geometry import Point
 from sim.systems.h17.events import OPPORTUNITY_FIRE
-from sim.systems.h17.rules import RANGE, knobs, sniper_attack
-from sim.systems.h17.state import state_of
+from sim.systems.h17.rules import RANGE, sniper_attack
+from sim.systems.h17.state import H17Battle
 from sim.toolkit.reactions import take
 
 
-def _at_centre(battle: BattleContext, p: tuple[float, float]) -> str | None:
+def _at_centre(battle: H17Battle, p: tuple[float, float]) -> str | None:
     node = battle.terrain.nearest_node(*p)
     q = battle.terrain.pos(node)
     return node if abs(q[0] - p[0]) + abs(q[1] - p[1]) < 1e-6 else None
@@ -34,31 +33,31 @@ class OpportunityFireWatch(Watch):
     radius = RANGE + 1e-9   # hex distance <= 6 implies centre distance <= 6
     delays = True           # sight and the hex decide, not the circle: first_moment
 
-    def active(self, battle: BattleContext, mover: Unit) -> bool:
+    def active(self, battle: H17Battle, mover: Unit) -> bool:
         return battle.clock.current.moves and mover.kind == "infantry"
 
-    def reactors(self, battle: BattleContext, side: str) -> list[Unit]:
-        return [tm.unit for tm in state_of(battle).teams if tm.side != side and tm.on_board]
+    def reactors(self, battle: H17Battle, side: str) -> list[Unit]:
+        return [tm.unit for tm in battle.state.teams if tm.side != side and tm.on_board]
 
-    def eligible(self, battle: BattleContext, reactor: Unit, mover: Unit) -> bool:
-        st = state_of(battle)
+    def eligible(self, battle: H17Battle, reactor: Unit, mover: Unit) -> bool:
+        st = battle.state
         team = st.team_of(reactor)
         turn = battle.clock.turn
         return (team is not None and team.on_board and not team.doomed
-                and team.fired_turn != turn and (team.id, mover.id, turn) not in st.declined)
+                and st.fire_marker.get(team.id) != turn and (team.id, mover.id, turn) not in st.declined)
 
-    def _qualifies(self, battle: BattleContext, sniper: Unit, mover: Unit,
+    def _qualifies(self, battle: H17Battle, sniper: Unit, mover: Unit,
                    p: tuple[float, float]) -> bool:
         node = _at_centre(battle, p)
         t = battle.terrain
         return (node is not None and mover.on_board and not mover.pinned
                 and t.distance(node, sniper.node) <= RANGE and t.los(node, sniper.node))
 
-    def inside_triggers(self, battle: BattleContext, reactor: Unit, mover: Unit,
+    def inside_triggers(self, battle: H17Battle, reactor: Unit, mover: Unit,
                         p0: Point, p1: Point) -> bool:
         return True   # first_moment decides
 
-    def first_moment(self, battle: BattleContext, reactor: Unit, mover: Unit, p0: Point, p1: Point,
+    def first_moment(self, battle: H17Battle, reactor: Unit, mover: Unit, p0: Point, p1: Point,
                      s: float) -> float | None:
         """0 as it sets off from a qualifying hex; 1 as it reaches the qualifying hex where
         its move ends; otherwise not on this segment (the next centre is looked at when
@@ -72,8 +71,8 @@ class OpportunityFireWatch(Watch):
             return 1.0
         return None
 
-    def react(self, battle: BattleContext, mover: Unit, trigger: Trigger) -> Outcome:
-        st = state_of(battle)
+    def react(self, battle: H17Battle, mover: Unit, trigger: Trigger) -> Outcome:
+        st = battle.state
         team = st.team_of(trigger.reactor)
         if (team is None or not self.eligible(battle, trigger.reactor, mover)
                 or not self._qualifies(battle, team.unit, mover, mover.pos)):
@@ -81,10 +80,10 @@ class OpportunityFireWatch(Watch):
         t = battle.terrain
         cover = t.cover_modifier(mover.node, team.unit.node)
         chance = min(6, max(0, 6 - cover)) / 6        # H17.5: d6 > cover
-        if not take(battle, team.unit, mover, "H17.4", chance, knobs(battle).take_reactions):
+        if not take(battle, team.unit, mover, "H17.4", chance, battle.knobs.h17.take_reactions):
             st.declined.add((team.id, mover.id, battle.clock.turn))
             return Outcome.CONTINUE
-        team.fired_turn = battle.clock.turn
+        st.fire_marker[team.id] = battle.clock.turn
         battle.record(OPPORTUNITY_FIRE, rule="H17.4", unit=team.id, target=mover.id,
                       pos=team.unit.pos, node=team.unit.node, target_node=mover.node,
                       dist=t.distance(mover.node, team.unit.node), marker="fire")
@@ -104,18 +103,18 @@ class HexEntryWatch(Watch):
     rule = "H17.6b"
     radius = 0.5   # the hexside: crossing it enters the sniper's hex
 
-    def active(self, battle: BattleContext, mover: Unit) -> bool:
+    def active(self, battle: H17Battle, mover: Unit) -> bool:
         return mover.kind != "sniper"
 
-    def reactors(self, battle: BattleContext, side: str) -> list[Unit]:
-        return [tm.unit for tm in state_of(battle).teams if tm.side != side and tm.on_board]
+    def reactors(self, battle: H17Battle, side: str) -> list[Unit]:
+        return [tm.unit for tm in battle.state.teams if tm.side != side and tm.on_board]
 
-    def eligible(self, battle: BattleContext, reactor: Unit, mover: Unit) -> bool:
-        team = state_of(battle).team_of(reactor)
+    def eligible(self, battle: H17Battle, reactor: Unit, mover: Unit) -> bool:
+        team = battle.state.team_of(reactor)
         return team is not None and team.on_board and not team.doomed
 
-    def react(self, battle: BattleContext, mover: Unit, trigger: Trigger) -> Outcome:
-        team = state_of(battle).team_of(trigger.reactor)
+    def react(self, battle: H17Battle, mover: Unit, trigger: Trigger) -> Outcome:
+        team = battle.state.team_of(trigger.reactor)
         if team is not None and team.on_board and not team.doomed:
             team.doomed = True
             team.request("eliminate", rule="H17.6b", by=mover.id, entered=True)

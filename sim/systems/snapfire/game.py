@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Generator
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, Protocol
 
 from sim.agents.movement import movement_process
 from sim.agents.unit import Unit
@@ -16,8 +16,10 @@ from sim.catalogue import implements
 from sim.engine.clock import Phase
 from sim.engine.context import BattleContext
 from sim.space.grid import GridMemo
+from sim.systems.snapfire.knobs import SnapFireKnobs
 from sim.systems.snapfire.watches import SnapFireWatch, ZoneOfControlWatch, reaction_watch
 from sim.toolkit import skirmish
+from sim.toolkit.skirmish import SkirmishKnobs
 
 
 @dataclass
@@ -29,9 +31,20 @@ class SnapState:
     indexes: GridMemo[Unit] = field(default_factory=GridMemo)
 
 
-def state_of(battle: BattleContext) -> SnapState:
-    """The battle's snap-fire state."""
-    return cast(SnapState, battle.state)
+class SnapRules(Protocol):
+    """The scenario's ``rules`` under snap fire: ``rules.base`` and ``rules.snapfire``."""
+
+    @property
+    def base(self) -> SkirmishKnobs:
+        """``rules.base``."""
+
+    @property
+    def snapfire(self) -> SnapFireKnobs:
+        """``rules.snapfire``."""
+
+
+#: The battle as the snap-fire rules see it (``battle.knobs.snapfire``, ``battle.state`` typed).
+SnapBattle = BattleContext[SnapRules, SnapState]
 
 
 class SnapFireGame:
@@ -40,12 +53,12 @@ class SnapFireGame:
     def __init__(self) -> None:
         self.state = SnapState()
 
-    def setup(self, battle: BattleContext) -> None:
+    def setup(self, battle: SnapBattle) -> None:
         st = self.state
         st.watch = reaction_watch(battle.knobs.snapfire)
         battle.referee.add(st.watch)
 
-    def on_phase(self, battle: BattleContext, phase: Phase) -> None:
+    def on_phase(self, battle: SnapBattle, phase: Phase) -> None:
         if phase.phase == "movement":
             movers = battle.movers_of(phase.side)
             watch = self.state.watch
@@ -67,11 +80,11 @@ class SnapFireGame:
             self._assault(battle, phase.side, chargers)
 
     @implements("SF.NOASSAULT")
-    def _assault(self, battle: BattleContext, side: str, chargers: list[Unit]) -> None:
+    def _assault(self, battle: SnapBattle, side: str, chargers: list[Unit]) -> None:
         """The skirmish game's assault: its charges are never watched, so no snap fire."""
         skirmish.assault_phase(battle, side, chargers, self.state.indexes)
 
-    def _move(self, battle: BattleContext, unit: Unit, phase: Phase) -> Generator[Any, Any, None]:
+    def _move(self, battle: SnapBattle, unit: Unit, phase: Phase) -> Generator[Any, Any, None]:
         watch = self.state.watch
         assert isinstance(watch, ZoneOfControlWatch)
         left = yield from watch.leave_zone(battle, unit)

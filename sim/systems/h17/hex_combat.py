@@ -1,4 +1,5 @@
-"""BASE.H — the small hex base game around the H17 sniper rules (not in the seeds).
+"""BASE.H — the hex base game's combat around the H17 sniper rules (not in the seeds): AP
+attacks and their targets, casualty points, pins and rallies.
 
 Distances are hex counts (``terrain.distance``); "cover modifier" is the target hex's
 cover plus the hindrance between the two hexes (``terrain.cover_modifier``).
@@ -26,41 +27,34 @@ from typing import Any
 
 from sim.agents.unit import Unit
 from sim.catalogue import implements
-from sim.engine.context import BattleContext
 from sim.events import ATTACK, HIT, RALLY
 from sim.events import PIN as PIN_EVENT
-from sim.systems.h17.knobs import H17Knobs
-from sim.systems.h17.state import state_of
+from sim.systems.h17.state import H17Battle
 from sim.toolkit.targets import Stack
 
 AP, CP, PIN = "BASE.H.AP", "BASE.H.CP", "BASE.H.PIN"
 
 
-def knobs(battle: BattleContext) -> H17Knobs:
-    """The battle's ``rules.h17`` knobs."""
-    return battle.knobs.h17
-
-
-def hex_units(battle: BattleContext, side: str, node: str) -> list[Unit]:
+def hex_units(battle: H17Battle, side: str, node: str) -> list[Unit]:
     """A side's on-board units (not snipers) in hex ``node``, in scenario order.
 
     Asked in the fire phase of the other side, while ``side`` stands still: from the
     phase's index by node (a sniper placed meanwhile is no target either way).
     """
-    at = state_of(battle).standing.by_node(battle, side).get(node, ())
+    at = battle.state.standing.by_node(battle, side).get(node, ())
     return [u for u in at if u.on_board and u.kind != "sniper" and u.node == node]
 
 
 @implements(CP, PIN)
-def apply_cp(battle: BattleContext, targets: list[Unit], cp: int, by: Unit | None = None,
+def apply_cp(battle: H17Battle, targets: list[Unit], cp: int, by: Unit | None = None,
              cause: str | None = None, pin_now: bool = True) -> list[Unit]:
     """Spread ``cp`` casualty points over ``targets`` (BASE.H.CP), eliminate those at 0
     steps and pin the survivors that lost a step (BASE.H.PIN). With ``pin_now`` false the
     pins are left to the caller: the units to pin are returned."""
     if cp <= 0:
         return []
-    per_step = knobs(battle).cp_per_step
-    taken = state_of(battle).cp_taken
+    per_step = battle.knobs.h17.cp_per_step
+    taken = battle.state.cp_taken
     alive = [u for u in targets if u.on_board]
     got = {u.id: 0 for u in alive}
     lost = {u.id: 0 for u in alive}
@@ -93,14 +87,14 @@ def apply_cp(battle: BattleContext, targets: list[Unit], cp: int, by: Unit | Non
 
 
 @implements(PIN)
-def pin(battle: BattleContext, unit: Unit, cause: str | None) -> None:
+def pin(battle: H17Battle, unit: Unit, cause: str | None) -> None:
     """BASE.H.PIN: a unit that lost a step (and is still on the board) is pinned."""
     if unit.on_board and not unit.pinned:
         unit.flags.add("pinned")
         battle.record(PIN_EVENT, rule=PIN, unit=unit.id, pos=unit.pos, node=unit.node, cause=cause)
 
 
-def nearest_target(battle: BattleContext, unit: Unit) -> Unit | None:
+def nearest_target(battle: H17Battle, unit: Unit) -> Unit | None:
     """The unit's target among the enemies (not snipers) in LOS within AP range: the
     nearest (ties by unit id), or its target policy's choice among all of them.
 
@@ -111,8 +105,8 @@ def nearest_target(battle: BattleContext, unit: Unit) -> Unit | None:
     """
     t = battle.terrain
     enemy = next(s for s in battle.scenario.sides if s != unit.side)
-    stacks = state_of(battle).standing.stacks(battle, enemy)
-    here, reach = t.pos(unit.node), knobs(battle).ap_range
+    stacks = battle.state.standing.stacks(battle, enemy)
+    here, reach = t.pos(unit.node), battle.knobs.h17.ap_range
     if battle.plans.policy(unit, "target") is not None:
         found = [(d, e) for stack in stacks.near_segment(here, here, reach)
                  if (d := t.distance(unit.node, stack.node)) <= reach
@@ -140,9 +134,9 @@ def _targets_in(stack: Stack) -> list[Unit]:
 
 
 @implements(AP)
-def ap_attack(battle: BattleContext, attacker: Unit, target: Unit) -> dict[str, Any]:
+def ap_attack(battle: H17Battle, attacker: Unit, target: Unit) -> dict[str, Any]:
     """One 2d6 AP/AT attack, logged; returns its record (``natural12`` for H17.2a)."""
-    t, k = battle.terrain, knobs(battle)
+    t, k = battle.terrain, battle.knobs.h17
     faces = battle.dice.roll(attacker.id, AP, 2)
     d = t.distance(attacker.node, target.node)
     mods = (attacker.steps - 1) + (1 if d <= 1 else 0) - (1 if d > k.ap_range / 2 else 0)
@@ -159,7 +153,7 @@ def ap_attack(battle: BattleContext, attacker: Unit, target: Unit) -> dict[str, 
 
 
 @implements(PIN)
-def rally(battle: BattleContext, side: str) -> None:
+def rally(battle: H17Battle, side: str) -> None:
     """BASE.H.PIN: the side's pinned units try to rally, d6 >= morale."""
     for unit in battle.units_of(side):
         if not unit.on_board or not unit.pinned:

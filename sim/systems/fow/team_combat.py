@@ -1,4 +1,5 @@
-"""BASE.F — the small tabletop base game around the FOW sniper rules (not in the seeds).
+"""BASE.F — the tabletop base game's combat between teams around the FOW sniper rules (not in
+the seeds): to-hit, saves and firepower, pins and rallies, assaults.
 
 Distances in cm. A *team* is a unit; its ``platoon`` (scenario field, default the team
 itself) is what FOW.PIN and BASE.F.PIN pin and rally.
@@ -25,7 +26,6 @@ from __future__ import annotations
 
 from sim.agents.unit import Unit
 from sim.catalogue import implements
-from sim.engine.context import BattleContext
 from sim.events import ASSAULT as ASSAULT_EVENT
 from sim.events import HIT as HIT_EVENT
 from sim.events import MOVE, RALLY, STOP
@@ -33,44 +33,38 @@ from sim.events import PIN as PIN_EVENT
 from sim.events import SAVE as SAVE_EVENT
 from sim.space.geometry import dist
 from sim.systems.fow.events import FIREPOWER
-from sim.systems.fow.knobs import FowKnobs
-from sim.systems.fow.state import state_of
+from sim.systems.fow.state import FowBattle
 
 HIT, SAVE, FP, PIN, ASSAULT = "BASE.F.HIT", "BASE.F.SAVE", "BASE.F.FP", "BASE.F.PIN", "BASE.F.ASSAULT"
 CONTACT = 1.0
 
 
-def knobs(battle: BattleContext) -> FowKnobs:
-    """The battle's ``rules.fow`` knobs."""
-    return battle.knobs.fow
-
-
-def concealed(battle: BattleContext, unit: Unit) -> bool:
+def concealed(battle: FowBattle, unit: Unit) -> bool:
     """Concealed: a sniper always (FOW.CAMO), another team in an area with cover >= 1."""
     return unit.kind == "sniper" or battle.cover_at(unit) >= 1
 
 
-def gone_to_ground(battle: BattleContext, unit: Unit) -> bool:
+def gone_to_ground(battle: FowBattle, unit: Unit) -> bool:
     """Gone to Ground: only snipers (FOW.CAMO); the other teams are moving in."""
     return unit.kind == "sniper"
 
 
-def bulletproof(battle: BattleContext, unit: Unit) -> bool:
+def bulletproof(battle: FowBattle, unit: Unit) -> bool:
     """In Bulletproof Cover: a sniper always (FOW.CAMO), another team with cover >= 2."""
     return unit.kind == "sniper" or battle.cover_at(unit) >= 2
 
 
 @implements(HIT)
-def hit_need(battle: BattleContext, shooter: Unit, target: Unit, max_range: float) -> tuple[int, int]:
+def hit_need(battle: FowBattle, shooter: Unit, target: Unit, max_range: float) -> tuple[int, int]:
     """(need, mods) of a to-hit roll by the BASE.F.HIT table."""
     mods = (int(concealed(battle, target)) + int(gone_to_ground(battle, target))
             + int(dist(shooter.pos, target.pos) > max_range / 2))
     return min(6, target.skill + mods), mods
 
 
-def pin_platoon(battle: BattleContext, unit: Unit, rule: str, by: Unit | None = None) -> None:
+def pin_platoon(battle: FowBattle, unit: Unit, rule: str, by: Unit | None = None) -> None:
     """Pin the unit's platoon (one ``pin`` record per team newly pinned)."""
-    st = state_of(battle)
+    st = battle.state
     plat = st.platoon_of(unit)
     for team in st.members(battle, unit.side, plat):
         if team.on_board and not team.pinned:
@@ -80,7 +74,7 @@ def pin_platoon(battle: BattleContext, unit: Unit, rule: str, by: Unit | None = 
 
 
 @implements(SAVE, FP)
-def resolve_hit(battle: BattleContext, shooter: Unit, target: Unit, firepower: int) -> bool:
+def resolve_hit(battle: FowBattle, shooter: Unit, target: Unit, firepower: int) -> bool:
     """Save or firepower test for a hit team; True if it is destroyed."""
     if bulletproof(battle, target):
         (face,) = battle.dice.roll(shooter.id, FP)
@@ -96,9 +90,9 @@ def resolve_hit(battle: BattleContext, shooter: Unit, target: Unit, firepower: i
 
 
 @implements(PIN)
-def rally(battle: BattleContext, side: str) -> None:
+def rally(battle: FowBattle, side: str) -> None:
     """Each pinned platoon of ``side`` rolls d6 >= its first team's morale to rally."""
-    platoon_of = state_of(battle).platoon_of
+    platoon_of = battle.state.platoon_of
     done: set[str] = set()
     for unit in battle.units_of(side):
         if not unit.on_board or not unit.pinned or platoon_of(unit) in done:
@@ -110,12 +104,12 @@ def rally(battle: BattleContext, side: str) -> None:
         battle.record(RALLY, rule=PIN, unit=unit.id, platoon=plat, pos=unit.pos,
                       dice=[face], mods=0, need=unit.morale, success=success)
         if success:
-            for team in state_of(battle).members(battle, side, plat):
+            for team in battle.state.members(battle, side, plat):
                 team.flags.discard("pinned")
 
 
 @implements(ASSAULT)
-def assault(battle: BattleContext, unit: Unit, target: Unit) -> None:
+def assault(battle: FowBattle, unit: Unit, target: Unit) -> None:
     """The team moves into contact and destroys its target on d6 >= the target's skill."""
     d = dist(unit.pos, target.pos)
     if d > CONTACT:
