@@ -36,6 +36,7 @@ chromium:
 test: $(STAMP) chromium
 	$(VENV)/bin/ruff check sim tests benchmarks
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports --no-cache
 	$(PY) -m pytest
 
 # The benchmarks' own extra (Mesa, for the movement case), then every engine case.

@@ -107,8 +107,7 @@ class TooGame:
             battle.record(DEPLOY, rule="BASE.T.RANGE", unit=unit.id, pos=unit.pos, node=unit.node,
                           level=level, morale=morale, facing=facing, sniper=sniper,
                           hidden=hidden, medic=spec.medic)
-        st.watch = OpportunityWatch(st)
-        battle.referee.add(st.watch)
+        battle.referee.add(OpportunityWatch(st))
 
     # -- phases ----------------------------------------------------------------------
     def on_phase(self, battle: BattleContext, phase: Phase) -> None:

@@ -3,7 +3,7 @@ fire, spotting and game modules share (who sees whom, the cover class a figure i
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 from sim.agents.unit import Unit
 from sim.engine.context import BattleContext
@@ -12,9 +12,6 @@ from sim.space.grid import SpatialGrid, cell_for
 from sim.systems.too.figure import Figure
 from sim.systems.too.knobs import TooKnobs
 from sim.systems.too.tables import COVER_CLASSES, CoverClass, cover_class
-
-if TYPE_CHECKING:
-    from sim.systems.too.watch import OpportunityWatch
 
 
 @dataclass
@@ -27,7 +24,6 @@ class TooState:
     order: list[str] = field(default_factory=list)
     declined: set[tuple[str, str, float]] = field(default_factory=set)
     refused: set[tuple[str, str]] = field(default_factory=set)   # (figure, mover): policy said no
-    watch: OpportunityWatch | None = None
     # Made from ``figs`` and ``order`` at first use (both are set up once, at the start):
     # the figures of each side and of its enemy in file order, each figure's place in it.
     _sides: dict[tuple[str, bool], list[Figure]] = field(default_factory=dict)
