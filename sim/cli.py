@@ -128,8 +128,9 @@ def rule_rows() -> list[RuleRow]:
     from sim.systems.registry import all_systems
 
     systems = all_systems()
+    declared = [rid for s in systems for rid in s.rules]   # a fixed order, whatever was imported first
     return [RuleRow(id=rid, title=title, systems=[s.name for s in systems if rid in s.rules],
-                    where=where) for rid, title, where in catalogue.entries()]
+                    where=where) for rid, title, where in catalogue.entries(declared)]
 
 
 def cmd_rules(args: argparse.Namespace) -> int:

@@ -128,7 +128,7 @@ def _rules(system: RuleSystem) -> list[str]:
     account of its base game (the docstrings of the modules applying its BASE.* rules)."""
     rows = ["| rule | what it says | applied in |", "|---|---|---|"]
     base_modules: list[str] = []
-    for rid, title, where in catalogue.entries():
+    for rid, title, where in catalogue.entries(system.rules):
         if rid in system.rules:
             rows.append(f"| `{rid}` | {title} | {', '.join(f'`{w}`' for w in where) or '—'} |")
             if rid.startswith("BASE."):

@@ -13,6 +13,7 @@ from typing import Any
 from sim.engine.clock import PhaseSpec
 from sim.events import ASSAULT, DECIDE, HALT, HIT, SHOOT
 from sim.systems.registry import Checks, RuleSystem
+from sim.systems.snapfire import titles  # noqa: F401 - the rule IDs, before the code marking them
 from sim.systems.snapfire.events import SNAP_FIRE
 from sim.systems.snapfire.game import SnapFireGame
 from sim.systems.snapfire.knobs import MarchOrders, SnapFireKnobs, SnapUnitKeys
