@@ -27,17 +27,21 @@ ALPHA = 1e-6    # the false-alarm rate of the one statistical test
 
 
 def case(start, to, gun, bearing, *, length=60.0, need=4, turns=1, move=500.0, morale=4,
-         gun_side="red"):
-    """A mover from ``start`` to ``to`` (one straight edge) and a team at ``gun``."""
+         gun_side="red", more=()):
+    """A mover from ``start`` to ``to`` (one straight edge) and a team at ``gun`` (``more``
+    red teams: (id, position, bearing))."""
     sides = {"blue": [{"id": "m", "at": "A", "move": move, "morale": morale,
                        "orders": {"type": "advance", "to": "B"}}], "red": []}
     sides[gun_side].append({"id": "g", "at": "G", "bearing": bearing})
+    waypoints = {"A": list(start), "B": list(to), "G": list(gun), "R": [1, 1]}
+    for uid, pos, angle in more:
+        waypoints[uid.upper()] = list(pos)
+        sides["red"].append({"id": uid, "at": uid.upper(), "bearing": angle})
     if not sides["red"]:
         sides["red"].append({"id": "r", "at": "R"})
     return sim.scenario_from_dict({
         "name": "mg_case", "ruleset": "mgbeam", "turns": turns, "sides": ["blue", "red"],
-        "terrain": {"kind": "table", "width": 200, "height": 200,
-                    "waypoints": {"A": list(start), "B": list(to), "G": list(gun), "R": [1, 1]},
+        "terrain": {"kind": "table", "width": 200, "height": 200, "waypoints": waypoints,
                     "edges": [["A", "B"]]},
         "forces": sides, "victory": {"attacker": "blue", "destroy": False},
         "rules": {"mgbeam": {"length": length, "pin_need": need}}})
@@ -205,6 +209,17 @@ def test_a_mover_that_does_not_cross_the_beam_is_never_halted(start, to, why):
     log = sim.run(case(start, to, GUN, 0.0, turns=3), 1).log.records
     assert not halts(log) and not [r for r in log if r["event"] == "beam_cross"], why
     assert [r["event"] for r in log].count("arrive") == 1, why
+
+
+def test_beams_crossed_at_one_instant_each_roll_under_one_halt():
+    """Two beams that cross at (80, 100), and a path through that very point: tied reactions."""
+    log = sim.run(case((60, 130), (100, 70), GUN, 0.0, need=1, more=[("h", (80, 60), 90.0)]), 1).log.records
+    (halt,) = halts(log)
+    rolls = [r for r in log if r["event"] == "beam_cross"]
+    assert math.dist(halt["pos"], (80, 100)) <= 1e-9 and halt["firer"] == "g"
+    assert [r["unit"] for r in rolls] == ["g", "h"] and all(r["success"] for r in rolls)
+    assert all(r["t"] == halt["t"] and r["pos"] == halt["pos"] for r in rolls)
+    assert [r["by"] for r in log if r["event"] == "pin"] == ["g"]   # pinned once
 
 
 def test_a_teams_own_side_crosses_its_beam_unhalted():

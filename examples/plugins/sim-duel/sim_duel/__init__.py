@@ -96,7 +96,8 @@ class DuelState:
     started: dict[str, int] = field(default_factory=dict)
 
 
-Battle = sim.BattleContext[DuelRules, DuelState]
+#: The battle as the duel's code sees it: its rules and its state typed.
+DuelBattle = sim.BattleContext[DuelRules, DuelState]
 
 
 def duellists(scenario: sim.Scenario, side: str | None = None) -> Iterator[tuple[str, Duellist]]:
@@ -112,7 +113,7 @@ class DuelGame:
     def __init__(self) -> None:
         self.state = DuelState()
 
-    def setup(self, battle: Battle) -> None:
+    def setup(self, battle: DuelBattle) -> None:
         """Note each side's size and start every unit's fire."""
         for side in battle.scenario.sides:
             self.state.started[side] = len(battle.units_of(side))
@@ -120,11 +121,11 @@ class DuelGame:
         for unit in battle.units.values():
             battle.env.process(self._fire(battle, unit, specs[unit.id]))
 
-    def on_phase(self, battle: Battle, phase: sim.Phase) -> None:
+    def on_phase(self, battle: DuelBattle, phase: sim.Phase) -> None:
         """Nothing starts with a phase: fire is continuous."""
 
     @sim.implements("DUEL.FIRE", "DUEL.KILL")
-    def _fire(self, battle: Battle, unit: sim.Unit, spec: Duellist) -> Generator[simpy.Event, object, None]:
+    def _fire(self, battle: DuelBattle, unit: sim.Unit, spec: Duellist) -> Generator[simpy.Event, object, None]:
         law = battle.knobs.duel.law
         while True:
             u = battle.dice.uniform(unit.id, "DUEL.FIRE")

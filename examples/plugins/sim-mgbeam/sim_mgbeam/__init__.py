@@ -94,6 +94,6 @@ SYSTEM = sim.RuleSystem(
     metrics=(METRICS,),
     events=frozenset({BEAM, BEAM_CROSS, sim.events.HALT, sim.events.PIN, sim.events.RALLY}),
     rules=tuple(RULES),
-    source="sim's second example plug-in (issue 23)",
+    source="an example of the plug-in path: a fixed line of machine-gun fire (a final protective line)",
     example="../scenarios/beam_crossing.yaml",
 )

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import sim
 from sim_mgbeam.geometry import beam_end
-from sim_mgbeam.model import BEAM, RALLY_PHASE, Battle, Beam, BeamState, beam_units
+from sim_mgbeam.model import BEAM, RALLY_PHASE, Beam, BeamBattle, BeamState, beam_units
 from sim_mgbeam.watch import BeamWatch
 
 
@@ -14,7 +14,7 @@ class BeamGame:
     def __init__(self) -> None:
         self.state = BeamState()
 
-    def setup(self, battle: Battle) -> None:
+    def setup(self, battle: BeamBattle) -> None:
         """Each machine-gun team lays its beam (a ``beam`` record); the beams' watch is armed."""
         length = battle.knobs.mgbeam.length
         specs = beam_units(battle.scenario)
@@ -27,7 +27,7 @@ class BeamGame:
                           bearing=bearing, length=length)
         battle.referee.add(BeamWatch(length))
 
-    def on_phase(self, battle: Battle, phase: sim.Phase) -> None:
+    def on_phase(self, battle: BeamBattle, phase: sim.Phase) -> None:
         """A moving phase moves the phasing side's movers (not the pinned); ``rally`` rallies."""
         if phase.moves:
             battle.referee.begin_phase()
@@ -39,7 +39,7 @@ class BeamGame:
 
 
 @sim.implements("MG.RALLY")
-def rally(battle: Battle, side: str) -> None:
+def rally(battle: BeamBattle, side: str) -> None:
     """Each pinned unit of ``side`` rolls d6 and rallies (is pinned no more) on >= its morale."""
     for unit in battle.units_of(side):
         if not unit.on_board or not unit.pinned:

@@ -82,7 +82,8 @@ class BeamState:
     halted: dict[str, float] = field(default_factory=dict)    # mover id -> time of its last halt
 
 
-Battle = sim.BattleContext[BeamRules, BeamState]
+#: The battle as mgbeam's code sees it: its rules and its state typed.
+BeamBattle = sim.BattleContext[BeamRules, BeamState]
 
 
 def beam_units(scenario: sim.Scenario) -> dict[str, BeamUnit]:

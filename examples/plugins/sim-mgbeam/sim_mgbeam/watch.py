@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import sim
 from sim_mgbeam.geometry import Point, crossing
-from sim_mgbeam.model import BEAM_CROSS, Battle
+from sim_mgbeam.model import BEAM_CROSS, BeamBattle
 
 
 @sim.implements("MG.HALT")
@@ -21,21 +21,21 @@ class BeamWatch(sim.Watch):
     def __init__(self, length: float) -> None:
         self.radius = length
 
-    def active(self, battle: Battle, mover: sim.Unit) -> bool:
+    def active(self, battle: BeamBattle, mover: sim.Unit) -> bool:
         """Beams watch moves made in a moving phase."""
         return battle.clock.current.moves
 
-    def reactors(self, battle: Battle, side: str) -> list[sim.Unit]:
+    def reactors(self, battle: BeamBattle, side: str) -> list[sim.Unit]:
         """The other side's machine-gun teams on the board."""
         beams = battle.state.beams
         return [u for u in battle.enemies_of(side) if u.id in beams]
 
-    def inside_triggers(self, battle: Battle, reactor: sim.Unit, mover: sim.Unit, p0: Point,
+    def inside_triggers(self, battle: BeamBattle, reactor: sim.Unit, mover: sim.Unit, p0: Point,
                         p1: Point) -> bool:
         """A mover within the beam's length of the team may still cross it, moving closer or not."""
         return True
 
-    def first_moment(self, battle: Battle, reactor: sim.Unit, mover: sim.Unit, p0: Point, p1: Point,
+    def first_moment(self, battle: BeamBattle, reactor: sim.Unit, mover: sim.Unit, p0: Point, p1: Point,
                      s: float) -> float | None:
         """The fraction of p0→p1 at which it crosses the team's beam (``geometry.crossing``)."""
         beam = battle.state.beams[reactor.id]
@@ -44,7 +44,7 @@ class BeamWatch(sim.Watch):
         return None if t is None else max(t, s)
 
     @sim.implements("MG.HALT", "MG.PIN")
-    def react(self, battle: Battle, mover: sim.Unit, trigger: sim.Trigger) -> sim.Outcome:
+    def react(self, battle: BeamBattle, mover: sim.Unit, trigger: sim.Trigger) -> sim.Outcome:
         """Halt the mover where it crossed (one ``halt`` record), roll to pin it."""
         team, state = trigger.reactor, battle.state
         now = battle.env.now
