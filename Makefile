@@ -1,6 +1,7 @@
 # Two commands for a fresh machine: `make demo` and `make test`.
 # Two stamps: the demo installs only the package (what `sim demo` needs); the tests add
-# the test extras (pytest, notebooks, the analysis packages, the checkers) and the plug-in.
+# the test extras (pytest, notebooks, the analysis packages, the checkers) and the example
+# plug-ins (the tests run them as installed distributions; mypy checks them strictly).
 VENV ?= .venv
 PY := $(VENV)/bin/python
 DEMO_STAMP := $(VENV)/.installed-demo
@@ -13,9 +14,10 @@ $(DEMO_STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e .
 	touch $(DEMO_STAMP)
 
-$(STAMP): $(DEMO_STAMP) pyproject.toml examples/plugins/sim-duel/pyproject.toml
+$(STAMP): $(DEMO_STAMP) pyproject.toml examples/plugins/sim-duel/pyproject.toml \
+		examples/plugins/sim-mgbeam/pyproject.toml
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]' -e examples/plugins/sim-duel
+	$(PY) -m pip install --quiet -e '.[test]' -e examples/plugins/sim-duel -e examples/plugins/sim-mgbeam
 	touch $(STAMP)
 
 demo: $(DEMO_STAMP)
@@ -32,7 +34,8 @@ chromium:
 	fi
 	@command -v chromium >/dev/null || { echo "chromium is still missing" >&2; exit 1; }
 
-# Checks, then tests: lint (with docstrings on the public API), types (pyproject.toml), pytest.
+# Checks, then tests: lint (with docstrings on the public API), types (pyproject.toml: strict
+# over the public API, the core and both example plug-ins), pytest.
 test: $(STAMP) chromium
 	$(VENV)/bin/ruff check sim tests benchmarks
 	$(VENV)/bin/mypy

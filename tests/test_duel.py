@@ -9,6 +9,7 @@ unit), a linear-law side at that times (the enemy's share of its starting streng
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 from fractions import Fraction
 
@@ -63,6 +64,9 @@ def test_the_plugin_comes_through_its_entry_point():
     # Written only against the public API: it imports no module of sim but `sim` itself.
     source = (DUEL_DIR / "sim_duel" / "__init__.py").read_text()
     assert "import sim\n" in source and "from sim" not in source and "sim._" not in source
+    # ... and on its typed surface: nothing of it is Any (strict mypy checks the rest).
+    assert re.search(r"\bAny\b", source) is None
+    assert "sim.BattleContext[DuelRules, DuelState]" in source
 
 
 def test_sim_run_and_rules_know_the_duel():
