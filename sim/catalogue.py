@@ -3,7 +3,7 @@
 The bottom layer of ``sim``: it imports nothing of ``sim`` but the argument checks. It
 names no rule: every rule system, the built-in ones included, and every toolkit part
 with rules of its own adds its IDs with ``define_rules`` before its code uses them. Code that
-applies a rule is marked with ``@implements("SF.HALT", ...)``; ``sim rules`` lists each ID
+applies a rule is marked with ``@implements("X.HALT", ...)``; ``sim rules`` lists each ID
 with the functions so marked (module and name), so the list can never drift from the code.
 """
 from __future__ import annotations

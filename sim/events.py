@@ -15,12 +15,12 @@ ROLL_KEYS = ("dice", "mods", "need", "success")
 
 # -- the contract's lifecycle events ----------------------------------------------------
 MOVE = "move"              # a unit starts moving; ``pos`` is where, ``waypoints`` its plan
-HALT = "halt"              # a reaction stopped a mover (SF.HALT, SF.ZOC)
+HALT = "halt"              # a reaction stopped a mover
 ARRIVE = "arrive"          # a mover reached its destination
-ACTIVATE = "activate"      # a sniper is activated (H17.2a)
-DEPLOY = "deploy"          # a sniper (or a TOO figure, at set-up) is placed
-WITHDRAW = "withdraw"      # a sniper leaves the board (H17.3)
-TO_RESERVE = "to_reserve"  # a sniper goes back to its reserve (FOW)
+ACTIVATE = "activate"      # a sniper team is activated (comes into play)
+DEPLOY = "deploy"          # a unit is placed on the board (a sniper team, a hidden figure)
+WITHDRAW = "withdraw"      # a sniper team leaves the board
+TO_RESERVE = "to_reserve"  # a sniper team goes back to its reserve
 ELIMINATE = "eliminate"    # a unit is removed for good
 HIT = "hit"                # a unit takes damage
 PIN = "pin"                # a unit is pinned
@@ -34,19 +34,19 @@ PLACE = "place"            # where a unit starts (t = 0, phase ``setup``), for e
 STOP = "stop"              # a move ended short of its destination (``reason`` says why)
 DECIDE = "decide"          # a choice a policy made (a reaction taken or declined, ...)
 END = "end"                # the last record: ``winner`` and ``reason``
-NO_DEPLOY = "no_deploy"    # a reserve found no allowed position for a sniper (FOW.RESERVE)
+NO_DEPLOY = "no_deploy"    # a reserve found no allowed position for a team
 
 # -- states of a unit the pictures draw, written by several rule systems -----------------
-REVEAL = "reveal"          # a hidden unit gives itself away (TOO.STEALTH)
-REHIDE = "rehide"          # a revealed unit is hidden again (TOO.STEALTH)
-WOUND = "wound"            # a unit is wounded (TOO.DAMAGE)
+REVEAL = "reveal"          # a hidden unit gives itself away
+REHIDE = "rehide"          # a revealed unit is hidden again
+WOUND = "wound"            # a unit is wounded
 
 # -- the base games' combat events, shared by several rule systems ----------------------
-SHOOT = "shoot"            # an ordinary shot (BASE.S.SHOOT, BASE.F.HIT)
-ASSAULT = "assault"        # a close-assault roll (BASE.S.ASSAULT, BASE.F.ASSAULT)
-ATTACK = "attack"          # an attack roll (BASE.H.AP, BASE.T.RANGE)
-SAVE = "save"              # a saving roll (BASE.F.SAVE, TOO.SAVE)
-RALLY = "rally"            # a pinned unit's rally roll (BASE.H.PIN, BASE.F.PIN)
+SHOOT = "shoot"            # an ordinary shot
+ASSAULT = "assault"        # a close-assault roll
+ATTACK = "attack"          # an attack roll
+SAVE = "save"              # a saving roll
+RALLY = "rally"            # a pinned unit's rally roll
 
 #: Events any battle may write, whatever its rule system.
 CORE_EVENTS = frozenset({PLACE, MOVE, STOP, ARRIVE, ELIMINATE, END, DECIDE})

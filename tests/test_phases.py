@@ -39,18 +39,21 @@ def test_a_plans_second_step_starts_in_a_moving_phase_of_any_name():
     assert d["choice"].startswith("step 2: advance to B") and d["phase"] == "manoeuvre"
 
 
-def test_a_plain_name_is_read_as_before():
-    """A plain name is a phase without moves, except ``movement`` (what it always meant)."""
-    system = sim.RuleSystem(name="phase_test", title="t", phases=("movement", "volley"), game=MoveEveryMover)
-    assert system.phases == (sim.PhaseSpec("movement", moves=True), sim.PhaseSpec("volley", moves=False))
-    assert _arrivals(_two_steps(("movement", "volley")))[-1] == ("B", 3, "movement")
-    # declared without moves, nothing moves in it: the plan never starts its second step
-    assert _arrivals(_two_steps(("manoeuvre", "volley"))) == []
+def test_a_phase_is_what_it_declares_whatever_its_name():
+    """``movement`` declared without moves is a phase without moves (the registry read a
+    plain ``"movement"`` as moving: a name the kernel knew); a plain name is refused."""
+    assert _arrivals(_two_steps((sim.PhaseSpec("movement"), sim.PhaseSpec("volley")))) == []
+    assert _arrivals(_two_steps((sim.PhaseSpec("movement", moves=True), sim.PhaseSpec("volley"))))[-1] \
+        == ("B", 3, "movement")
+    with pytest.raises(sim.PluginError, match=r"expected a tuple of sim\.PhaseSpec"):
+        sim.RuleSystem(name="phase_test", title="t", phases=("movement", "volley"), game=MoveEveryMover) \
+            and sim.register_system(sim.RuleSystem(name="phase_test", title="t", phases=("movement", "volley"),
+                                                   game=MoveEveryMover))
 
 
 @pytest.mark.parametrize("phases", [
     (sim.PhaseSpec("go", moves="yes"),), (sim.PhaseSpec("go"), "go"), (sim.PhaseSpec("Go"),),
-    (sim.PhaseSpec("setup"),), "movement", (3,), (), 3, None])
+    (sim.PhaseSpec("setup"),), "movement", ("movement",), ("toss", "volley"), (3,), (), 3, None])
 def test_malformed_phase_declarations_are_refused(phases):
     with pytest.raises(sim.PluginError, match="phases"):
         sim.register_system(sim.RuleSystem(name="phase_test", title="t", phases=phases, game=MoveEveryMover))
@@ -103,9 +106,13 @@ def test_too_refuses_in_phase_in_its_own_check():
 
 
 #: The kernel: the engine, the agents (the referee, movement, units, plans, the outcomes
-#: of reactions), and the core plan checks.
-KERNEL = [*sorted((ROOT / "sim" / "engine").glob("*.py")), *sorted((ROOT / "sim" / "agents").glob("*.py")),
-          ROOT / "sim" / "scenario" / "plan_checks.py"]
+#: of reactions), space, the scenario model and loader, the events, the catalogue, and the
+#: extension surface a rule system is declared through.
+KERNEL = [*(path for part in ("engine", "agents", "space", "scenario")
+            for path in sorted((ROOT / "sim" / part).glob("*.py"))),
+          *(ROOT / "sim" / f"{m}.py" for m in ("events", "catalogue", "errors", "arguments")),
+          *(ROOT / "sim" / "systems" / f"{m}.py" for m in ("registry", "knobs", "sealed", "declarations",
+                                                            "behaviours"))]
 
 
 def _names_of_builtin_systems():
@@ -128,7 +135,27 @@ def _literals(path: Path):
 def test_no_kernel_module_names_a_phase_or_a_built_in_system():
     names = _names_of_builtin_systems()
     assert {"movement", "shooting", "assault", "fire", "action", "snapfire", "too"} <= names
-    found = [f"{path.relative_to(ROOT)}:{line}: {value!r}" for path in KERNEL
+    # (sim.events spells the log's event names: ``assault`` there is a record, not a phase)
+    found = [f"{path.relative_to(ROOT)}:{line}: {value!r}" for path in KERNEL if path.name != "events.py"
              for line, value in _literals(path) if value in names]
     assert not found, found
     assert all(path.exists() for path in KERNEL) and len(KERNEL) > 10
+
+
+def test_no_kernel_text_names_a_rule_system_or_a_rule_id():
+    """Code, comments and docstrings alike: every built-in rule ID (as a word), and the
+    built-in systems' names and abbreviations."""
+    import re
+
+    from sim import catalogue
+    from sim.systems.registry import all_systems
+
+    all_systems()   # every system's rule IDs defined
+    ids = sorted(catalogue.TITLES, key=len, reverse=True)
+    assert {"SF.HALT", "H17.2b", "FOW.RESERVE", "TOO.OPP", "BASE.S.SHOOT"} <= set(ids)
+    word = re.compile(r"(?<![\w.])(" + "|".join(map(re.escape, ids)) + r")(?![\w.])"
+                      r"|\b(snapfire|h17|fow|H17|FOW|TOO|SF)\b", re.IGNORECASE)
+    found = [f"{path.relative_to(ROOT)}:{n}: {m.group(0)}" for path in KERNEL
+             for n, line in enumerate(path.read_text().splitlines(), 1)
+             for m in word.finditer(line) if m.group(0) != "too"]   # the English word
+    assert not found, found

@@ -52,7 +52,7 @@ def tosses(records, scenario):
 
 EXTRA = {}
 sim.register_system(sim.RuleSystem(
-    name="pa_toss", title="A plug-in module's system", phases=("toss",), knobs=Knobs,
+    name="pa_toss", title="A plug-in module's system", phases=(sim.PhaseSpec("toss"),), knobs=Knobs,
     events=frozenset({"pa_toss"}), metrics=(sim.MetricReporter("pa_toss", {"pa_tosses": "count"}, tosses),),
     **{"game": Game, "rules": ("PA.ROLL",), **EXTRA}))
 '''
@@ -203,7 +203,7 @@ def _count(records, scenario):
 
 
 def system(**kw):
-    return sim.RuleSystem(**{"name": "pa_bad", "title": "t", "phases": ("p",), "game": Game, **kw})
+    return sim.RuleSystem(**{"name": "pa_bad", "title": "t", "phases": (sim.PhaseSpec("p"),), "game": Game, **kw})
 
 
 @pytest.mark.parametrize("kw,words", [

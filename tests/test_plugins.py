@@ -59,7 +59,7 @@ def _tosses(records, scenario):
     return {"tosses": float(sum(r["event"] == "toss" for r in records))}
 
 
-TOSS = sim.RuleSystem(name="toss", title="A throw-away rule system", phases=("toss",),
+TOSS = sim.RuleSystem(name="toss", title="A throw-away rule system", phases=(sim.PhaseSpec("toss"),),
                       game=TossGame, knobs=TossKnobs, events=frozenset({"toss"}),
                       metrics=(sim.MetricReporter("toss", {"tosses": "count"}, _tosses),),
                       rules=("TOSS.ROLL",))
@@ -138,7 +138,7 @@ def test_unknown_rule_system_names_the_known_ones():
 
 
 def test_malformed_systems_are_refused_when_registered():
-    ok = dict(name="bad", title="t", phases=("p",), game=TossGame)
+    ok = dict(name="bad", title="t", phases=(sim.PhaseSpec("p"),), game=TossGame)
     cases = [
         ({**ok, "name": "Bad Name"}, "lower_snake_case"),
         ({**ok, "phases": ()}, "phases"),
@@ -214,9 +214,9 @@ class Game:
     def on_phase(self, battle, phase):
         pass
 
-SYSTEM = sim.RuleSystem(name="toy", title="toy", phases=("wait",), game=Game, rules=("TOY.WAIT",))
+SYSTEM = sim.RuleSystem(name="toy", title="toy", phases=(sim.PhaseSpec("wait"),), game=Game, rules=("TOY.WAIT",))
 NOT_A_SYSTEM = {"name": "toy"}
-WRONG_NAME = sim.RuleSystem(name="other", title="t", phases=("wait",), game=Game)
+WRONG_NAME = sim.RuleSystem(name="other", title="t", phases=(sim.PhaseSpec("wait"),), game=Game)
 '''
 
 

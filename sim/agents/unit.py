@@ -72,7 +72,7 @@ class Unit:
 class OnUnit:
     """Mixin for what stands for a unit on the board: its ``id`` and ``side`` are the unit's.
 
-    A TOO figure and a sniper team are such, each with a ``unit`` attribute.
+    A rule system's figure or sniper team is such, with a ``unit`` attribute.
     """
 
     unit: Unit

@@ -10,7 +10,7 @@ clock never reads more into a name (a plain name is a phase without moves).
 
 >>> import simpy
 >>> env = simpy.Environment()
->>> clock = TurnClock(env, ["blue", "red"], ["movement", "shooting"], 1.0, turns=2)
+>>> clock = TurnClock(env, ["blue", "red"], ["advance", "volley"], 1.0, turns=2)
 >>> seen = []
 >>> def watch():
 ...     while True:
@@ -18,7 +18,7 @@ clock never reads more into a name (a plain name is a phase without moves).
 ...         seen.append((env.now, p.turn, p.side, p.phase))
 >>> _ = env.process(watch()); _ = env.process(clock.run()); env.run()
 >>> seen
-[(0, 1, 'blue', 'movement'), (1.0, 1, 'blue', 'shooting'), (2.0, 2, 'red', 'movement'), (3.0, 2, 'red', 'shooting')]
+[(0, 1, 'blue', 'advance'), (1.0, 1, 'blue', 'volley'), (2.0, 2, 'red', 'advance'), (3.0, 2, 'red', 'volley')]
 """
 from __future__ import annotations
 

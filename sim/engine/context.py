@@ -189,7 +189,7 @@ class Trigger:
     reactor: Unit
     point: Point
     dist: float
-    inside: bool          # the mover was strictly within the radius already (SF.INSIDE)
+    inside: bool          # the mover was strictly within the radius already
     s: float = 0.0
     tied: tuple[Trigger, ...] = ()
 

@@ -5,8 +5,8 @@ the same rule the same number of times, whatever else differs between them. That
 makes common random numbers work across the variants of a study.
 
 >>> d = Dice(7)
->>> a = d.roll("u1", "SF.ROLL", 1)
->>> Dice(7).roll("u1", "SF.ROLL", 1) == a
+>>> a = d.roll("u1", "X.ROLL", 1)
+>>> Dice(7).roll("u1", "X.ROLL", 1) == a
 True
 """
 from __future__ import annotations

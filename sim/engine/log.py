@@ -68,7 +68,7 @@ class EventLog:
         self.sealed = True
 
     def where(self, **match: Any) -> list[dict[str, Any]]:
-        """Records whose fields equal every given value, e.g. ``where(rule="SF.HALT")``."""
+        """Records whose fields equal every given value, e.g. ``where(event="halt", unit="b1")``."""
         return [r for r in self.records if all(r.get(k) == v for k, v in match.items())]
 
     def lines(self) -> Iterable[str]:

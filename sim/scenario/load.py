@@ -259,7 +259,7 @@ def set_path(doc: dict[str, Any], dotted: str, value: Any, source: str) -> None:
     """Set ``value`` at the dotted key path in a document (``--set``'s meaning of a key)."""
     parts = dotted.split(".")
     if not dotted or any(p == "" for p in parts):
-        raise InputError(f"'{dotted}' is not a key path (expected e.g. rules.snapfire.radius)", file=source)
+        raise InputError(f"'{dotted}' is not a key path (expected e.g. rules.base.phase_length)", file=source)
     parts = _plan_parts(doc, parts)
     node = doc
     for i, part in enumerate(parts[:-1]):
@@ -326,14 +326,15 @@ def _child(node: Any, part: str) -> Any:
 
 
 def parse_assignment(text: str, source: str = "--set") -> tuple[str, Any]:
-    """'rules.snapfire.radius=12' → ('rules.snapfire.radius', 12). Values are YAML scalars."""
+    """'turns=12' → ('turns', 12). Values are YAML scalars."""
     try:  # a byte of the command line that is not UTF-8 arrives as a lone surrogate
         text.encode("utf-8")
     except UnicodeEncodeError as exc:
         raise InputError(f"'{text}' is not UTF-8 text (character {exc.start + 1} stands for a "
                          "byte that is not UTF-8; expected KEY=VALUE in UTF-8)", file=source) from None
     if "=" not in text:
-        raise InputError(f"'{text}' is not KEY=VALUE (expected e.g. rules.snapfire.radius=12)", file=source)
+        raise InputError(f"'{text}' is not KEY=VALUE (expected e.g. turns=12 or rules.base.phase_length=2)",
+                         file=source)
     key, raw = text.split("=", 1)
     value, _ = parse_yaml(raw, source) if raw.strip() else ("", {})
     return key.strip(), value
@@ -342,8 +343,8 @@ def parse_assignment(text: str, source: str = "--set") -> tuple[str, Any]:
 def parse_assignments(texts, source: str = "--set") -> dict[str, Any]:
     """Every ``KEY=VALUE`` of a command line, in order, as a dict.
 
-    A key given twice, or a key inside another one given too (``rules.snapfire`` and
-    ``rules.snapfire.radius``), is an error: one of the two would be silently lost.
+    A key given twice, or a key inside another one given too (``rules.base`` and
+    ``rules.base.phase_length``), is an error: one of the two would be silently lost.
     """
     out: dict[str, Any] = {}
     for text in texts or []:
@@ -356,7 +357,7 @@ def parse_assignments(texts, source: str = "--set") -> dict[str, Any]:
 def overlap(keys) -> tuple[str, str] | None:
     """The first key (in order) that is, or is inside or around, an earlier one, with that one.
 
-    ``rules.snapfire`` with ``rules.snapfire.radius``: the radius would be set or lost by
+    ``rules.base`` with ``rules.base.phase_length``: the length would be set or lost by
     which comes first, so a set of overrides has each key once and none inside another.
     """
     seen: list[str] = []

@@ -96,7 +96,7 @@ class Scenario(Strict):
     """A checked scenario (every rule system's scenario model is a subclass).
 
     Immutable: setting a field of it or of any part (``s.turns = 2``,
-    ``s.rules.snapfire.radius = 3``), or ``s.model_copy(update=...)``, is an
+    ``s.rules.base.phase_length = 3``), or ``s.model_copy(update=...)``, is an
     ``InputError``; its lists and maps are read-only too.
     ``sim.apply_overrides(s, {"turns": 2})`` gives a changed, checked copy, which every path
     (``sim.run``'s ``overrides``, studies, worker processes) then runs as it is.

@@ -69,7 +69,7 @@ def first_entry(p0: Point, p1: Point, c: Point, r: float) -> float | None:
 
 
 def moving_closer(p0: Point, p1: Point, c: Point) -> bool:
-    """True when leaving p0 towards p1 reduces the distance to c (SF.INSIDE).
+    """True when leaving p0 towards p1 reduces the distance to c.
 
     Along the circle about c, to ~1e-9 relative, is not closer: the sign of a product
     that small is the rounding's, and a unit on a circle's edge moving along it (or

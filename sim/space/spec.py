@@ -27,7 +27,7 @@ class TerrainTypeSpec(_Spec):
     cover: int = Field(0, ge=0, le=MAX_COVER, description="cover of a unit standing in it: "
                        "it makes the unit harder to hit (each rule system's fire rule says how)")
     hindrance: int = Field(0, ge=0, le=MAX_COVER, description="hindrance to sight through it "
-                           "(added to cover by rules that look through it, e.g. H17.2b)")
+                           "(added to cover by the rules that look through it)")
     blocks_sight: bool = Field(False, description="whether it blocks line of sight")
     cost: float = Field(1.0, gt=0, le=MAX_COST, allow_inf_nan=False,
                         description="movement cost multiplier: an edge costs its length × the "

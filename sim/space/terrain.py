@@ -197,7 +197,7 @@ class Terrain:
         return self._between_xy(p, q)[1]
 
     def cover_modifier(self, target: Node, viewer: Node) -> int:
-        """H17: the target hex's cover plus the hindrance between viewer and target."""
+        """The target's cover plus the hindrance between viewer and target (as hex rules read cover)."""
         return self.cover(target) + self.hindrance(viewer, target)
 
     # -- movement -------------------------------------------------------------------

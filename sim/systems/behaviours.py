@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, overload
 
+from sim.systems.builtin import BUILTIN_BEHAVIOURS
 from sim.systems.declarations import PluginError, entry_points, load_target, malformed
 
 __all__ = ["Behaviour", "BehaviourKind", "behaviour", "behaviours", "generation", "load_behaviours",
@@ -21,9 +22,6 @@ __all__ = ["Behaviour", "BehaviourKind", "behaviour", "behaviours", "generation"
 P = TypeVar("P", bound=Callable[..., Any])
 NAME = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 
-# The package's own behaviours, loaded through the same door as an entry point's.
-BUILTIN = ("sim.systems.h17.policies:BEHAVIOURS", "sim.systems.fow.policies:BEHAVIOURS",
-           "sim.toolkit.reactions:BEHAVIOURS", "sim.agents.policies:BEHAVIOURS")
 
 
 @dataclass(frozen=True)
@@ -72,7 +70,7 @@ def load_behaviours() -> None:
     if _TABLE.loaded:
         return
     _TABLE.loaded = True
-    for target in BUILTIN:
+    for target in BUILTIN_BEHAVIOURS:
         for b in load_target(target, "built-in", "list of sim.Behaviour"):
             _add(b, "built-in")
     for _, target, origin in entry_points("behaviour"):

@@ -1,7 +1,7 @@
 """The package's own rule systems, loaded through the same door as a plug-in's entry point."""
 from __future__ import annotations
 
-__all__ = ["BUILTIN_SYSTEMS", "DEFAULT_SYSTEM"]
+__all__ = ["BUILTIN_BEHAVIOURS", "BUILTIN_SYSTEMS", "DEFAULT_SYSTEM"]
 
 BUILTIN_SYSTEMS = {
     "snapfire": "sim.systems.snapfire:SYSTEM",
@@ -9,5 +9,8 @@ BUILTIN_SYSTEMS = {
     "fow": "sim.systems.fow:SYSTEM",
     "too": "sim.systems.too:SYSTEM",
 }
+#: The package's own behaviours (lists of ``sim.Behaviour``), loaded as an entry point's are.
+BUILTIN_BEHAVIOURS = ("sim.systems.h17.policies:BEHAVIOURS", "sim.systems.fow.policies:BEHAVIOURS",
+                      "sim.toolkit.reactions:BEHAVIOURS", "sim.agents.policies:BEHAVIOURS")
 #: The rule system of a scenario that names none (the contract's default ``ruleset``).
 DEFAULT_SYSTEM = "snapfire"

@@ -84,8 +84,8 @@ class RuleSystem:
     draw around the reacting side, with its label, or None. ``policy_keys`` is a model of
     the policies a side, group or unit may set under this system in ``policies.<who>``
     besides the common ones (such as a sniper's withdrawal), read at run time with
-    ``battle.plans.policy(unit, key)``. ``phases`` are ``PhaseSpec``s; a plain name, as
-    before them, is read as ``PhaseSpec(name, moves=name == "movement")``. ``example`` is
+    ``battle.plans.policy(unit, key)``. ``phases`` are ``PhaseSpec``s (each says whether units
+    move in it: the kernel never reads a phase's name). ``example`` is
     the scenario ``sim validate --plugins`` battles to check the system: a file's path
     (relative to the folder of the module that defines ``game``) or a scenario document;
     None: small generated ones. ``step_moves`` names the step types (of its
@@ -112,10 +112,6 @@ class RuleSystem:
     step_moves: Mapping[str, int] = field(default_factory=dict)
     doc: str = field(default="", repr=False)
 
-    def __post_init__(self) -> None:
-        if isinstance(self.phases, (tuple, list)):   # anything else: refused by _check_system
-            object.__setattr__(self, "phases", tuple(
-                PhaseSpec(p, moves=p == "movement") if isinstance(p, str) else p for p in self.phases))
 
 
 @dataclass
@@ -209,8 +205,8 @@ def _check_system(s: RuleSystem, origin: str) -> None:
     if not spec or not s.phases or len(names) != len(s.phases) or not all(NAME.match(n) for n in names) \
             or not all(isinstance(p.moves, bool) for p in s.phases) \
             or len(set(names)) != len(names) or "setup" in names:
-        _malformed(origin, what, f"phases {s.phases!r}: expected distinct lower_snake_case names "
-                                 "or sim.PhaseSpec(name, moves=True/False) (not 'setup')")
+        _malformed(origin, what, f"phases {s.phases!r}: expected a tuple of sim.PhaseSpec(name, moves=True/False) "
+                                 "with distinct lower_snake_case names (not 'setup')")
     if not callable(s.game):
         _malformed(origin, what, "'game' must be a callable that makes a Game")
     check_models(origin, what, {"knobs": s.knobs, "base_knobs": s.base_knobs, "unit_keys": s.unit_keys,
