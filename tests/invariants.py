@@ -47,9 +47,9 @@ import math
 from collections import defaultdict
 from collections.abc import Callable
 
-from sim.toolkit import sniper_team as lifecycle
 from sim.systems.registry import get_system
 from sim.systems.too.tables import damage
+from sim.toolkit import sniper_team as lifecycle
 
 EPS = 1e-6
 # A log file's times are rounded to 9 decimals (each off by at most 5e-10): the time

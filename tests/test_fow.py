@@ -10,14 +10,14 @@ from pathlib import Path
 import pytest
 
 from conftest import set_up
-from sim.toolkit import sniper_team as sn
-from sim.cli import rule_rows
+from sim.cli.rules import rule_rows
 from sim.engine.battle import Battle
 from sim.errors import InputError
 from sim.replication import run_battle
 from sim.scenario.load import apply_overrides, load_scenario, scenario_from_dict
 from sim.space.geometry import dist
 from sim.systems.fow import rules as fow
+from sim.toolkit import sniper_team as sn
 
 ROOT = Path(__file__).resolve().parents[1]
 CROSSING = ROOT / "scenarios" / "crossing_sniper.yaml"

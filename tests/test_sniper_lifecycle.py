@@ -13,10 +13,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sim.toolkit import sniper_team as sn
 from sim.engine.battle import Battle
 from sim.replication import run_battle
 from sim.scenario.load import apply_overrides, load_scenario
+from sim.toolkit import sniper_team as sn
 
 ROOT = Path(__file__).resolve().parents[1]
 VILLAGE = ROOT / "scenarios" / "village_sniper.yaml"

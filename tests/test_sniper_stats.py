@@ -12,13 +12,13 @@ import icepool
 import pytest
 from scipy import stats
 
-from sim.toolkit import sniper_team as sn
 from sim.agents.unit import Unit
 from sim.engine.battle import Battle
 from sim.scenario.load import scenario_from_dict
 from sim.systems.fow import rules as fow
 from sim.systems.h17 import hex_base
 from sim.systems.h17 import rules as h17
+from sim.toolkit import sniper_team as sn
 
 ALPHA = 1e-6
 COVER_TYPES = {str(c): {"cover": c, "hindrance": 0, "blocks_sight": False} for c in range(7)}
