@@ -22,7 +22,7 @@ STAGES = {
     "load": ("sim.study.plan.study_file", "load_study"),
     "scenario": ("sim.scenario.load", "load_scenario"),
     "battle": ("sim.replication", "run_battle"),
-    "report": ("sim.study.reports.study_page", "write_report"),
+    "report": ("sim.study.reports.html_report", "write_report"),
     # Inside a battle's SimPy process (a serial study), which SimPy re-raises as a copy.
     "mid-battle": ("sim.agents.movement", "plan_move"),
 }

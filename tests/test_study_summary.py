@@ -93,7 +93,7 @@ def test_demo_quiet_prints_nothing_and_writes_its_plots(tmp_path, capsys):
 
 def test_the_report_of_a_study_of_many_cells_carries_the_summary_not_a_row_a_cell(tmp_path):
     from sim.study.plan.study_file import load_study
-    from sim.study.reports.study_page import report_html
+    from sim.study.reports.html_report import report_html
     from sim.study.reports.summary import summary_table
     from sim.study.run.runner import run_study
     from sim.viz.html import escape

@@ -137,7 +137,7 @@ def execute(study: Study, args, *, executor=None, out=None,
                              file=str(exc.filename or args.plot),
                              place=getattr(args, "plot_option", "--plot")) from None
     if getattr(args, "report", None):
-        from sim.study.reports.study_page import write_report
+        from sim.study.reports.html_report import write_report
 
         write_report(run, args.report, getattr(args, "command_line", None))
     return (1 if run.failures else 0), run

@@ -2,5 +2,5 @@
 
 - ``summary``: the table, the JSON contract, the CSV file and the one-sentence meaning;
 - ``farming``: what ``sim analyse`` shows (text, JSON, CSV files, plots);
-- ``study_page``: the self-contained HTML report (``sim study --report``).
+- ``html_report``: the self-contained HTML report (``sim study --report``).
 """
