@@ -36,10 +36,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from sim.study.design import load_study
-from sim.study.executors import DaskExecutor, ProcessExecutor, SerialExecutor
-from sim.study.report import as_json
-from sim.study.runner import run_study
+from sim.study.plan.study_file import load_study
+from sim.study.reports.summary import as_json
+from sim.study.run.executors import DaskExecutor, ProcessExecutor, SerialExecutor
+from sim.study.run.runner import run_study
 
 STUDY = Path(__file__).resolve().parents[1] / "scenarios" / "snapfire_vs_zoc.yaml"
 OTHERS = ["march_halt.yaml", "fow_relocation.yaml"]
@@ -110,8 +110,8 @@ def crn_gain(study, replications: int, others: list, other_n: int) -> None:
 
 
 def farming(samples: int, replications: int, rounds: int) -> None:
-    from sim.study.analysis import analyse
-    from sim.study.report_farming import as_dict
+    from sim.study.analysis.responses import analyse
+    from sim.study.reports.farming import as_dict
 
     with tempfile.TemporaryDirectory() as tmp:
         shutil.copy(FARMING.with_name("crossing_sniper.yaml"), tmp)

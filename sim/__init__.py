@@ -66,9 +66,9 @@ from sim.systems.registry import (
 
 if TYPE_CHECKING:
     from sim import viz
-    from sim.study.design import Study
-    from sim.study.runner import StudyRun
-    from sim.study.stored_analysis import StudyAnalysis
+    from sim.study.analysis.study_analysis import StudyAnalysis
+    from sim.study.plan.study_file import Study
+    from sim.study.run.runner import StudyRun
     from sim.systems.too import tables as too_tables
 
 __all__ = [
@@ -102,7 +102,7 @@ def run(scenario: Scenario | str, seed: int = 1, overrides: dict[str, Any] | Non
 
 def load_study(path: str) -> Study:
     """Read, check and resolve a study file (every problem is an ``InputError``)."""
-    from sim.study.design import load_study as load
+    from sim.study.plan.study_file import load_study as load
 
     return load(arguments.path(path))
 
@@ -114,7 +114,7 @@ def study_from_dict(data: dict[str, Any], scenario: Scenario | str | None = None
     Its ``scenario`` key is a path relative to ``base_dir``, unless ``scenario`` gives the
     scenario (loaded or a path).
     """
-    from sim.study.design import study_from_dict as build
+    from sim.study.plan.study_file import study_from_dict as build
 
     arguments.mapping(data, "data")
     if scenario is not None and not isinstance(scenario, Scenario):
@@ -133,11 +133,11 @@ def run_study(study: Study | str, *, replications: int | None = None, workers: i
     study file's ``precision``, runs batches until every interval is that narrow, capped at
     ``replications``.
     """
-    from sim.study.design import Study
-    from sim.study.executors import make_executor
-    from sim.study.runner import precision_target
-    from sim.study.runner import run_study as run_it
-    from sim.study.store import ResultStore
+    from sim.study.plan.study_file import Study
+    from sim.study.run.executors import make_executor
+    from sim.study.run.runner import precision_target
+    from sim.study.run.runner import run_study as run_it
+    from sim.study.run.store import ResultStore
 
     if replications is not None:
         arguments.whole(replications, "replications", 1, arguments.MAX_REPLICATIONS)
@@ -171,7 +171,7 @@ def analyse_study(study: Study | str, db: str, *, metrics: list[str] | None = No
     The result's ``text()``, ``to_dict()`` and ``write(DIR)`` are what ``sim analyse`` prints
     and writes; ``indices()`` and ``responses()`` are DataFrames. Needs the ``analysis`` extra.
     """
-    from sim.study.stored_analysis import analyse_study as analyse
+    from sim.study.analysis.study_analysis import analyse_study as analyse
 
     return analyse(study, db, metrics=metrics, crn=crn, resamples=resamples)
 

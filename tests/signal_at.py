@@ -19,10 +19,10 @@ import threading
 import time
 
 STAGES = {
-    "load": ("sim.study.design", "load_study"),
+    "load": ("sim.study.plan.study_file", "load_study"),
     "scenario": ("sim.scenario.load", "load_scenario"),
     "battle": ("sim.replication", "run_battle"),
-    "report": ("sim.study.report_html", "write_report"),
+    "report": ("sim.study.reports.html_report", "write_report"),
     # Inside a battle's SimPy process (a serial study), which SimPy re-raises as a copy.
     "mid-battle": ("sim.agents.movement", "plan_move"),
 }
@@ -67,9 +67,9 @@ def dropped_first(fn, sig: int):
 def arm(stage: str, sig: int) -> None:
     """Wrap the stage's function so that it sends ``sig``."""
     if stage == "dropped":
-        import sim.study.design as design
+        import sim.study.plan.study_file as study_file
 
-        design.load_study = dropped_first(design.load_study, sig)
+        study_file.load_study = dropped_first(study_file.load_study, sig)
     elif stage == "dask-start":
         from distributed.nanny import Nanny
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from conftest import set_up
-from sim.cli import rule_rows
+from sim.cli.rules import rule_rows
 from sim.engine.battle import Battle
 from sim.errors import InputError
 from sim.replication import run_battle

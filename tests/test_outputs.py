@@ -20,7 +20,7 @@ import subprocess
 import pytest
 
 import sim.replication as battle
-import sim.study.runner as runner
+import sim.study.run.runner as runner
 from conftest import SCENARIOS, err_line, tmpfs
 from sim.cli import main
 
@@ -217,7 +217,7 @@ def test_a_read_only_file_system_is_refused_for_every_output(files, capsys, read
 
 
 def test_checking_an_output_leaves_nothing_behind_and_changes_nothing(tmp_path):
-    from sim.outputs import check_file, check_plot_dir
+    from sim.cli.outputs import check_file, check_plot_dir
 
     (tmp_path / "old.csv").write_text("old\n")
     os.utime(tmp_path / "old.csv", (1_000_000, 1_000_000))
@@ -291,8 +291,8 @@ def test_a_refusal_is_the_only_output(files, capsys):
 
 def test_a_plot_folder_that_cannot_be_listed_is_one_line(tmp_path, monkeypatch):
     """A folder one may write but not read (mode 0o300; root reads any, hence the stand-in)."""
+    from sim.cli.outputs import check_plot_dir
     from sim.errors import InputError
-    from sim.outputs import check_plot_dir
 
     listdir = os.listdir
 

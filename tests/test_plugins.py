@@ -94,7 +94,7 @@ def test_a_new_rule_system_is_one_module_and_one_registration(toss):
     easy = sim.run(sim.scenario_from_dict(toss_scenario(need=1)), seed=5)
     assert easy.winner == "blue" and easy.reason == "destroyed"
     # sim rules knows where TOSS.ROLL is applied and by which system.
-    from sim.cli import rule_rows
+    from sim.cli.rules import rule_rows
     row = next(r for r in rule_rows() if r["id"] == "TOSS.ROLL")
     assert row["systems"] == ["toss"] and any("TossGame._roll" in w for w in row["where"])
 

@@ -90,7 +90,7 @@ def test_a_signal_inside_a_serial_studys_battle_stops_it_and_stores_no_failure(
 def test_a_stop_raised_in_a_simpy_process_keeps_its_signal():
     import simpy
 
-    from sim.study.lifetime import Stopped
+    from sim.study.run.lifetime import Stopped
 
     env = simpy.Environment()
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from sim.cli import main
 from sim.replication import run_battle
-from sim.study.design import load_study
+from sim.study.plan.study_file import load_study
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIO = ROOT / "scenarios" / "open_ground_advance.yaml"
@@ -213,7 +213,7 @@ def test_precision_from_the_file_and_from_the_command_line(tmp_path, capsys):
 
 def test_packaged_demo_files_are_copies_of_the_shipped_ones():
     # `sim demo` reads sim/data/ so it works from an installed package; keep it in step.
-    from sim.study.command import demo_study_path
+    from sim.cli.demo import demo_study_path
 
     assert Path(demo_study_path()) == ROOT / "sim" / "data" / "snapfire_vs_zoc.yaml"
     for name in ("snapfire_vs_zoc.yaml", "open_ground_advance.yaml"):

@@ -20,9 +20,9 @@ from pathlib import Path
 import pytest
 
 from conftest import SCENARIOS, err_line
-from sim.study import scheduler
-from sim.study.design import load_study
-from sim.study.seeds import replication_seed
+from sim.study.plan.seeds import replication_seed
+from sim.study.plan.study_file import load_study
+from sim.study.run import scheduler
 
 STUDY = SCENARIOS / "march_halt.yaml"
 TESTS = Path(__file__).resolve().parent
@@ -154,7 +154,7 @@ def test_a_silent_server_does_not_hang_the_command(sim_env):
 DEADLY_RUN = """\
 import functools, sys
 import dask
-import sim.study.runner as runner
+import sim.study.run.runner as runner
 from sim.cli import main
 runner.run_study = functools.partial(runner.run_study, battle="deadly_battle:run_battle")
 with dask.config.set({"distributed.scheduler.allowed-failures": 1}):

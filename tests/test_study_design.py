@@ -9,8 +9,8 @@ import pytest
 
 from sim.cli import main
 from sim.errors import InputError
-from sim.study.design import load_study
-from sim.study.seeds import replication_seed
+from sim.study.plan.seeds import replication_seed
+from sim.study.plan.study_file import load_study
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIO = ROOT / "scenarios" / "open_ground_advance.yaml"
@@ -112,7 +112,7 @@ def test_latin_hypercube_takes_categorical_levels_shared_evenly_over_its_strata(
     paired with the radius by the Latin hypercube; the radius column is the same draw's."""
     from scipy.stats import qmc
 
-    from sim.study.seeds import stable_key
+    from sim.study.plan.seeds import stable_key
 
     text = lhs_study(9, "{rules.snapfire.radius: [2.0, 20.0], rules.snapfire.reaction: [snap_fire, zoc], "
                         "rules.snapfire.march_halt: {levels: [rest_of_phase, this_move]}}")
@@ -216,7 +216,7 @@ def test_seeds_common_random_numbers_and_independent_streams():
 
 @pytest.mark.parametrize("name", ["snapfire_vs_zoc.yaml", "march_halt.yaml", "fow_relocation.yaml"])
 def test_shipped_studies_validate_state_their_question_and_run(name):
-    from sim.study.runner import run_study
+    from sim.study.run.runner import run_study
 
     path = ROOT / "scenarios" / name
     first, second = path.read_text().splitlines()[:2]   # the editor's schema line, then the question
@@ -263,7 +263,7 @@ def test_loading_a_study_leaves_the_callers_dicts_as_they_were(tmp_path):
 ])
 def test_a_design_over_the_cell_limit_is_refused_before_a_row_is_made(tmp_path, monkeypatch, factors):
     # Issue 22, item 7: such a study took 33-65 s and gigabytes to be refused.
-    import sim.study.design as design
+    import sim.study.plan.study_file as design
 
     def made(*args, **kwargs):
         raise AssertionError("a design row was made")

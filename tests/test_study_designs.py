@@ -13,10 +13,10 @@ import pytest
 from scipy.stats import qmc
 
 from sim.errors import InputError
-from sim.study import nolh
-from sim.study.design import load_study
-from sim.study.designs import fractional, make_plan, properties
-from sim.study.factors import Factor
+from sim.study.plan import nolh
+from sim.study.plan.designs import fractional, make_plan, properties
+from sim.study.plan.factors import Factor
+from sim.study.plan.study_file import load_study
 
 ROOT = Path(__file__).resolve().parents[1]
 VILLAGE = ROOT / "scenarios" / "village_sniper.yaml"
@@ -113,6 +113,35 @@ def test_extendable_designs_keep_their_first_rows(method, small, large):
         assert len(a.rows) == small * rows and b.rows[:len(a.rows)] == a.rows
         assert [a.points[i] for i in a.rows] == [tuple(f.value(u) for f, u in zip(factors, r))
                                                  for r in a.unit]
+
+
+# The points of two small Latin hypercube studies as the code before the two Latin
+# hypercubes became one (``designs.unit_rows``) gave them: a study's cells never change.
+LHS_POINTS = {
+    "lhs": (6, [(6, "nearest", 2.352148758626064), (6, "best_cover", 2.9647856080414803),
+                (3, "random", 2.001397403381936), (4, "nearest", 3.3085548013627983),
+                (5, "random", 3.5784978340716256), (7, "best_cover", 3.998465758297047)]),
+    "optimal_lhs": (5, [(6, "random", 3.953709958773715), (3, "random", 2.3375754819220016),
+                        (8, "best_cover", 2.708000640794144), (6, "nearest", 2.8253287157458304),
+                        (4, "best_cover", 3.317410782913063)]),
+}
+
+
+@pytest.mark.parametrize("design", sorted(LHS_POINTS))
+def test_latin_hypercube_points_are_pinned(tmp_path, design):
+    samples, points = LHS_POINTS[design]
+    study = load_study(write(tmp_path, HEAD + f"""\
+factors:
+  design: {design}
+  samples: {samples}
+  vary:
+    rules.h17.ap_range: [3, 8]
+    rules.h17.placement: [best_cover, random, nearest]
+    forces.blue.0.move: [2.0, 4.0]
+"""))
+    got = [tuple(v for _, v in c.point) for c in study.cells]
+    assert got == points
+    assert [type(v) for p in got for v in p] == [type(v) for p in points for v in p]
 
 
 def test_every_design_gives_typed_distinct_points_in_range(tmp_path):
@@ -221,8 +250,8 @@ def test_lazy_cells_keep_the_study_hashes(name):
 
 
 def test_a_large_study_checks_every_cell_cheaply_and_builds_a_sample(tmp_path, monkeypatch):
-    import sim.study.design as design
-    from sim.study.cells import probe_indices
+    import sim.study.plan.study_file as design
+    from sim.study.plan.cells import probe_indices
 
     text = HEAD + """\
 factors:
@@ -253,7 +282,7 @@ factors:
 
 def test_a_cell_that_fails_its_full_build_where_it_runs_stops_the_study_in_one_line(
         tmp_path, monkeypatch, capsys):
-    import sim.study.design as design
+    import sim.study.plan.study_file as design
     from sim.cli import main
 
     # As if the sample had missed it: only the first cell is built at load time.
@@ -281,7 +310,7 @@ def test_sim_validate_reports_the_designs_quality(tmp_path, capsys):
 
 def test_cheap_hashes_equal_full_builds_on_the_shipped_farming_study():
     from sim.scenario.load import scenario_hash
-    from sim.study.cells import FULL_CHECK_CELLS
+    from sim.study.plan.cells import FULL_CHECK_CELLS
 
     study = load_study(ROOT / "scenarios" / "fow_farming.yaml")
     assert len(study.cells) == 2619 > FULL_CHECK_CELLS  # so most hashes are the cheap ones

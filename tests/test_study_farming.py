@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from sim.cli import main
-from sim.study.design import load_study
-from sim.study.report import as_json
-from sim.study.runner import run_study
-from sim.study.store import ResultStore
+from sim.study.plan.study_file import load_study
+from sim.study.reports.summary import as_json
+from sim.study.run.runner import run_study
+from sim.study.run.store import ResultStore
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -155,8 +155,8 @@ def test_shipped_study_rederives_the_ranking_the_readme_states(tmp_path):
     """The shipped study's first 32 Saltelli blocks (its design's prefix) with 4
     replications, at its own seed: the factors the README ranks first come first, and
     the ones it calls negligible have total indices below 0.01, at the bottom."""
-    from sim.study.analysis import analyse
-    from sim.study.executors import ProcessExecutor
+    from sim.study.analysis.responses import analyse
+    from sim.study.run.executors import ProcessExecutor
 
     top, low = _readme_ranking()
     shutil.copy(ROOT / "scenarios" / "crossing_sniper.yaml", tmp_path)
@@ -180,9 +180,9 @@ def test_shipped_study_rederives_the_ranking_the_readme_states(tmp_path):
 
 
 def test_a_farming_study_on_dask_gives_identical_rows_and_analysis(tmp_path):
-    from sim.study.analysis import analyse
-    from sim.study.executors import DaskExecutor, SerialExecutor
-    from sim.study.report_farming import as_dict
+    from sim.study.analysis.responses import analyse
+    from sim.study.reports.farming import as_dict
+    from sim.study.run.executors import DaskExecutor, SerialExecutor
 
     study = load_study(farm(tmp_path, 8))
     out = {}

@@ -27,13 +27,13 @@ import pytest
 
 import sim.replication as battle
 from sim.cli import main
-from sim.study.command import reproduce_command
-from sim.study.design import load_study
-from sim.study.executors import DaskExecutor, SerialExecutor, resolve
-from sim.study.report import as_json
-from sim.study.runner import run_study
-from sim.study.seeds import replication_seed
-from sim.study.store import ResultStore
+from sim.cli.study import reproduce_command
+from sim.study.plan.seeds import replication_seed
+from sim.study.plan.study_file import load_study
+from sim.study.reports.summary import as_json
+from sim.study.run.executors import DaskExecutor, SerialExecutor, resolve
+from sim.study.run.runner import run_study
+from sim.study.run.store import ResultStore
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIO = ROOT / "scenarios" / "open_ground_advance.yaml"

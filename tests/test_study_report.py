@@ -12,7 +12,7 @@ import pytest
 from conftest import SCENARIOS
 from sim import __version__
 from sim.cli import main
-from sim.study.design import load_study
+from sim.study.plan.study_file import load_study
 
 STUDY = """\
 # yaml-language-server: $schema=../docs/study.schema.json

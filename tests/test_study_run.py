@@ -11,12 +11,12 @@ import pytest
 
 from sim.errors import InputError
 from sim.replication import run_battle
-from sim.study.design import load_study
-from sim.study.executors import DaskExecutor, ProcessExecutor, SerialExecutor, run_task, task_size
-from sim.study.report import as_json
-from sim.study.runner import PrecisionTarget, run_study
-from sim.study.stats import summarize
-from sim.study.store import ResultStore
+from sim.study.analysis.stats import summarize
+from sim.study.plan.study_file import load_study
+from sim.study.reports.summary import as_json
+from sim.study.run.executors import DaskExecutor, ProcessExecutor, SerialExecutor, run_task, task_size
+from sim.study.run.runner import PrecisionTarget, run_study
+from sim.study.run.store import ResultStore
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIO = ROOT / "scenarios" / "open_ground_advance.yaml"

@@ -11,13 +11,13 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from sim.study.analysis import analyse
-from sim.study.design import load_study
-from sim.study.designs import make_plan
-from sim.study.factors import Factor
-from sim.study.metamodel import fit
-from sim.study.runner import run_study
-from sim.study.sensitivity import complete_prefix, indices, morris_indices, ranking, sobol_indices
+from sim.study.analysis.metamodel import fit
+from sim.study.analysis.responses import analyse
+from sim.study.analysis.sensitivity import complete_prefix, indices, morris_indices, ranking, sobol_indices
+from sim.study.plan.designs import make_plan
+from sim.study.plan.factors import Factor
+from sim.study.plan.study_file import load_study
+from sim.study.run.runner import run_study
 
 ROOT = Path(__file__).resolve().parents[1]
 # Two-sided normal quantile for a false-alarm rate of 1e-6, and the one SALib's 95 %

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats as sps
 
-from sim.study.stats import (
+from sim.study.analysis.stats import (
     binary_difference,
     estimate,
     newcombe_phi,

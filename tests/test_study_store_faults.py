@@ -23,7 +23,7 @@ import sim
 from conftest import SCENARIOS, err_line, tmpfs
 from sim.cli import main
 from sim.errors import InputError
-from sim.study.store import ResultStore
+from sim.study.run.store import ResultStore
 
 STUDY_TEXT = """\
 study: store

@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 
 from sim.cli import main
-from sim.study.report import FULL_TABLE_CELLS
+from sim.study.reports.summary import FULL_TABLE_CELLS
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIO = ROOT / "scenarios" / "open_ground_advance.yaml"
@@ -92,10 +92,10 @@ def test_demo_quiet_prints_nothing_and_writes_its_plots(tmp_path, capsys):
 
 
 def test_the_report_of_a_study_of_many_cells_carries_the_summary_not_a_row_a_cell(tmp_path):
-    from sim.study.design import load_study
-    from sim.study.report import summary_table
-    from sim.study.report_html import report_html
-    from sim.study.runner import run_study
+    from sim.study.plan.study_file import load_study
+    from sim.study.reports.html_report import report_html
+    from sim.study.reports.summary import summary_table
+    from sim.study.run.runner import run_study
     from sim.viz.html import escape
 
     run = run_study(load_study(study(tmp_path)), replications=2)

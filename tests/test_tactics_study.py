@@ -21,7 +21,7 @@ def readme_rows() -> dict[str, list[str]]:
 
 
 def test_the_variants_change_plans_and_policies_only():
-    from sim.study.design import load_study
+    from sim.study.plan.study_file import load_study
 
     study = load_study(STUDY)
     cells = {c.label: c.scenario for c in study.cells}

@@ -12,7 +12,7 @@ import subprocess
 import pytest
 
 from conftest import PY, ROOT, build, table
-from sim.cli import rule_rows
+from sim.cli.rules import rule_rows
 from sim.engine.battle import Battle
 from sim.systems.too import fire, spotting
 from sim.systems.too import tables as T

@@ -30,7 +30,7 @@ from sim.scenario.schema import Orders, Scenario, UnitSpec, Victory
 from sim.scenario.yamlfile import MAX_BYTES
 from sim.space.features import BUILTIN
 from sim.space.spec import AreaSpec, GridSpec, HexTerrain, TableTerrain, TerrainTypeSpec
-from sim.study.design import Factors, Precision, StudySpec
+from sim.study.plan.study_file import Factors, Precision, StudySpec
 from sim.systems.knobs import BaseKnobs
 from sim.systems.registry import BUILTIN_SYSTEMS, RuleSystem, behaviours, events_of
 

@@ -3,7 +3,7 @@ and complete YAML as it is typed.
 
 A scenario is one of the rule systems' models (``sim.scenario.load.model_for``), told
 apart by ``ruleset`` (left out: ``snapfire``); its ``terrain`` is a hex or table map as
-``sim.space.spec`` describes it. A study is ``sim.study.design.StudySpec``.
+``sim.space.spec`` describes it. A study is ``sim.study.plan.study_file.StudySpec``.
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from pydantic.json_schema import models_json_schema
 
 from sim.scenario.load import model_for
 from sim.space.spec import TERRAIN_MODELS
-from sim.study.design import StudySpec
+from sim.study.plan.study_file import StudySpec
 from sim.systems.registry import BUILTIN_SYSTEMS, RuleSystem, all_systems, get_system
 
 # Draft 7: what yaml-language-server (VS Code's YAML extension and others) supports.

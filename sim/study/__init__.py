@@ -1,15 +1,13 @@
 """What-if studies: many replications of a scenario across variants and factor sweeps.
 
-- ``design``: study files → checked, resolved cells (variant × factor point);
-- ``seeds``: replication seeds, with or without common random numbers;
-- ``executors``: serial, process pool, Dask; batches of replications per task;
-- ``store``: the SQLite results store (resumable, duplicate-free);
-- ``runner``: plans, runs, stores and summarizes; the precision stopping rule;
-- ``stats``: t and Wilson intervals, paired differences;
-- ``report``: table, JSON contract, CSV, the one-sentence meaning;
-- ``command``: the ``sim study`` and ``sim demo`` commands;
-- data farming: ``factors`` (continuous, integer, categorical), ``designs`` and ``nolh``
-  (the designs and their quality), ``plan_check`` (their validation), ``cells`` (lazy
-  cells), ``sensitivity`` (SALib), ``metamodel`` (scikit-learn, statsmodels),
-  ``analysis``, ``report_farming`` and ``analyse_command`` (``sim analyse``).
+- ``plan``: what a study is and what it runs: the study file, its factors, designs, cells
+  and seeds;
+- ``run``: how it runs: the runner, the executors (one core, a process pool, Dask), the
+  results store, and how its processes end;
+- ``analysis``: statistics (intervals, paired differences), sensitivity indices and
+  metamodels of a designed study;
+- ``reports``: what a study shows: the summary (table, JSON contract, CSV, one sentence),
+  the analysis' files and the HTML report.
+
+The commands (``sim study``, ``sim demo``, ``sim analyse``) are in ``sim.cli``.
 """

@@ -88,7 +88,7 @@ def _unpicklable(value: Any) -> str | None:
 
 
 def check_pickles(origin: str, what: str, system: Any) -> None:
-    """The system pickles: a study sends it to its worker processes (``sim.study.cells``)."""
+    """The system pickles: a study sends it to its worker processes (``sim.study.plan.cells``)."""
     parts: list[tuple[str, Any]] = []
     for f in dataclasses.fields(system):
         value = getattr(system, f.name)

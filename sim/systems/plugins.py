@@ -4,7 +4,7 @@ Such a module registers what it defines when imported (``sim.register_system`` a
 like), as a script or a notebook would. Every command imports them, then the installed
 distributions' metric reporters and behaviours, before it reads any file, so every
 command (``sim validate`` as ``sim run``) knows and refuses the same plug-ins. The names
-travel with a study's scenarios, and its workers import them too (``sim.study.cells``).
+travel with a study's scenarios, and its workers import them too (``sim.study.plan.cells``).
 """
 from __future__ import annotations
 

@@ -119,7 +119,7 @@ def main_effects(a, r, terrain: str, ylabel: str, path: str) -> str:
 
 def interactions(a, r, ylabel: str, path: str) -> str:
     """Heat map of two-factor interaction effects from the linear model."""
-    from sim.study.metamodel import short_name
+    from sim.study.analysis.metamodel import short_name
 
     short = [short_name(f.key) for f in a.plan.factors]
     k = len(short)

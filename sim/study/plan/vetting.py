@@ -1,5 +1,5 @@
 """Checks of a study's ``factors`` section, each blamed on its key and line, and the
-building of its design (``sim.study.designs``); the checks of its cells' keys and count."""
+building of its design (``sim.study.plan.designs``); the checks of its cells' keys and count."""
 from __future__ import annotations
 
 import json
@@ -9,9 +9,9 @@ from typing import Any, NoReturn
 
 from sim.errors import InputError
 from sim.scenario.yamlfile import place_of
-from sim.study import designs
-from sim.study.factors import Factor, parse_factor
-from sim.study.nolh import MAX_FACTORS, TABLES, smallest
+from sim.study.plan import designs
+from sim.study.plan.factors import Factor, parse_factor
+from sim.study.plan.nolh import MAX_FACTORS, TABLES, smallest
 
 NEEDS_SAMPLES = ("lhs", "optimal_lhs", "sobol", "halton", "saltelli", "morris")
 OPTIONS = {"samples": NEEDS_SAMPLES + ("nolh",), "stacks": ("nolh",),

@@ -14,13 +14,12 @@ import argparse
 import json
 import os
 
+from sim.cli.shared import positive_int
 from sim.errors import InputError
 
 
-def add_analyse_arguments(parser: argparse.ArgumentParser) -> None:
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``sim analyse``."""
-    from sim.study.command import _positive_int
-
     a = parser.add_argument
     a("study", help="study file (YAML)")
     a("--db", required=True, metavar="FILE", help="the SQLite store the study wrote")
@@ -30,20 +29,20 @@ def add_analyse_arguments(parser: argparse.ArgumentParser) -> None:
     a("--json", action="store_true", help="print one JSON object instead of the text")
     a("--no-crn", dest="crn", action="store_false",
       help="analyse the rows stored by a --no-crn run")
-    a("--resamples", type=lambda t: _positive_int(t, 100_000), default=1000, metavar="N",
+    a("--resamples", type=lambda t: positive_int(t, 100_000), default=1000, metavar="N",
       help="bootstrap resamples for the intervals of the indices (default 1000)")
 
 
-# The names `sim.study.report_farming.write_files` writes into --out.
+# The names `sim.study.reports.farming.write_files` writes into --out.
 OUTPUTS = ("analysis.json", "indices.csv", "effects.csv", "splits.csv", "responses.csv",
            "main_effects_*.png", "interactions_*.png", "tornado_*.png", "tree_*.png")
 
 
-def run_analyse_command(args: argparse.Namespace) -> int:
+def command(args: argparse.Namespace) -> int:
     """``sim analyse``: raises InputError on bad input (the CLI prints one line, exit 2)."""
-    from sim.outputs import check_plot_dir
-    from sim.study.design import load_study
-    from sim.study.stored_analysis import CLI_NAMES, analyse_stored, require_extra
+    from sim.cli.outputs import check_plot_dir
+    from sim.study.analysis.study_analysis import CLI_NAMES, analyse_stored, require_extra
+    from sim.study.plan.study_file import load_study
 
     require_extra(CLI_NAMES)
     study = load_study(args.study)

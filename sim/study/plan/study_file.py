@@ -3,9 +3,9 @@
 A study names a scenario, a seed, how many replications (or a precision target), named
 variants (sets of knob overrides), optional factors (a design over them: a grid, a Latin
 hypercube, a nearly orthogonal Latin hypercube, Sobol' or Halton points, factorials, or
-the Saltelli and Morris plans of ``sim.study.designs``) and the metrics to report.
+the Saltelli and Morris plans of ``sim.study.plan.designs``) and the metrics to report.
 ``load_study`` reads and checks the file and checks every cell's overrides against the
-scenario's schema at once (``sim.study.cells``), so a misspelt knob is an ``InputError``
+scenario's schema at once (``sim.study.plan.cells``), so a misspelt knob is an ``InputError``
 naming the file and line before a single battle runs.
 
 A *cell* is one (variant, factor point) pair: the unit that replications are run in and
@@ -30,10 +30,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sim.errors import InputError
 from sim.files import path_problem
 from sim.scenario.yamlfile import place_of, read_yaml
-from sim.study.cells import FULL_CHECK_CELLS, Resolver, portable, probe_indices
-from sim.study.designs import METHODS, Plan, original_lhs
-from sim.study.nolh import MAX_FACTORS
-from sim.study.plan_check import MAX_ROWS, check_factors, check_keys, check_size, plan_of
+from sim.study.plan.cells import FULL_CHECK_CELLS, Resolver, portable, probe_indices
+from sim.study.plan.designs import METHODS, Plan, original_lhs
+from sim.study.plan.nolh import MAX_FACTORS
+from sim.study.plan.vetting import MAX_ROWS, check_factors, check_keys, check_size, plan_of
 
 if TYPE_CHECKING:
     from pydantic_core import ErrorDetails
@@ -59,8 +59,8 @@ class Precision(_Strict):
 
 class Factors(_Strict):
     """``grid``: ``vary`` maps knobs to lists of values, every combination is a point.
-    Any other design (``sim.study.designs``): ``vary`` maps knobs to ``[low, high]`` or to
-    categorical levels (``sim.study.factors``), and the design places the points."""
+    Any other design (``sim.study.plan.designs``): ``vary`` maps knobs to ``[low, high]`` or to
+    categorical levels (``sim.study.plan.factors``), and the design places the points."""
 
     design: str = Field("grid", json_schema_extra={"enum": list(METHODS)}, description=(
         f"how the points are placed: {', '.join(f'`{m}`' for m in METHODS)} (the designs "
@@ -209,7 +209,7 @@ def describe(study: Study) -> str:
     """One line on a study's cells and, for a designed study, its design's quality."""
     text = f"{len(study.cells)} cells"
     if study.plan is not None:
-        from sim.study.designs import properties
+        from sim.study.plan.designs import properties
 
         text += f"; design {study.plan.method}: {properties(study.plan.unit).describe()}"
     return text

@@ -3,7 +3,7 @@
 The JSON object is the contract: ``{"study": NAME, "variants": {CELL: {METRIC: {"mean",
 "ci_low", "ci_high", "n", "method"}}}, "differences": {"CELL - BASELINE_CELL": {METRIC:
 {...}}}}``, where a CELL is a variant name, or ``variant@knob=value,...`` when the study
-has factors. ``method`` says how the interval was made (``sim.study.stats.METHODS``): an
+has factors. ``method`` says how the interval was made (``sim.study.analysis.stats.METHODS``): an
 interval that cannot be computed (n < 2) has null bounds and method ``none``; a metric
 with the same value in every replication has method ``constant`` and its bounds are that
 value (no spread was measured: the table says so instead of printing an interval).
@@ -20,9 +20,9 @@ import math
 from typing import Any, cast
 
 from sim.files import write_text
-from sim.study.design import package_version, value_text
-from sim.study.runner import StudyRun
-from sim.study.stats import Estimate, Summary
+from sim.study.analysis.stats import Estimate, Summary
+from sim.study.plan.study_file import package_version, value_text
+from sim.study.run.runner import StudyRun
 
 
 def metric_column(name: str) -> str:

@@ -24,8 +24,8 @@ from multiprocessing import get_context
 from typing import TYPE_CHECKING, Any, cast
 
 from sim.errors import InputError
-from sim.study import lifetime, mainscript
-from sim.study.cells import resolved
+from sim.study.plan.cells import resolved
+from sim.study.run import lifetime, mainscript
 
 if TYPE_CHECKING:
     from distributed import Client, LocalCluster
@@ -66,7 +66,7 @@ def _scenario(task: Task) -> Any:
     if cached is None:
         if len(_SCENARIOS) >= 64:
             _SCENARIOS.clear()
-        # A cell's scenario may come as a recipe, built here once (sim.study.cells).
+        # A cell's scenario may come as a recipe, built here once (sim.study.plan.cells).
         cached = _SCENARIOS[task.scenario_hash] = resolved(task.scenario)
     return cached
 
@@ -142,7 +142,7 @@ class WorkersLost(RuntimeError):
 class ProcessExecutor:
     """A local pool of ``workers`` processes, started with 'spawn' (safe with threads,
     and the same on every platform). Its workers ignore Ctrl-C and exit when this
-    process is gone (``sim.study.lifetime``)."""
+    process is gone (``sim.study.run.lifetime``)."""
 
     name = "processes"
 
@@ -222,7 +222,7 @@ class DaskExecutor:
     def _join(self) -> None:
         from distributed import Client
 
-        from sim.study.scheduler import check_scheduler
+        from sim.study.run.scheduler import check_scheduler
 
         address = cast(str, self.address)   # _join is called only with an address
         check_scheduler(address)  # refuses, within its timeouts, what is not Dask
@@ -300,7 +300,7 @@ def make_executor(kind: str | None, workers: int = 1, address: str | None = None
         raise InputError(f"joins a Dask scheduler; it cannot be used with "
                          f"--executor {kind}", place="--address")
     if address is not None:
-        from sim.study.scheduler import parse_address
+        from sim.study.run.scheduler import parse_address
 
         parse_address(address)  # a malformed address is refused before anything starts
         return DaskExecutor(workers, address)

@@ -1,6 +1,6 @@
 """The analysis of a designed study from what its store holds: responses per design
-point, sensitivity indices (``sim.study.sensitivity``) and metamodels
-(``sim.study.metamodel``), per variant and metric.
+point, sensitivity indices (``sim.study.analysis.sensitivity``) and metamodels
+(``sim.study.analysis.metamodel``), per variant and metric.
 
 Nothing is run here: the analysis reads the rows stored under the study's hash, so it
 can follow a study that is still being extended (``--resume`` with more points or more
@@ -19,10 +19,10 @@ from typing import Any
 import numpy as np
 
 from sim.errors import InputError
-from sim.study.designs import Plan, Properties, properties
-from sim.study.factors import Factor, is_number
-from sim.study.metamodel import Metamodel, fit
-from sim.study.sensitivity import BOOTSTRAP_SEED, RESAMPLES, Index, indices
+from sim.study.analysis.metamodel import Metamodel, fit
+from sim.study.analysis.sensitivity import BOOTSTRAP_SEED, RESAMPLES, Index, indices
+from sim.study.plan.designs import Plan, Properties, properties
+from sim.study.plan.factors import Factor, is_number
 
 #: The libraries of the ``analysis`` extra.
 EXTRA = ("SALib", "sklearn", "statsmodels")

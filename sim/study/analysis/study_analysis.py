@@ -20,10 +20,10 @@ from sim import arguments
 from sim.errors import InputError
 from sim.files import path_problem
 from sim.metrics import metric_kinds
-from sim.study.analysis import Analysis, MetricAnalysis, analyse, missing_extra
-from sim.study.design import Study, load_study
-from sim.study.report_farming import as_dict, responses, text, write_files
-from sim.study.store import ResultStore
+from sim.study.analysis.responses import Analysis, MetricAnalysis, analyse, missing_extra
+from sim.study.plan.study_file import Study, load_study
+from sim.study.reports.farming import as_dict, responses, text, write_files
+from sim.study.run.store import ResultStore
 
 __all__ = ["StudyAnalysis", "analyse_study"]
 

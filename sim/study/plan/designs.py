@@ -1,7 +1,7 @@
 """Designs: where in factor space a study runs.
 
 Every design is a matrix of rows in the unit cube, one column per factor, mapped to knob
-values by ``Factor.value`` (``sim.study.factors``). A *point* is one distinct row of
+values by ``Factor.value`` (``sim.study.plan.factors``). A *point* is one distinct row of
 values; repeated rows (integer and categorical factors make them) become one point, run
 once. Designs whose analysis needs the rows themselves (``saltelli``, ``morris``) keep
 them, as indices into the points.
@@ -32,8 +32,8 @@ from typing import Any, cast
 
 import numpy as np
 
-from sim.study.factors import Factor, parse_factor
-from sim.study.seeds import stable_key
+from sim.study.plan.factors import Factor, parse_factor
+from sim.study.plan.seeds import stable_key
 
 SPACE_FILLING = ("lhs", "optimal_lhs", "sobol", "halton", "nolh")
 SENSITIVITY = ("saltelli", "morris")
@@ -70,14 +70,15 @@ def unit_rows(method: str, factors: list[Factor], seed: int, samples: int | None
     from scipy.stats import qmc
 
     k = len(factors)
-    if method == "optimal_lhs":
-        return qmc.LatinHypercube(d=k, optimization="random-cd", rng=rng_for(seed, method)).random(samples)
+    if method in ("lhs", "optimal_lhs"):   # the one Latin hypercube; optimal_lhs optimizes it
+        optimization = "random-cd" if method == "optimal_lhs" else None
+        return qmc.LatinHypercube(d=k, optimization=optimization, rng=rng_for(seed, method)).random(samples)
     if method == "sobol":
         return qmc.Sobol(d=k, scramble=True, rng=rng_for(seed, method)).random(samples)
     if method == "halton":
         return qmc.Halton(d=k, scramble=True, rng=rng_for(seed, method)).random(samples)
     if method == "nolh":
-        from sim.study.nolh import nolh
+        from sim.study.plan.nolh import nolh
 
         return nolh(k, samples, stacks)
     if method == "factorial":
@@ -145,43 +146,42 @@ def make_plan(method: str, factors: list[Factor], seed: int, samples: int | None
     grid_levels = levels or (4 if method == "morris" else 2)
     unit = unit_rows(method, factors, seed, samples, stacks, grid_levels, generators)
     values = [tuple(f.value(u) for f, u in zip(factors, row)) for row in unit]
+    rows, first = _distinct(values)
+    points = [values[r] for r in first]
+    if method in SENSITIVITY:
+        return Plan(method, factors, points, unit, rows, grid_levels)
+    return Plan(method, factors, points, unit[first], None, grid_levels)
+
+
+def _distinct(values: list[tuple]) -> tuple[list[int], list[int]]:
+    """Each row's point (an index into the distinct values, in order of first appearance)
+    and each point's first row: repeated rows (rounded integers, levels) run once."""
     index: dict[tuple, int] = {}
     rows = [index.setdefault(_identity(v), len(index)) for v in values]
     first: dict[int, int] = {}
     for r, i in enumerate(rows):
         first.setdefault(i, r)
-    points = [values[first[i]] for i in range(len(index))]
-    if method in SENSITIVITY:
-        return Plan(method, factors, points, unit, rows, grid_levels)
-    return Plan(method, factors, points, unit[[first[i] for i in range(len(index))]],
-                None, grid_levels)
+    return rows, [first[i] for i in range(len(index))]
 
 
 def original_lhs(vary: dict[str, Any], keys: list[str], seed: int, samples: int) -> list[tuple]:
-    """The original Latin hypercube's distinct points: its numeric ranges keep the points
-    they always had (stored studies); a categorical factor's levels share its ``samples``
-    strata evenly, stratum j of n taking level floor(j L / n), so each of L levels comes
+    """The ``lhs`` design's distinct points: the Latin hypercube of ``unit_rows``, whose
+    numeric ranges keep the values they always had (stored studies: qmc.scale's arithmetic,
+    an integer knob rounded); a categorical factor's levels share its ``samples`` strata
+    evenly, stratum j of n taking level floor(j L / n), so each of L levels comes
     floor(n / L) or ceil(n / L) times."""
-    from scipy.stats import qmc
+    factors = [cast(Factor, parse_factor(k, vary[k])) for k in keys]   # checked: factors
+    unit = unit_rows("lhs", factors, seed, samples, 1, 2, None)
+    values = [tuple(_original_value(f, float(u), samples) for u, f in zip(row, factors))
+              for row in unit]
+    return [values[r] for r in _distinct(values)[1]]
 
-    factors = [parse_factor(k, vary[k]) for k in keys]
-    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(stable_key("lhs"),)))
-    unit = qmc.LatinHypercube(d=len(keys), rng=rng).random(samples)
-    rows, seen = [], set()
-    for row in unit:
-        vals = []
-        for u, f in zip(row, factors):
-            assert isinstance(f, Factor)   # checked: every entry is a factor
-            if f.kind == "categorical":
-                vals.append(f.levels[min(int(u * samples), samples - 1) * len(f.levels) // samples])
-            else:   # qmc.scale's arithmetic; integer bounds mean an integer knob, rounded
-                v = float(u) * (float(f.high) - float(f.low)) + float(f.low)
-                vals.append(int(round(v)) if f.kind == "integer" else v)
-        key = _identity(tuple(vals))
-        if key not in seen:   # repeated points (rounded integers, levels) run once
-            seen.add(key)
-            rows.append(tuple(vals))
-    return rows
+
+def _original_value(f: Factor, u: float, samples: int) -> Any:
+    if f.kind == "categorical":
+        return f.levels[min(int(u * samples), samples - 1) * len(f.levels) // samples]
+    v = u * (float(f.high) - float(f.low)) + float(f.low)
+    return int(round(v)) if f.kind == "integer" else v
 
 
 def _identity(values: tuple) -> tuple:

@@ -22,10 +22,10 @@ from typing import cast
 from sim.errors import InputError
 from sim.files import read_bytes, write_text
 from sim.scenario.yamlfile import MAX_BYTES
-from sim.study.design import package_version
-from sim.study.report import FULL_TABLE_CELLS, excludes_zero, full_table_hint, meaning, summary_table
-from sim.study.runner import StudyRun
-from sim.study.stats import Estimate, Summary
+from sim.study.analysis.stats import Estimate, Summary
+from sim.study.plan.study_file import package_version
+from sim.study.reports.summary import FULL_TABLE_CELLS, excludes_zero, full_table_hint, meaning, summary_table
+from sim.study.run.runner import StudyRun
 from sim.viz.html import escape, file_uri, page
 
 RULE_COUNT_REPS = 20   # replications per cell re-run for the rule counts
@@ -172,14 +172,14 @@ def _analysis(run: StudyRun, folder: str) -> str:
     factors = run.study.spec.factors
     if factors is None or (run.study.plan is None and factors.design == "grid"):
         return ""   # not a designed study: the variants' comparison is the whole report
-    from sim.study.analysis import missing_extra
+    from sim.study.analysis.responses import missing_extra
 
     missing = missing_extra()
     if missing:
         return ("<h2>Analysis of the design</h2><p class=\"note\">Not included: it needs "
                 f"{escape(', '.join(missing))} (<code>pip install 'sim[analysis]'</code>).</p>")
-    from sim.study.analysis import analyse
-    from sim.study.report_farming import text, write_files
+    from sim.study.analysis.responses import analyse
+    from sim.study.reports.farming import text, write_files
 
     stored = [run.records[k] for k in sorted(run.records)]
     result = analyse(run.study, stored, dict(run.kinds), run.metrics, study_hash=run.study_hash)
@@ -189,7 +189,7 @@ def _analysis(run: StudyRun, folder: str) -> str:
 
 
 def _provenance(run: StudyRun, argv: list[str] | None) -> str:
-    from sim.study.seeds import replication_seed
+    from sim.study.plan.seeds import replication_seed
 
     seeds = [replication_seed(run.study.spec.seed, r, crn=run.crn) for r in range(min(3, run.replications))]
     seed_text = (f"replication i of every cell has root seed <code>replication_seed({run.study.spec.seed}, i)</code>"

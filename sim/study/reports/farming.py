@@ -21,9 +21,9 @@ import math
 import os
 from typing import Any
 
-from sim.study.analysis import Analysis, MetricAnalysis
-from sim.study.report import metric_column
-from sim.study.sensitivity import ranking
+from sim.study.analysis.responses import Analysis, MetricAnalysis
+from sim.study.analysis.sensitivity import ranking
+from sim.study.reports.summary import metric_column
 
 SHOWN_EFFECTS = 6
 SHOWN_SPLITS = 3

@@ -1,4 +1,4 @@
-"""The ``sim study`` and ``sim demo`` commands (wired into ``sim.cli``).
+"""The ``sim study`` command (``execute`` also runs ``sim demo``'s study).
 
 ``sim study STUDY`` runs a what-if study and prints per-cell means with 95% intervals
 and the paired differences (``--json``: the contract object, nothing else on stdout).
@@ -16,67 +16,30 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-from importlib import resources
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sim.arguments import MAX_REPLICATIONS, MAX_WORKERS
+from sim.cli.shared import positive_float, positive_int, workers
 from sim.errors import InputError
 
 if TYPE_CHECKING:
-    from sim.study.design import Study
-    from sim.study.runner import StudyRun
+    from sim.study.plan.study_file import Study
+    from sim.study.run.runner import StudyRun
 
 # The study machinery (scipy, pandas, the store) is imported when a study runs, not when
 # the `sim` parser is built, so other commands start fast.
-__all__ = ["add_study_arguments", "run_study_command", "add_demo_arguments",
-           "run_demo_command", "load_study"]
+__all__ = ["add_arguments", "command", "execute", "reproduce_command"]
 
-DEMO_STUDY = "snapfire_vs_zoc.yaml"
 WORKERS_LOST = 3  # the exit status when Dask gave up on a task whose workers kept dying
-DEMO_REPLICATIONS_FAST = 12
 
 
-def load_study(path) -> Study:
-    """Read, check and resolve a study file (``sim validate`` uses this); InputError if bad."""
-    from sim.study.design import load_study as load
-
-    return load(path)
-
-
-def _positive_int(text: str, hi: int = MAX_REPLICATIONS) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got '{text}'") from None
-    if not 1 <= v <= hi:
-        raise argparse.ArgumentTypeError(f"expected a number from 1 to {hi}, got {v}")
-    return v
-
-
-def _workers(text: str) -> int:
-    return _positive_int(text, hi=MAX_WORKERS)
-
-
-def _positive_float(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got '{text}'") from None
-    if not v > 0 or v == float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a finite number > 0, got {text}")
-    return v
-
-
-def add_study_arguments(parser: argparse.ArgumentParser) -> None:
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``sim study``."""
     a = parser.add_argument
     a("study", help="study file (YAML)")
-    a("--replications", type=_positive_int, metavar="N",
+    a("--replications", type=positive_int, metavar="N",
       help="replications per cell (overrides the file; with --precision: the cap)")
-    a("--workers", type=_workers, default=1, metavar="N",
+    a("--workers", type=workers, default=1, metavar="N",
       help="worker processes (default 1; >1 without --executor means a process pool)")
     a("--executor", choices=["serial", "processes", "dask"], default=None,
       help="where replications run (dask starts a LocalCluster on 127.0.0.1)")
@@ -86,7 +49,7 @@ def add_study_arguments(parser: argparse.ArgumentParser) -> None:
     a("--json", action="store_true", help="print one JSON object instead of the table")
     a("--no-crn", dest="crn", action="store_false",
       help="independent seeds per variant (no common random numbers), for comparison")
-    a("--precision", type=_positive_float, metavar="X",
+    a("--precision", type=positive_float, metavar="X",
       help="add batches until every interval's half-width is <= X (cap: --replications "
            "or the file's max_replications, default 2000)")
     a("--plot", metavar="DIR", help="write PNG plots into DIR")
@@ -95,7 +58,7 @@ def add_study_arguments(parser: argparse.ArgumentParser) -> None:
     a("--quiet", action="store_true",
       help="no progress bar and no table: stdout stays empty (but for --json); notes and "
            "errors go to stderr")
-    a("--task-size", type=_positive_int, metavar="N",
+    a("--task-size", type=positive_int, metavar="N",
       help="replications per task (default: about six tasks per worker, 5 to 50 each; "
            "to 250 on Dask)")
 
@@ -111,11 +74,11 @@ def execute(study: Study, args, *, executor=None, out=None,
             banner: str = "") -> tuple[int, StudyRun | None]:
     """Run a loaded study with parsed options; returns (exit code, StudyRun). ``banner``
     is printed once every option is checked, so a refusal is the only output."""
-    from sim.study import lifetime
-    from sim.study.executors import WorkersLost, make_executor
-    from sim.study.report import as_json, full_table_hint, table, write_csv
-    from sim.study.runner import precision_target, run_study
-    from sim.study.store import ResultStore
+    from sim.study.reports.summary import as_json, full_table_hint, table, write_csv
+    from sim.study.run import lifetime
+    from sim.study.run.executors import WorkersLost, make_executor
+    from sim.study.run.runner import precision_target, run_study
+    from sim.study.run.store import ResultStore
 
     out = out or sys.stdout
     if args.resume and args.db is None:
@@ -174,7 +137,7 @@ def execute(study: Study, args, *, executor=None, out=None,
                              file=str(exc.filename or args.plot),
                              place=getattr(args, "plot_option", "--plot")) from None
     if getattr(args, "report", None):
-        from sim.study.report_html import write_report
+        from sim.study.reports.html_report import write_report
 
         write_report(run, args.report, getattr(args, "command_line", None))
     return (1 if run.failures else 0), run
@@ -183,10 +146,10 @@ def execute(study: Study, args, *, executor=None, out=None,
 def _check_outputs(study: Study, args) -> None:
     """Before any battle: no output (--csv, --report, --plot, --db) is one of the inputs,
     and each is a place where a file of its kind can be written."""
-    from sim.outputs import check_file, check_plot_dir
+    from sim.cli.outputs import check_file, check_plot_dir
 
     inputs = {"the study file": study.path, "the study's scenario": study.scenario_path}
-    check_file("--db", args.db, inputs, tried=False)  # its kind: sim.study.store
+    check_file("--db", args.db, inputs, tried=False)  # its kind: sim.study.run.store
     inputs["the results database"] = args.db
     check_file("--csv", args.csv, inputs)
     check_file("--report", getattr(args, "report", None), inputs)
@@ -217,47 +180,9 @@ def reproduce_command(study: Study, record) -> str:
     return shlex.join(words)
 
 
-def run_study_command(args: argparse.Namespace) -> int:
+def command(args: argparse.Namespace) -> int:
     """``sim study``: raises InputError on bad input (the CLI prints it and exits 2)."""
-    study = load_study(args.study)
-    code, _ = execute(study, args)
-    return code
+    from sim.study.plan.study_file import load_study
 
-
-def add_demo_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options of ``sim demo``."""
-    parser.add_argument("--fast", action="store_true",
-                        help=f"only {DEMO_REPLICATIONS_FAST} replications (for tests)")
-    parser.add_argument("--workers", type=_workers, default=2, metavar="N",
-                        help="worker processes (default 2)")
-    parser.add_argument("--out", default="sim-demo", metavar="DIR",
-                        help="where the plots go (default ./sim-demo)")
-    parser.add_argument("--quiet", action="store_true",
-                        help="no progress bar and nothing on stdout (the plots are written)")
-
-
-def demo_study_path() -> str:
-    """The shipped demo study: package data when installed, else the repo's scenarios/."""
-    packaged = resources.files("sim") / "data" / DEMO_STUDY
-    if packaged.is_file():
-        return str(packaged)
-    return str(Path(__file__).resolve().parents[2] / "scenarios" / DEMO_STUDY)
-
-
-def run_demo_command(args: argparse.Namespace) -> int:
-    """``sim demo``: snap fire vs zone of control, with CRN, on a 2-process pool."""
-    from sim.study.report import meaning
-
-    study = load_study(demo_study_path())
-    opts = argparse.Namespace(
-        replications=DEMO_REPLICATIONS_FAST if args.fast else None, workers=args.workers,
-        executor="processes" if args.workers > 1 else "serial", address=None, db=None,
-        resume=False, json=False, crn=True, precision=None, plot=args.out, csv=None, report=None,
-        quiet=args.quiet, task_size=None, plot_option="--out")
-    banner = "" if args.quiet else f"sim demo: {study.spec.description or study.name}\n"
-    code, run = execute(study, opts, banner=banner)
-    if run is None or args.quiet:
-        return code
-    print("\n" + meaning(run))
-    print(f"Plots: {os.path.join(args.out, '')}")
+    code, _ = execute(load_study(args.study), args)
     return code

@@ -20,11 +20,11 @@ from typing import Any, cast
 
 from sim.errors import InputError
 from sim.metrics import metric_kinds
-from sim.study.design import Precision, Study, package_version
-from sim.study.executors import DEFAULT_BATTLE, SerialExecutor, Task, task_size
-from sim.study.seeds import replication_seed
-from sim.study.stats import Summary, summarize
-from sim.study.store import ResultStore, Stored
+from sim.study.analysis.stats import Summary, summarize
+from sim.study.plan.seeds import replication_seed
+from sim.study.plan.study_file import Precision, Study, package_version
+from sim.study.run.executors import DEFAULT_BATTLE, SerialExecutor, Task, task_size
+from sim.study.run.store import ResultStore, Stored
 from sim.systems.registry import MetricKind
 
 
@@ -195,7 +195,7 @@ def _ensure(run: StudyRun, n: int, executor, store, progress, battle: str,
         per_cell.setdefault(ci, []).append(rep)
     chunks = {ci: [reps[i:i + size] for i in range(0, len(reps), size)]
               for ci, reps in per_cell.items()}
-    # Recipes, not scenarios: a worker builds each cell's scenario once (sim.study.cells).
+    # Recipes, not scenarios: a worker builds each cell's scenario once (sim.study.plan.cells).
     shipped = {ci: cells[ci].recipe() for ci in chunks}
     tasks = []
     # Interleave cells so every variant advances together (and a killed run has some of each).

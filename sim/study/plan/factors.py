@@ -12,7 +12,7 @@ A coordinate u in [0, 1] maps to a continuous value ``low + u (high - low)``, to
 integer ``low + floor(u (high - low + 1))`` (each whole number gets an equal share of the
 unit interval; u = 1 is the top one) and to level ``floor(u L)`` of L levels likewise.
 (The older ``lhs`` design keeps its own rounding of ranges, so its points are unchanged;
-its strata share a categorical factor's levels evenly, ``sim.study.designs.original_lhs``.)
+its strata share a categorical factor's levels evenly, ``sim.study.plan.designs.original_lhs``.)
 """
 from __future__ import annotations
 

@@ -1,0 +1,50 @@
+"""What the commands share: the option values they check alike, and the one-line message."""
+from __future__ import annotations
+
+import argparse
+
+from sim.arguments import MAX_REPLICATIONS, MAX_WORKERS
+from sim.errors import InputError
+
+
+def one_line(text: str) -> str:
+    """``text`` on one line, printable whatever the path's bytes (a non-UTF-8 file name)."""
+    return " ".join(text.encode("utf-8", "backslashreplace").decode("utf-8").splitlines())
+
+
+def seed(text: str) -> int:
+    """``--seed``: a root seed, 0 .. 2**63-1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise InputError(f"--seed '{text}' is not an integer (expected 0 .. 2**63-1)", file="command line") from None
+    if not 0 <= value < 2**63:
+        raise InputError(f"--seed {value} is out of range (expected 0 .. 2**63-1)", file="command line")
+    return value
+
+
+def positive_int(text: str, hi: int = MAX_REPLICATIONS) -> int:
+    """A whole number from 1 to ``hi`` (replications, a task's size, resamples)."""
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got '{text}'") from None
+    if not 1 <= v <= hi:
+        raise argparse.ArgumentTypeError(f"expected a number from 1 to {hi}, got {v}")
+    return v
+
+
+def workers(text: str) -> int:
+    """``--workers``: 1 to ``MAX_WORKERS`` worker processes."""
+    return positive_int(text, hi=MAX_WORKERS)
+
+
+def positive_float(text: str) -> float:
+    """A finite number > 0 (``--precision``)."""
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got '{text}'") from None
+    if not v > 0 or v == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a finite number > 0, got {text}")
+    return v

@@ -1,0 +1,12 @@
+"""How a study runs.
+
+- ``runner``: plans, runs, stores and summarizes; the precision stopping rule;
+- ``executors``: one core, a process pool or Dask; batches of replications per task;
+- ``scheduler``: joining a Dask scheduler (the address and its handshake, with timeouts);
+- ``store``: the SQLite results store (resumable, duplicate-free);
+- ``lifetime``: how a study's processes end (signals, orphaned workers);
+- ``mainscript``: the script a study runs from, and what its workers need of it.
+
+This package is imported first by the ``sim`` command (``sim._start`` imports
+``lifetime``), so it imports nothing itself.
+"""
