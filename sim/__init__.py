@@ -14,7 +14,9 @@ Load a scenario, run a battle, read its event log; run a what-if study; draw it 
 radius); ``sim.too_tables`` the Theatre of Operation tables.
 
 Extend it without forking: a rule system is one ``RuleSystem`` (``register_system``),
-a metric one ``MetricReporter`` (``register_metric``); an installed distribution offers
+a metric one ``MetricReporter`` (``register_metric``), a named choice a knob selects one
+``Behaviour`` of a typed ``BehaviourKind`` (``register_behaviour``; the plans' kinds are
+``ROUTE``, ``REACTION_MOVE`` answering a ``Response``, and ``TARGET``); an installed distribution offers
 them through the entry-point groups ``sim.systems`` and ``sim.metrics``. Rules see the battle
 through ``BattleContext``; exact reactions to movers are referee ``Watch``-es, whose
 ``react`` answers an ``Outcome``; a system's phases are ``PhaseSpec``-s (a name, and
@@ -36,6 +38,7 @@ except importlib.metadata.PackageNotFoundError:  # run from a source tree, not i
     __version__ = "0+unknown"
 
 from sim import arguments, events
+from sim.agents.choices import REACTION_MOVE, ROUTE, TARGET, Response
 from sim.agents.movement import go_straight, movement_process
 from sim.agents.outcome import Outcome
 from sim.agents.unit import Unit
@@ -51,6 +54,7 @@ from sim.replication import BattleResult, run_battle
 from sim.scenario.load import apply_overrides, load_scenario, scenario_from_dict
 from sim.scenario.schema import Scenario
 from sim.space.geometry import first_entry
+from sim.systems.behaviours import Behaviour, BehaviourKind, register_behaviour
 from sim.systems.knobs import BaseKnobs, Knobs
 from sim.systems.registry import (
     Checks,
@@ -72,13 +76,14 @@ if TYPE_CHECKING:
     from sim.systems.too import tables as too_tables
 
 __all__ = [
-    "Battle", "BattleContext", "BattleResult", "BaseKnobs", "Checks", "EventLog",
+    "REACTION_MOVE", "ROUTE", "TARGET",
+    "Battle", "BattleContext", "BattleResult", "BaseKnobs", "Behaviour", "BehaviourKind", "Checks", "EventLog",
     "Game", "InputError", "Knobs", "MetricReporter", "Outcome", "Phase", "PhaseSpec", "PluginError",
-    "RuleSystem",
+    "Response", "RuleSystem",
     "Scenario", "Trigger", "Unit", "Watch", "__version__", "analyse_study", "apply_overrides",
     "compute_metrics",
     "define_rules", "end_states", "events", "first_entry", "go_straight", "implements", "load_scenario",
-    "load_study", "metric_kinds", "movement_process", "register_metric",
+    "load_study", "metric_kinds", "movement_process", "register_behaviour", "register_metric",
     "register_system", "rule_system", "run", "run_study", "scenario_from_dict", "study_from_dict",
     "system_names", "too_tables", "viz", "win_probability",
 ]

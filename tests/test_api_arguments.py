@@ -177,6 +177,7 @@ CASES = [
     ("register_system", {"system": 5}, "system"),
     ("register_system", {"system": SYSTEM, "replace": "yes"}, "replace"),
     ("register_metric", {"reporter": None}, "reporter"),
+    ("register_behaviour", {"behaviour": None}, "behaviour"),
     ("define_rules", {"titles": None}, "titles"),
     ("define_rules", {"titles": {"": "no ID"}}, "titles"),
     ("define_rules", {"titles": {"SF.MOVE": 5}}, "titles"),

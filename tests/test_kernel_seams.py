@@ -110,3 +110,45 @@ def test_a_move_started_without_setting_the_units_process_is_halted_exactly():
         sim.experimental.unregister_system("bare_test")
     (stop,) = [r for r in log if r["event"] == "stop"]
     assert stop["reason"] == "halted" and tuple(stop["pos"]) == (90.0, 50.0) and stop["t"] == pytest.approx(0.9)
+
+
+def _lane_with_a_sentry(policy: str) -> dict:
+    """b advances A→B (turn 1) past a red sentry's snap-fire radius; fired on, it reacts by ``policy``."""
+    wp = {"A": (0.0, 50.0), "M": (30.0, 50.0), "B": (100.0, 50.0), "S": (50.0, 55.0)}
+    return scenario(table(wp, [("A", "M"), ("M", "B")]),
+                    [unit("b", "A", move=200, armour=7, orders={"type": "advance", "to": "B"})],
+                    [unit("s", "S", armour=7)], turns=3, destroy=False,
+                    rules={"snapfire": {"radius": 10}}) | {"policies": {"b": {"on_fired": {"policy": policy}}}}
+
+
+def test_a_reaction_policy_sees_only_public_objects_and_answers_a_response():
+    """``reaction_move`` behaviours were called ``choose(plans, runner, policy)`` and acted
+    by calling the plans' internals; now ``(battle, unit, policy) -> sim.Response``."""
+    seen = []
+
+    def back_to_m(battle, unit, policy):
+        seen.append((type(battle).__name__, isinstance(unit, sim.Unit), type(policy).__name__))
+        return sim.Response.move_to("M", "back to M")
+
+    sim.register_behaviour(sim.Behaviour(sim.REACTION_MOVE, "back_to_m", back_to_m, "to M"))
+    try:
+        log = sim.run(sim.scenario_from_dict(_lane_with_a_sentry("back_to_m")), seed=1).log
+    finally:
+        sim.experimental.unregister_behaviour(sim.REACTION_MOVE, "back_to_m")
+    assert seen and seen[0] == ("Battle", True, "MovePolicy")
+    (d,) = [r for r in log if r["event"] == "decide" and r["trigger"] == "fired_on"]
+    assert d["choice"] == "back to M" and d["policy"] == "back_to_m"
+    assert [r["node"] for r in log if r["event"] == "arrive" and r["unit"] == "b"][0] == "M"
+
+
+def test_a_reaction_policy_that_answers_anything_else_is_one_plugin_error():
+    def says(battle, unit, policy):
+        return "carry on"   # the old seam: a bare string
+
+    sim.register_behaviour(sim.Behaviour(sim.REACTION_MOVE, "says", says))
+    try:
+        expected = r"reaction policy 'says' gave b 'carry on' \(expected a sim\.Response"
+        with pytest.raises(sim.PluginError, match=expected):
+            sim.run(sim.scenario_from_dict(_lane_with_a_sentry("says")), seed=1)
+    finally:
+        sim.experimental.unregister_behaviour(sim.REACTION_MOVE, "says")

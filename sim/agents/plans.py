@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from sim.agents.choices import REACTION_MOVE, ROUTE, TARGET, Response
 from sim.agents.unit import Unit
 from sim.agents.way import Way
 from sim.events import ARRIVE, DECIDE, HALT, HIT, MOVE, PIN, PLACE, STOP
@@ -118,7 +119,11 @@ class Plans:
         # of plain orders skips it).
         self._needs_log = any(r.reacts or any(_reads_log(c) for c in (*[s.when for s in r.steps], r.until))
                               for r in self.runners.values())
-        for r in self.runners.values():   # the first step, as orders always were, unless it waits
+
+    def start(self) -> None:
+        """Every unit's first step, as orders always were, unless it waits (once the battle
+        holds these plans: a route planner may ask them, ``battle.plans``)."""
+        for r in self.runners.values():
             if r.steps[0].when is None:
                 self._start(r, None, log=False)
             else:
@@ -164,7 +169,7 @@ class Plans:
         p = self.policy(unit, "target")
         if p is None:
             return min(candidates, key=lambda c: (c[0], c[1].id))[1]
-        choice: Unit = behaviour("target", p.policy).choose(candidates, p)
+        choice: Unit = behaviour(TARGET, p.policy).choose(candidates, p)
         if choice not in [c[1] for c in candidates]:
             raise PluginError(f"target policy '{p.policy}' chose {getattr(choice, 'id', choice)!r}, not one of "
                               "the candidates (expected one of the enemies it was given)")
@@ -248,9 +253,9 @@ class Plans:
 
     def route(self, unit: Unit, step: Any) -> list[str]:
         """The nodes the unit's step takes it through, by the step's route planner."""
-        planner = behaviour("route", step.route).choose
+        planner = behaviour(ROUTE, step.route).choose
         try:
-            found: list[str] = planner(self, unit, unit.node, list(step.via), step.to)
+            found: list[str] = planner(self.battle, unit, unit.node, list(step.via), step.to)
         except NoPath:   # checked at load time from its start; a detour may cut it off
             return []
         if getattr(planner, "__module__", None) == _SHIPPED:
@@ -262,6 +267,11 @@ class Plans:
                                   f"'{b}' does not follow '{a}' (expected nodes of the map, each "
                                   "a neighbour of the one before, starting after the unit's node)")
         return found
+
+    def last_passed(self, unit: Unit) -> str | None:
+        """The node the unit last passed: the one it stands past on an edge, or the one it
+        came to its node from (None: it has not moved)."""
+        return self.runners[unit.id].way.last_passed(unit, self.battle.terrain)
 
     def seen_by_enemies_of(self, side: str) -> frozenset[str]:
         """The ground the enemies of ``side`` saw from where they started (covered routes)."""
@@ -335,10 +345,17 @@ class Plans:
             r.reacted = self._read
             interrupted = r.resume   # a new reaction replaces one under way
             r.ground_turns, r.detour, r.resume = 0, False, False
-            choice = behaviour("reaction_move", p.policy).choose(self, r, p)
+            response = behaviour(REACTION_MOVE, p.policy).choose(self.battle, unit, p)
+            if not isinstance(response, Response):
+                raise PluginError(f"reaction policy '{p.policy}' gave {unit.id} {response!r} (expected a "
+                                  "sim.Response: carry_on(), stand(turns) or move_to(node))")
+            if response.hold:
+                self.hold(r, response.hold)
+            elif response.to is not None:
+                self.detour(r, response.to)
             trigger = "fired_on" if what == "on_fired" else "halted"
             self.battle.record(DECIDE, rule=None, unit=unit.id, pos=unit.pos, node=unit.node,
-                               policy=p.policy, choice=str(choice), trigger=trigger)
+                               policy=p.policy, choice=response.choice, trigger=trigger)
             if r.resume:        # it holds or moves off its plan (``hold``, ``detour``)
                 return True
             r.resume = interrupted   # carrying on: a broken-off step starts again now

@@ -1,55 +1,48 @@
-"""The named route planners and policies that plans use (behaviours in the registry).
-
-A route planner (kind ``route``) is ``choose(plans, unit, start, via, goal) -> [nodes]``;
-a reaction policy (kind ``reaction_move``) is ``choose(plans, runner, policy) -> str`` (the
-choice it logs), which calls ``plans.hold`` or ``plans.detour`` to act, or nothing to
-carry on; a target policy (kind ``target``) is ``choose([(distance, enemy)], policy) ->
-enemy``. A user adds one with ``sim.experimental.register_behaviour`` and names it in a
-scenario's ``route`` or ``policies``.
-"""
+"""The shipped route planners and policies that plans use (behaviours of the kinds in
+``sim.agents.choices``, whose protocols say each one's arguments)."""
 from __future__ import annotations
 
 from typing import Any
 
-from sim.agents.plans import Plans, Runner
+from sim.agents.choices import REACTION_MOVE, ROUTE, TARGET, Response
 from sim.agents.unit import Unit
+from sim.engine.context import BattleContext
+from sim.scenario.orders import MovePolicy, TargetPolicy
 from sim.space import routes
 from sim.space.geometry import dist
 from sim.systems.behaviours import Behaviour
 
 
-def _shortest(plans: Plans, unit: Unit, start: str, via: list[str], goal: str) -> list[str]:
-    return routes.shortest(plans.battle.terrain, start, via, goal)
+def _shortest(battle: BattleContext, unit: Unit, start: str, via: list[str], goal: str) -> list[str]:
+    return routes.shortest(battle.terrain, start, via, goal)
 
 
-def _covered(plans: Plans, unit: Unit, start: str, via: list[str], goal: str) -> list[str]:
-    return routes.covered(plans.battle.terrain, start, via, goal, plans.seen_by_enemies_of(unit.side))
+def _covered(battle: BattleContext, unit: Unit, start: str, via: list[str], goal: str) -> list[str]:
+    return routes.covered(battle.terrain, start, via, goal, battle.plans.seen_by_enemies_of(unit.side))
 
 
-def _carry_on(plans: Plans, r: Runner, p: Any) -> str:
-    return "carry on"
+def _carry_on(battle: BattleContext, unit: Unit, p: MovePolicy) -> Response:
+    return Response.carry_on()
 
 
-def _go_to_ground(plans: Plans, r: Runner, p: Any) -> str:
-    return plans.hold(r, p.turns)
+def _go_to_ground(battle: BattleContext, unit: Unit, p: MovePolicy) -> Response:
+    return Response.stand(p.turns)
 
 
-def _fall_back(plans: Plans, r: Runner, p: Any) -> str:
+def _fall_back(battle: BattleContext, unit: Unit, p: MovePolicy) -> Response:
     # back along the edge it stands on to the node it stands past, or from a node to the
     # one it came to it from
-    back = r.way.last_passed(r.unit, plans.battle.terrain)
+    back = battle.plans.last_passed(unit)
     if back is None:
-        plans.hold(r)
-        return "hold (nowhere to fall back to)"
-    plans.detour(r, back)
-    return f"fall back to {back}"
+        return Response.stand(1, "hold (nowhere to fall back to)")
+    return Response.move_to(back, f"fall back to {back}")
 
 
-def _seek_cover(plans: Plans, r: Runner, p: Any) -> str:
+def _seek_cover(battle: BattleContext, unit: Unit, p: MovePolicy) -> Response:
     """The nearest node with cover within one move that no enemy holds and that is no
     nearer any enemy than the unit is now (seeking cover is not closing in)."""
-    unit, t = r.unit, plans.battle.terrain
-    enemies = [e for e in plans.battle.enemies_of(unit.side)]
+    t = battle.terrain
+    enemies = [e for e in battle.enemies_of(unit.side)]
     held = {e.node for e in enemies}
 
     def closest(pos: Any) -> float:
@@ -60,49 +53,46 @@ def _seek_cover(plans: Plans, r: Runner, p: Any) -> str:
              and closest(t.pos(n)) >= now - 1e-9 and t.reachable(unit.node, n)]
     near = [(cost, n) for n in cover if (cost := t.path_cost(unit.node, n)) <= unit.move + 1e-9]
     if not near:
-        plans.hold(r)
-        return "hold (no cover within reach)"
+        return Response.stand(1, "hold (no cover within reach)")
     cost, node = min(near)
     if node == unit.node and unit.pos == t.pos(node):
-        plans.hold(r)   # already in cover: it stays there this phase
-    else:
-        plans.detour(r, node)
-    return f"cover at {node}"
+        return Response.stand(1, f"cover at {node}")   # already in cover: it stays there this phase
+    return Response.move_to(node, f"cover at {node}")
 
 
-def _nearest(candidates: list[tuple[float, Unit]], p: Any) -> Unit:
+def _nearest(candidates: list[tuple[float, Unit]], p: TargetPolicy) -> Unit:
     return min(candidates, key=lambda c: (c[0], c[1].id))[1]
 
 
-def _weakest(candidates: list[tuple[float, Unit]], p: Any) -> Unit:
+def _weakest(candidates: list[tuple[float, Unit]], p: TargetPolicy) -> Unit:
     return min(candidates, key=lambda c: (c[1].steps, c[0], c[1].id))[1]
 
 
-def _most_dangerous(candidates: list[tuple[float, Unit]], p: Any) -> Unit:
+def _most_dangerous(candidates: list[tuple[float, Unit]], p: TargetPolicy) -> Unit:
     return min(candidates, key=lambda c: (-c[1].steps, c[1].armour, c[0], c[1].id))[1]
 
 
-def _priority(candidates: list[tuple[float, Unit]], p: Any) -> Unit:
+def _priority(candidates: list[tuple[float, Unit]], p: TargetPolicy) -> Unit:
     order = {k: i for i, k in enumerate(p.kinds)}
     return min(candidates, key=lambda c: (order.get(c[1].kind, len(order)), c[0], c[1].id))[1]
 
 
-BEHAVIOURS = [
-    Behaviour("route", "shortest", _shortest, "the least-cost path, through `via` in order (default)"),
-    Behaviour("route", "via", _shortest, "the least-cost legs between the `via` nodes"),
-    Behaviour("route", "covered", _covered,
+BEHAVIOURS: list[Behaviour[Any]] = [
+    Behaviour(ROUTE, "shortest", _shortest, "the least-cost path, through `via` in order (default)"),
+    Behaviour(ROUTE, "via", _shortest, "the least-cost legs between the `via` nodes"),
+    Behaviour(ROUTE, "covered", _covered,
               "keeps out of the ground the enemy saw from its start (10x dearer there)"),
-    Behaviour("reaction_move", "carry_on", _carry_on, "keep to the plan (the default)"),
-    Behaviour("reaction_move", "go_to_ground", _go_to_ground, "hold for `turns` movement phases"),
-    Behaviour("reaction_move", "fall_back", _fall_back,
+    Behaviour(REACTION_MOVE, "carry_on", _carry_on, "keep to the plan (the default)"),
+    Behaviour(REACTION_MOVE, "go_to_ground", _go_to_ground, "hold for `turns` movement phases"),
+    Behaviour(REACTION_MOVE, "fall_back", _fall_back,
               "move back to the last node it passed (along the edge it stands on, or to the node "
               "before the one it stands on)"),
-    Behaviour("reaction_move", "seek_cover", _seek_cover,
+    Behaviour(REACTION_MOVE, "seek_cover", _seek_cover,
               "move to the nearest node with cover it can reach this phase, not one an enemy holds "
               "nor nearer the enemy than it stands"),
-    Behaviour("target", "nearest", _nearest, "the nearest enemy in range and sight (the default)"),
-    Behaviour("target", "weakest", _weakest, "the enemy with fewest steps, then the nearest"),
-    Behaviour("target", "most_dangerous", _most_dangerous,
+    Behaviour(TARGET, "nearest", _nearest, "the nearest enemy in range and sight (the default)"),
+    Behaviour(TARGET, "weakest", _weakest, "the enemy with fewest steps, then the nearest"),
+    Behaviour(TARGET, "most_dangerous", _most_dangerous,
               "the enemy with most steps (then least armour), then the nearest"),
-    Behaviour("target", "priority", _priority, "the first of `kinds` present, then the nearest"),
+    Behaviour(TARGET, "priority", _priority, "the first of `kinds` present, then the nearest"),
 ]

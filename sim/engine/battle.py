@@ -57,6 +57,7 @@ class Battle:
             self.units[unit.id] = unit
             self._by_side[side].append(unit)
         self.plans = Plans(self)   # each unit's orders and route, step by step
+        self.plans.start()
         self.attacker: str = scenario.victory.attacker
         self.defender: str = next(s for s in scenario.sides if s != self.attacker)
         self.done = self.env.event()

@@ -174,6 +174,12 @@ class PlansView(Protocol):
     def route(self, unit: Unit, step: Any) -> list[str]:
         """The nodes the unit's step takes it through, by the step's route planner."""
 
+    def last_passed(self, unit: Unit) -> str | None:
+        """The node the unit last passed (None: it has not moved)."""
+
+    def seen_by_enemies_of(self, side: str) -> frozenset[str]:
+        """The ground the enemies of ``side`` saw from where they started."""
+
 
 @dataclass
 class Trigger:

@@ -84,6 +84,9 @@ def load_behaviours() -> None:
 
 def register_behaviour(behaviour: Behaviour[P]) -> Behaviour[P]:
     """Register a named behaviour that a knob of kind ``behaviour.kind`` can select."""
+    if not isinstance(behaviour, Behaviour):
+        malformed("Python", f"behaviour {getattr(behaviour, 'name', behaviour)!r}",
+                  f"is a {type(behaviour).__name__}; expected a sim.Behaviour", place="behaviour")
     load_behaviours()
     _add(behaviour, "Python")
     return behaviour

@@ -16,15 +16,16 @@ reactor's one chance at that target this turn.
 """
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Protocol
 
 from pydantic import Field
 
 from sim.agents.unit import Unit
 from sim.engine.context import BattleContext
 from sim.events import DECIDE
+from sim.systems.behaviours import Behaviour, BehaviourKind, behaviour
 from sim.systems.knobs import Knobs, behaviour_of
-from sim.systems.registry import Behaviour, Checks, behaviour
+from sim.systems.registry import Checks
 
 
 class ReactionPolicy(Knobs):
@@ -45,6 +46,16 @@ class ReactionPolicies(Knobs):
         "its own policy for the reactions it may take (before its side's `take_reactions`)"))
 
 
+class ReactionChoice(Protocol):
+    """Whether a reactor takes a reaction it may (kind ``reaction``), given its chance of success."""
+
+    def __call__(self, chance: float, policy: ReactionPolicy, /) -> bool:
+        """True: it takes it."""
+
+
+REACTION: BehaviourKind[ReactionChoice] = BehaviourKind("reaction")
+
+
 def take(battle: BattleContext, reactor: Unit, mover: Unit, rule: str, chance: float,
          policies: dict[str, ReactionPolicy]) -> bool:
     """Whether ``reactor`` takes the reaction ``rule`` against ``mover`` (logged when it
@@ -53,7 +64,7 @@ def take(battle: BattleContext, reactor: Unit, mover: Unit, rule: str, chance: f
     p = battle.plans.policy(reactor, "take_reaction") or policies.get(reactor.side)
     if p is None:
         return True
-    taken = bool(behaviour("reaction", p.policy).choose(chance, p))
+    taken = bool(behaviour(REACTION, p.policy).choose(chance, p))
     battle.record(DECIDE, rule=rule, unit=reactor.id, target=mover.id, pos=reactor.pos,
                   policy=p.policy, choice="take" if taken else "decline", trigger=rule,
                   chance=chance, at_least=p.at_least)
@@ -68,21 +79,21 @@ def check_sides(c: Checks, system: str) -> None:
                    "rules", system, "take_reactions", side)
 
 
-def _always(chance: float, p: Any) -> bool:
+def _always(chance: float, p: ReactionPolicy) -> bool:
     return True
 
 
-def _never(chance: float, p: Any) -> bool:
+def _never(chance: float, p: ReactionPolicy) -> bool:
     return False
 
 
-def _threshold(chance: float, p: Any) -> bool:
+def _threshold(chance: float, p: ReactionPolicy) -> bool:
     return chance >= p.at_least - 1e-12   # a chance of exactly at_least is taken
 
 
-BEHAVIOURS = [
-    Behaviour("reaction", "always", _always, "take every reaction (the default)"),
-    Behaviour("reaction", "never", _never, "decline every reaction"),
-    Behaviour("reaction", "threshold", _threshold,
+BEHAVIOURS: list[Behaviour[Any]] = [
+    Behaviour(REACTION, "always", _always, "take every reaction (the default)"),
+    Behaviour(REACTION, "never", _never, "decline every reaction"),
+    Behaviour(REACTION, "threshold", _threshold,
               "take a reaction only when its chance of success is at least `at_least`"),
 ]

@@ -11,10 +11,11 @@ from sim.catalogue import implements
 from sim.events import HIT, SHOOT
 from sim.space.geometry import dist
 from sim.space.grid import SpatialGrid, nearest
+from sim.systems.behaviours import behaviour
 from sim.systems.fow import team_combat
 from sim.systems.fow.events import CATCH, ESCAPE, NO_SHOT, RELOCATE, SNIPER_SHOT
+from sim.systems.fow.policies import REDEPLOYMENT, RELOCATION
 from sim.systems.fow.state import FowBattle
-from sim.systems.registry import behaviour
 from sim.toolkit.sniper_team import HIDDEN, REVEALED, SniperTeam
 from sim.toolkit.targets import pick
 
@@ -34,7 +35,7 @@ def placement(battle: FowBattle, team: SniperTeam) -> tuple[str, dict[str, Any]]
           if all(dist(t.pos(n), e.pos) > k.deploy_clearance for e in enemies)]
     if not ok:
         return None
-    cover, _, node = behaviour("fow.redeploy", k.redeploy).choose(battle, team, ok)
+    cover, _, node = behaviour(REDEPLOYMENT, k.redeploy).choose(battle, team, ok)
     return node, {"cover": cover, "policy": k.redeploy, "choices": len(ok)}
 
 
@@ -46,7 +47,7 @@ def wants_relocation(battle: FowBattle, team: SniperTeam) -> bool:
     r = battle.plans.policy(team.unit, "relocate") or battle.knobs.fow.relocate
     if not team.on_board or team.deployed_turn == battle.clock.turn:
         return False
-    return bool(behaviour("fow.relocate", r.when).choose(battle, team, r))
+    return bool(behaviour(RELOCATION, r.when).choose(battle, team, r))
 
 
 @implements("FOW.RELOCATE")

@@ -8,10 +8,11 @@ from typing import Any
 
 from sim.agents.unit import Unit
 from sim.catalogue import implements
+from sim.systems.behaviours import behaviour
 from sim.systems.h17 import hex_combat
 from sim.systems.h17.events import ELIMINATION_CHECK, NO_ACTIVATION, NO_ELIMINATION_CHECK, SNIPER_ATTACK
+from sim.systems.h17.policies import PLACEMENT, WITHDRAWAL
 from sim.systems.h17.state import H17Battle
-from sim.systems.registry import behaviour
 from sim.toolkit.sniper_team import HIDDEN, SniperTeam
 
 RANGE = 6   # hexes: placement (H17.2b) and opportunity fire (H17.4)
@@ -45,7 +46,7 @@ def placement(battle: H17Battle, team: SniperTeam,
     if not found:
         return None
     policy = battle.knobs.h17.placement
-    node, cover, d, _ = behaviour("h17.placement", policy).choose(battle, team, found)
+    node, cover, d, _ = behaviour(PLACEMENT, policy).choose(battle, team, found)
     return node, {"cover": cover, "dist": d, "policy": policy, "choices": len(found)}
 
 
@@ -156,4 +157,4 @@ def wants_withdrawal(battle: H17Battle, team: SniperTeam) -> bool:
     w = withdraw_policy(battle, team)
     if not team.on_board or team.doomed:
         return False
-    return bool(behaviour("h17.withdraw", w.when).choose(battle, team, w))
+    return bool(behaviour(WITHDRAWAL, w.when).choose(battle, team, w))
