@@ -33,7 +33,8 @@ def fail(name: str, expected: str, value: Any) -> InputError:
 def whole(value: Any, name: str, least: int = 0, most: int | None = None) -> int:
     """A whole number (an ``int`` or NumPy's; not a bool, not a float) in ``least`` ..
     ``most``, as an ``int``."""
-    whole_number = int(value) if isinstance(value, Integral) and not isinstance(value, bool) else None
+    # bool first: mypy does not know a bool is an Integral (a registered ABC) and would call the check dead
+    whole_number = int(value) if not isinstance(value, bool) and isinstance(value, Integral) else None
     if whole_number is None or whole_number < least or (most is not None and whole_number > most):
         span = f"{least} .. {'2**63-1' if most == SEED_MAX else most}" if most is not None \
             else f">= {least}"
@@ -63,7 +64,8 @@ def number(value: Any, name: str, least: float | None = None, most: float | None
 
 
 def _finite(value: Any) -> bool:
-    return isinstance(value, Real) and not isinstance(value, bool) and math.isfinite(value)
+    # bool first, as in ``whole``: mypy does not know a bool is a Real
+    return not isinstance(value, bool) and isinstance(value, Real) and math.isfinite(value)
 
 
 def point(value: Any, name: str) -> tuple[float, float]:

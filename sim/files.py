@@ -14,7 +14,7 @@ import io
 import os
 import stat
 import tempfile
-from typing import Any
+from typing import Any, cast
 
 from sim.errors import InputError
 
@@ -105,9 +105,11 @@ def read_bytes(path: str, limit: int, expected: str) -> bytes:
                 if why is None and st.st_size > limit:
                     raise InputError(f"file is {st.st_size} bytes (expected at most {limit})",
                                      file=path)
-                data = b"" if why else fh.read(limit + 1)
-                if data is None:  # it would have to wait for its bytes (/proc/kmsg)
-                    why, data = "cannot be read without waiting for it", b""
+                # typeshed says bytes, but a read that would block returns None (O_NONBLOCK)
+                got = b"" if why else cast("bytes | None", fh.read(limit + 1))
+                if got is None:  # it would have to wait for its bytes (/proc/kmsg)
+                    why, got = "cannot be read without waiting for it", b""
+                data = got
     except FileNotFoundError:
         why = "no such file"
     except OSError as exc:

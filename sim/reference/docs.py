@@ -25,8 +25,8 @@ from sim.errors import InputError
 from sim.files import read_bytes, write_text
 from sim.reference.jsonschema import scenario_schema, study_schema, systems_of
 from sim.reference.tables import doc_of, nested, table, undocumented
-from sim.scenario.orders import Arrived, Condition, Group, MovePolicy, Plan, Policies, TargetPolicy
-from sim.scenario.schema import Orders, Scenario, UnitSpec, Victory
+from sim.scenario.orders import Arrived, Condition, Group, MovePolicy, Orders, Plan, Policies, TargetPolicy
+from sim.scenario.schema import Scenario, UnitSpec, Victory
 from sim.scenario.yamlfile import MAX_BYTES
 from sim.space.features import BUILTIN
 from sim.space.spec import AreaSpec, GridSpec, HexTerrain, TableTerrain, TerrainTypeSpec

@@ -10,6 +10,7 @@ import copy
 import hashlib
 import json
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal, NoReturn, TypeVar
@@ -261,7 +262,7 @@ def set_path(doc: dict[str, Any], dotted: str, value: Any, source: str) -> None:
     if not dotted or any(p == "" for p in parts):
         raise InputError(f"'{dotted}' is not a key path (expected e.g. rules.base.phase_length)", file=source)
     parts = _plan_parts(doc, parts)
-    node = doc
+    node: object = doc   # a section (dict) or a list on the way down; the path may also end at a value
     for i, part in enumerate(parts[:-1]):
         key: Any = _index(part) if isinstance(node, list) else part
         if isinstance(node, list):
@@ -340,7 +341,7 @@ def parse_assignment(text: str, source: str = "--set") -> tuple[str, Any]:
     return key.strip(), value
 
 
-def parse_assignments(texts, source: str = "--set") -> dict[str, Any]:
+def parse_assignments(texts: Iterable[str] | None, source: str = "--set") -> dict[str, Any]:
     """Every ``KEY=VALUE`` of a command line, in order, as a dict.
 
     A key given twice, or a key inside another one given too (``rules.base`` and
@@ -354,7 +355,7 @@ def parse_assignments(texts, source: str = "--set") -> dict[str, Any]:
     return out
 
 
-def overlap(keys) -> tuple[str, str] | None:
+def overlap(keys: Iterable[str]) -> tuple[str, str] | None:
     """The first key (in order) that is, or is inside or around, an earlier one, with that one.
 
     ``rules.base`` with ``rules.base.phase_length``: the length would be set or lost by
@@ -369,7 +370,7 @@ def overlap(keys) -> tuple[str, str] | None:
     return None
 
 
-def check_keys(keys, source: str) -> None:
+def check_keys(keys: Iterable[str], source: str) -> None:
     """``InputError`` if one key of ``keys`` is another or inside another (``overlap``)."""
     pair = overlap(keys)
     if pair is not None:
@@ -397,7 +398,7 @@ def apply_overrides(scenario: Scenario, overrides: dict[str, Any], source: str =
                          file=source) from None
 
 
-def canonical(scenario: Scenario) -> dict:
+def canonical(scenario: Scenario) -> dict[str, Any]:
     """The resolved scenario, defaults filled in: what a result is echoed with."""
     return scenario.model_dump(mode="json")
 

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, Literal, NoReturn, Protocol, cast
 
 import yaml
 
@@ -25,6 +26,20 @@ MAX_NODES = 200_000    # YAML nodes, counted with every alias expanded ("billion
 MAX_DEPTH = 64         # nesting of mappings and lists
 
 
+class _Mark(Protocol):
+    """Where a PyYAML node starts (PyYAML ships no types: these are the fields read here)."""
+
+    line: int  # 0-based
+
+
+class _Node(Protocol):
+    """A PyYAML node, as read here (PyYAML's loader methods are untyped: their nodes are cast to this)."""
+
+    tag: str
+    value: Any  # a scalar's text, a sequence's nodes, a mapping's (key, value) node pairs
+    start_mark: _Mark
+
+
 class _Refused(Exception):
     """A document refused by the guards below: (message, 0-based line or None)."""
 
@@ -33,7 +48,7 @@ class _Refused(Exception):
         self.line = line
 
 
-def _no_tag(loader, node):
+def _no_tag(loader: _Loader, node: _Node) -> NoReturn:
     tag = str(node.tag)
     tag = "!!" + tag[len("tag:yaml.org,2002:"):] if tag.startswith("tag:yaml.org,2002:") else tag
     raise yaml.constructor.ConstructorError(
@@ -48,8 +63,9 @@ except ImportError:  # PyYAML built without libyaml
 
 _Base: type
 if _CParser is not None:
-    class _CBase(yaml.composer.Composer, _CParser, yaml.constructor.SafeConstructor,
-                 yaml.resolver.Resolver):
+    # PyYAML ships no types: to mypy every base here is Any.
+    class _CBase(yaml.composer.Composer, _CParser,  # type: ignore[misc, no-any-unimported]
+                 yaml.constructor.SafeConstructor, yaml.resolver.Resolver):  # type: ignore[misc, no-any-unimported]
         """libyaml parses; PyYAML's Python composer builds the nodes (so the guards of
         ``_Loader`` see each one) and its safe constructor builds the values."""
 
@@ -63,16 +79,16 @@ else:
     _Base = yaml.SafeLoader
 
 
-class _Loader(_Base):
+class _Loader(_Base):  # type: ignore[misc]  # _Base is PyYAML's (untyped: Any to mypy)
     """A safe loader that also counts nodes while composing (so a huge document stops
     early), refuses duplicate keys and the tags that build non-plain values (sets, pairs,
     bytes); timestamps stay strings."""
 
-    def compose_document(self):
+    def compose_document(self) -> _Node | None:
         self._count = self._depth = 0
-        return super().compose_document()
+        return cast("_Node | None", super().compose_document())
 
-    def compose_node(self, parent, index):
+    def compose_node(self, parent: _Node | None, index: object) -> _Node:
         self._count += 1
         if self._count > MAX_NODES:
             raise _Refused(f"more than {MAX_NODES} YAML nodes (expected a smaller document)",
@@ -82,7 +98,7 @@ class _Loader(_Base):
                            self.peek_event().start_mark.line)
         self._depth += 1
         try:
-            return super().compose_node(parent, index)
+            return cast("_Node", super().compose_node(parent, index))
         finally:
             self._depth -= 1
 
@@ -109,8 +125,8 @@ MAX_DIGITS = 4300  # Python's own limit on converting decimal text to int
 _TOO_BIG = 10 ** MAX_DIGITS
 
 
-def _core_int(loader, node) -> int:
-    text = loader.construct_scalar(node)
+def _core_int(loader: _Loader, node: _Node) -> int:
+    text: str = loader.construct_scalar(node)
     sign, digits = (-1, text[1:]) if text[:1] == "-" else (1, text.lstrip("+"))
     base = {"0o": 8, "0x": 16}.get(digits[:2], 10)
     body = (digits if base == 10 else digits[2:]).lstrip("0") or "0"
@@ -121,20 +137,25 @@ def _core_int(loader, node) -> int:
     return sign * int(body, base)
 
 
-def _core_bool(loader, node) -> bool:
-    return loader.construct_scalar(node).lower() == "true"
+def _core_bool(loader: _Loader, node: _Node) -> bool:
+    text: str = loader.construct_scalar(node)
+    return text.lower() == "true"
 
 
 _Loader.add_constructor("tag:yaml.org,2002:int", _core_int)
 _Loader.add_constructor("tag:yaml.org,2002:bool", _core_bool)
 
 
-def _measure(node: yaml.Node, depth: int, memo: dict) -> tuple[int, int]:
+#: A node's id -> its (nodes, height) once measured, None while it is being measured.
+_Memo = dict[int, tuple[int, int] | None]
+
+
+def _measure(node: _Node, depth: int, memo: _Memo) -> tuple[int, int]:
     """(nodes, height) of ``node`` with aliases expanded; memoised, so an alias bomb
     costs its size in the file, not its expanded size. Refuses what is too big, too
     deep, recursive or has a repeated key."""
     key = id(node)
-    hit = memo.get(key, False)
+    hit: tuple[int, int] | None | Literal[False] = memo.get(key, False)  # False: not yet seen
     if hit is None:
         raise _Refused("a recursive alias (expected a tree of mappings and lists)",
                        node.start_mark.line)
@@ -143,7 +164,7 @@ def _measure(node: yaml.Node, depth: int, memo: dict) -> tuple[int, int]:
             raise _Refused(f"nested more than {MAX_DEPTH} levels deep", node.start_mark.line)
         memo[key] = None
         if isinstance(node, yaml.MappingNode):
-            seen: set = set()
+            seen: set[tuple[str, Any]] = set()
             for k, _ in node.value:
                 if isinstance(k, yaml.ScalarNode) and k.tag != "tag:yaml.org,2002:merge":
                     if (k.tag, k.value) in seen:
@@ -166,7 +187,7 @@ def _measure(node: yaml.Node, depth: int, memo: dict) -> tuple[int, int]:
     return hit
 
 
-def _lines(node: yaml.Node, path: tuple, out: dict[tuple, int]) -> None:
+def _lines(node: _Node, path: tuple[Any, ...], out: dict[tuple[Any, ...], int]) -> None:
     out.setdefault(path, node.start_mark.line + 1)
     if isinstance(node, yaml.MappingNode):
         for key, value in node.value:
@@ -178,7 +199,7 @@ def _lines(node: yaml.Node, path: tuple, out: dict[tuple, int]) -> None:
             _lines(item, path + (i,), out)
 
 
-def _culprit(node: yaml.Node, memo: dict) -> yaml.Node:
+def _culprit(node: _Node, memo: Mapping[int, tuple[int, int]]) -> _Node:
     """The innermost node whose expansion alone is over the limit (where to point)."""
     while True:
         if isinstance(node, yaml.MappingNode):
@@ -187,13 +208,13 @@ def _culprit(node: yaml.Node, memo: dict) -> yaml.Node:
             children = node.value
         else:
             return node
-        big = [c for c in children if memo[id(c)][0] > MAX_NODES]
-        if not big:
-            return node
+        big: list[_Node] = [c for c in children if memo[id(c)][0] > MAX_NODES]
+        if not big:  # (isinstance with PyYAML's untyped classes made ``node`` Any to mypy)
+            return cast("_Node", node)
         node = big[0]
 
 
-def read_yaml(path: str | os.PathLike) -> tuple[Any, dict[tuple, int]]:
+def read_yaml(path: str | os.PathLike[str]) -> tuple[Any, dict[tuple[Any, ...], int]]:
     """Read a YAML file safely; any problem is an InputError naming the file and line."""
     name = str(path)
     if not name:
@@ -206,18 +227,19 @@ def read_yaml(path: str | os.PathLike) -> tuple[Any, dict[tuple, int]]:
     return parse_yaml(text, name)
 
 
-def parse_yaml(text: str, name: str = "<string>") -> tuple[Any, dict[tuple, int]]:
+def parse_yaml(text: str, name: str = "<string>") -> tuple[Any, dict[tuple[Any, ...], int]]:
     loader = None
     try:
         loader = _Loader(text)
         node = loader.get_single_node()
         data = None
         if node is not None:
-            memo: dict = {}
+            memo: _Memo = {}
             total, _ = _measure(node, 0, memo)
             if total > MAX_NODES:
+                measured = cast("dict[int, tuple[int, int]]", memo)  # done: no node is still None
                 raise _Refused(f"{total} YAML nodes once aliases are expanded "
-                               f"(expected at most {MAX_NODES})", _culprit(node, memo).start_mark.line)
+                               f"(expected at most {MAX_NODES})", _culprit(node, measured).start_mark.line)
             data = loader.construct_document(node)
     except _Refused as exc:
         place = f"line {exc.line + 1}" if exc.line is not None else None
@@ -241,13 +263,13 @@ def parse_yaml(text: str, name: str = "<string>") -> tuple[Any, dict[tuple, int]
     finally:
         if loader is not None:
             loader.dispose()
-    lines: dict[tuple, int] = {}
+    lines: dict[tuple[Any, ...], int] = {}
     if node is not None:
         _lines(node, (), lines)
     return data, lines
 
 
-def place_of(path: tuple, lines: dict[tuple, int]) -> str:
+def place_of(path: tuple[Any, ...], lines: Mapping[tuple[Any, ...], int]) -> str:
     """'line N, key a.b.c' for a key path, using the nearest known line."""
     dotted = ".".join(str(p) for p in path) or "(top level)"
     probe = tuple(path)

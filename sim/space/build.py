@@ -12,7 +12,7 @@ from sim.space.terrain import Terrain
 
 
 def build_terrain(spec: Any, file: str | None = None, place: str = "terrain",
-                  lines: Mapping[tuple, int] | None = None) -> Terrain:
+                  lines: Mapping[tuple[Any, ...], int] | None = None) -> Terrain:
     """Check ``spec`` (YAML already parsed) and build its map, by ``spec["kind"]``.
 
     ``kind: hex`` is described in ``sim.space.hexmap``, ``kind: table`` in

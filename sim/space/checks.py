@@ -30,8 +30,8 @@ class Where:
     records them) and the key path ``keys`` of the place, a failure also names the line.
     """
 
-    def __init__(self, file: str | None, place: str, lines: Mapping[tuple, int] | None = None,
-                 keys: tuple = ()):
+    def __init__(self, file: str | None, place: str, lines: Mapping[tuple[Any, ...], int] | None = None,
+                 keys: tuple[Any, ...] = ()):
         self.file = file
         self.place = place
         self.lines = lines
@@ -61,19 +61,19 @@ def _show(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def mapping(value: Any, where: Where) -> Mapping:
+def mapping(value: Any, where: Where) -> Mapping[Any, Any]:
     if not isinstance(value, Mapping):
         where.fail(f"expected a mapping of keys to values, got {_show(value)}")
     return value
 
 
-def sequence(value: Any, where: Where) -> list:
+def sequence(value: Any, where: Where) -> list[Any]:
     if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple)):
         where.fail(f"expected a list, got {_show(value)}")
     return list(value)
 
 
-def known_keys(value: Mapping, allowed: Iterable[str], where: Where) -> None:
+def known_keys(value: Mapping[Any, Any], allowed: Iterable[str], where: Where) -> None:
     """Fail on the first key that is not in ``allowed`` (typos must not pass silently)."""
     allowed = tuple(allowed)
     for key in value:

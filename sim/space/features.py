@@ -81,10 +81,12 @@ def parse_type(entry: Mapping[str, Any], base: TerrainType, where: Where) -> Ter
     return replace(base, **changes)
 
 
+# shapely ships no types: to mypy the polygon field (an argument of __init__ and replace
+# too) is Any.
 @dataclass(frozen=True)
-class Area:
+class Area:  # type: ignore[no-any-unimported]
     """A tabletop terrain area: a named polygon of one terrain type."""
 
     name: str
-    polygon: Polygon
+    polygon: Polygon  # type: ignore[no-any-unimported]
     type: TerrainType

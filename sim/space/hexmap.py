@@ -95,7 +95,7 @@ def _special_key(key: Any, width: int, height: int, where: Where) -> tuple[int, 
     return col, row
 
 
-def _from_size(spec: Mapping, types: Mapping[str, TerrainType], where: Where) -> list[Cell]:
+def _from_size(spec: Mapping[str, Any], types: Mapping[str, TerrainType], where: Where) -> list[Cell]:
     for key in ("width", "height"):
         if key not in spec:
             where.at(key).fail(f"expected '{key}' in hexes (or give the map as 'rows')")
@@ -148,13 +148,13 @@ def hex_terrain(cells: list[Cell], types: Mapping[str, TerrainType]) -> Terrain:
             "terrain": t.name, "cover": t.cover, "hindrance": t.hindrance,
             "blocks_sight": t.blocks_sight, "cost": t.cost, "passable": t.passable}))
     # Edges of one cost share one attribute dict: the terrain never changes once built.
-    shared: dict[float, dict] = {}
+    shared: dict[float, dict[str, float]] = {}
     attrs = [shared.setdefault(c, {"length": 1.0, "cost": c}) for c in pair_cost.tolist()]
     g = graph_of(nodes, zip([names[i] for i in a.tolist()], [names[j] for j in b.tolist()], attrs))
     return Terrain(g, "hex", edges=(a, b, pair_cost))
 
 
-def build_hex(spec: Mapping, where: Where) -> Terrain:
+def build_hex(spec: Mapping[Any, Any], where: Where) -> Terrain:
     """Check a ``kind: hex`` spec and build its ``Terrain``; ``InputError`` on bad input."""
     checks.known_keys(spec, HEX_KEYS, where)
     types = _types(spec.get("types"), where.at("types"))

@@ -28,6 +28,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 import shapely
+from numpy.typing import NDArray
 from shapely.geometry import LineString
 from shapely.strtree import STRtree
 
@@ -101,7 +102,7 @@ class TableSight:
         idx = self._tree.query(shapely.points(p), predicate="intersects")
         return sorted(int(i) for i in idx)
 
-    def containing_all(self, points) -> tuple[np.ndarray, np.ndarray]:
+    def containing_all(self, points: NDArray[np.object_]) -> tuple[np.ndarray, np.ndarray]:
         """``containing`` for many points (shapely points) at once: the pairs (point
         index, area index) of every area containing a point, boundary included."""
         at, hit = self._tree.query(points, predicate="intersects")

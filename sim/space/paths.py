@@ -17,9 +17,11 @@ from __future__ import annotations
 
 import math
 from array import array
+from typing import Any, TypeAlias
 
 import networkx as nx
 import numpy as np
+from numpy.typing import NDArray
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra
 
@@ -29,7 +31,12 @@ Node = str
 
 #: A destination's tree: each node's next hop towards it (a node index, -1 for none) and
 #: its cost to get there (inf where it cannot), both indexed by node in build order.
-Tree = tuple[array, array]
+#: (A string: ``array`` takes no type arguments at run time before Python 3.12.)
+Tree: TypeAlias = "tuple[array[int], array[float]]"
+
+#: A bulk builder's edges: (first, second, cost) arrays, the ends as node indices in build
+#: order, in ``graph.edges`` order.
+Edges: TypeAlias = tuple[NDArray[np.integer[Any]], NDArray[np.integer[Any]], NDArray[np.floating[Any]]]
 
 
 class NoPath(Exception):
@@ -39,7 +46,10 @@ class NoPath(Exception):
 class Paths:
     """Least-``cost`` routes over ``graph``, one cached tree per destination."""
 
-    def __init__(self, graph: nx.Graph, weight: str = "cost", edges=None):
+    # networkx and scipy ship no types: to mypy a graph and a sparse matrix are Any (hence
+    # the ignores in this class).
+    def __init__(self, graph: nx.Graph, weight: str = "cost",  # type: ignore[no-any-unimported]
+                 edges: Edges | None = None):
         """``edges``, if given, is (first, second, cost) arrays of node indices (build
         order) in ``graph.edges`` order, as a builder that made them in bulk has them."""
         self._graph = graph
@@ -47,7 +57,7 @@ class Paths:
         self._edges = edges
         #: destination -> its Tree.
         self.trees: dict[Node, Tree] = {}
-        self._matrix: tuple[list[Node], dict[Node, int], csr_matrix | None] | None = None
+        self._matrix: tuple[list[Node], dict[Node, int], csr_matrix | None] | None = None  # type: ignore[no-any-unimported]
         self._order: tuple[list[Node], dict[Node, int]] | None = None
 
     @property
@@ -65,10 +75,13 @@ class Paths:
             self._order = (nodes, {n: i for i, n in enumerate(nodes)})
         return self._order
 
-    def _sparse(self) -> tuple[list[Node], dict[Node, int], csr_matrix | None]:
+    def _sparse(self) -> tuple[list[Node], dict[Node, int], csr_matrix | None]:  # type: ignore[no-any-unimported]
         """(nodes, index, CSR matrix of costs), built once; None if a cost is negative."""
         if self._matrix is None:
             nodes, index = self._ordered()
+            rows: NDArray[np.integer[Any]] | list[int]
+            cols: NDArray[np.integer[Any]] | list[int]
+            vals: NDArray[np.floating[Any]] | list[float]
             if self._edges is not None:
                 rows, cols, vals = self._edges
             else:
@@ -91,7 +104,7 @@ class Paths:
                 self._matrix = (nodes, index, m)
         return self._matrix
 
-    def _tree_sparse(self, dest: Node) -> tuple[array[int], array[float]] | None:
+    def _tree_sparse(self, dest: Node) -> Tree | None:
         nodes, index, m = self._sparse()
         if m is None:
             return None

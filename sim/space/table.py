@@ -106,7 +106,8 @@ def _waypoints(value: Any, table: _Table, where: Where) -> dict[str, tuple[float
     return out
 
 
-def _grid(value: Any, table: _Table, taken: Mapping, where: Where) -> dict[str, tuple]:
+def _grid(value: Any, table: _Table, taken: Mapping[str, tuple[float, float]],
+          where: Where) -> dict[str, tuple[float, float]]:
     spec = checks.mapping(value, where)
     checks.known_keys(spec, GRID_KEYS, where)
     if "spacing" not in spec:
@@ -130,7 +131,7 @@ def _grid(value: Any, table: _Table, taken: Mapping, where: Where) -> dict[str, 
     return out
 
 
-def _edges(value: Any, names: Mapping, where: Where) -> list[tuple[str, str]]:
+def _edges(value: Any, names: Mapping[str, tuple[float, float]], where: Where) -> list[tuple[str, str]]:
     out = []
     pairs = checks.sequence(value, where)
     if len(pairs) > checks.MAX_EDGES:
@@ -172,7 +173,8 @@ def _grounds(places: np.ndarray, areas: list[Area], sight: TableSight) -> list[A
     return out
 
 
-def _grid_links(grid: dict, waypoints: dict) -> list[tuple[str, str]]:
+def _grid_links(grid: dict[str, tuple[float, float]],
+                waypoints: dict[str, tuple[float, float]]) -> list[tuple[str, str]]:
     """8-neighbour grid edges, then each waypoint to its nearest grid points.
 
     The grid is complete and row by row (``_grid``), so its last point names its size;
@@ -204,7 +206,9 @@ def _grid_links(grid: dict, waypoints: dict) -> list[tuple[str, str]]:
     return links
 
 
-def _open_links(links: list[tuple[str, str]], pos: Mapping, walls: list) -> list[bool]:
+# (shapely ships no types, so a list of its polygons is a list of Any to mypy)
+def _open_links(links: list[tuple[str, str]], pos: Mapping[str, tuple[float, float]],  # type: ignore[no-any-unimported]
+                walls: list[Polygon]) -> list[bool]:
     """For each link, whether it stays out of every impassable area's interior (running
     along a boundary is fine; a link between two places on one spot always is)."""
     ok = [True] * len(links)
@@ -221,7 +225,7 @@ def _open_links(links: list[tuple[str, str]], pos: Mapping, walls: list) -> list
     return ok
 
 
-def build_table(spec: Mapping, where: Where) -> Terrain:
+def build_table(spec: Mapping[Any, Any], where: Where) -> Terrain:
     """Check a ``kind: table`` spec and build its ``Terrain``; ``InputError`` on bad input."""
     checks.known_keys(spec, TABLE_KEYS, where)
     for key in ("width", "height"):

@@ -19,8 +19,9 @@ Terrain never changes after it is built, so every answer is cached.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from typing import Any
 
 import networkx as nx
 import numpy as np
@@ -30,13 +31,15 @@ from sim.space.features import Area
 from sim.space.geometry import Point
 from sim.space.hexgrid import hex_distance
 from sim.space.los import HexSight, TableSight
-from sim.space.paths import Node, Paths
+from sim.space.paths import Edges, Node, Paths
 
 #: Movement's memo of edges a→b: (b's position, the edge's length, cost per unit length).
 LegMemo = dict[tuple[Node, Node], tuple[Point, float, float]]
 
 
-def graph_of(nodes, edges) -> nx.Graph:
+# networkx ships no types: to mypy its graph is Any.
+def graph_of(nodes: Iterable[tuple[Node, dict[str, Any]]],  # type: ignore[no-any-unimported]
+             edges: Iterable[tuple[Node, Node, dict[str, Any]]]) -> nx.Graph:
     """The graph that ``add_nodes_from(nodes)`` then ``add_edges_from(edges)`` would make
     ((name, attributes) and (a, b, attributes), fresh dicts, no self-loops), written
     straight into networkx's adjacency dicts: the same dicts in the same order, several
@@ -60,8 +63,9 @@ class Terrain:
     graph's edges as index arrays (``Paths``), so they are not read back one by one.
     """
 
-    def __init__(self, graph: nx.Graph, kind: str, *, areas: Sequence[Area] = (),
-                 bounds: tuple[float, float, float, float] | None = None, edges=None):
+    # (networkx ships no types: to mypy the graph is Any.)
+    def __init__(self, graph: nx.Graph, kind: str, *, areas: Sequence[Area] = (),  # type: ignore[no-any-unimported]
+                 bounds: tuple[float, float, float, float] | None = None, edges: Edges | None = None):
         if kind not in ("hex", "table"):
             raise ValueError(f"kind must be 'hex' or 'table', not {kind!r}")
         if graph.number_of_nodes() == 0:
@@ -70,7 +74,7 @@ class Terrain:
         self.kind = kind
         self.legs: LegMemo = {}   # movement's memo of edges a→b (sim.agents.movement._leg)
         self.areas = tuple(areas)
-        self._nodes = tuple(graph.nodes)
+        self._nodes: tuple[Node, ...] = tuple(graph.nodes)
         self._index = {n: i for i, n in enumerate(self._nodes)}
         data = graph._node  # the attribute dicts themselves: a NodeView lookup is a call each
         attrs = [data[n] for n in self._nodes]
