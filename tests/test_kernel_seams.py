@@ -152,3 +152,27 @@ def test_a_reaction_policy_that_answers_anything_else_is_one_plugin_error():
             sim.run(sim.scenario_from_dict(_lane_with_a_sentry("says")), seed=1)
     finally:
         sim.experimental.unregister_behaviour(sim.REACTION_MOVE, "says")
+
+
+class RadiusKnobs(sim.Knobs):
+    """A test system's knobs: the radius its pictures draw."""
+
+    reach: float = 7.5
+
+
+def _radius_of(knobs):
+    return (knobs.reach, f"{type(knobs).__name__} reach") if isinstance(knobs, RadiusKnobs) else None
+
+
+def test_reaction_radius_is_given_the_systems_own_knobs():
+    """It was handed the whole ``rules`` (``.base``, ``.<name>``), against its documentation."""
+    from sim.viz.common import reaction_radius
+
+    sim.register_system(sim.RuleSystem(name="radius_test", title="t", phases=MOVING, game=MoveEveryMover,
+                                       knobs=RadiusKnobs, reaction_radius=_radius_of))
+    try:
+        s = sim.scenario_from_dict({**_lane("advance"), "ruleset": "radius_test",
+                                    "rules": {"radius_test": {"reach": 3.0}}})
+        assert reaction_radius(s) == (3.0, "RadiusKnobs reach")
+    finally:
+        sim.experimental.unregister_system("radius_test")

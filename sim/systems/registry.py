@@ -40,6 +40,7 @@ from sim.systems.declarations import check_models, check_pickles, entry_points, 
 from sim.systems.declarations import malformed as _malformed
 
 if TYPE_CHECKING:
+    from sim.scenario.schema import Scenario
     from sim.space.terrain import Terrain
 
 MetricKind = Literal["binary", "count", "real"]
@@ -51,8 +52,13 @@ NAME = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 class Checks(Protocol):
     """What a rule system's load-time check sees: the scenario, its terrain, ``fail``."""
 
-    scenario: Any
-    terrain: Terrain
+    @property
+    def scenario(self) -> Scenario:
+        """The loaded scenario (its ``rules`` and unit specs are the system's own models)."""
+
+    @property
+    def terrain(self) -> Terrain:
+        """The scenario's terrain, built."""
 
     def fail(self, message: str, *path: str | int) -> NoReturn:
         """Raise the input error ``message`` at key ``path`` (file and line added)."""
@@ -80,8 +86,9 @@ class RuleSystem:
     ``knobs`` is the model of the scenario's ``rules.<name>`` section, ``base_knobs``
     of ``rules.base``; ``unit_keys`` and ``order_keys`` are models of the extra keys a
     unit (and its ``orders``) may have under this system; ``check`` runs at load time
-    (``sim validate`` too); ``reaction_radius(knobs)`` gives the pictures the radius to
-    draw around the reacting side, with its label, or None. ``policy_keys`` is a model of
+    (``sim validate`` too); ``reaction_radius(knobs)``, given the system's own knobs
+    (``rules.<name>``; None if it has none), gives the pictures the radius to draw around
+    the reacting side, with its label, or None. ``policy_keys`` is a model of
     the policies a side, group or unit may set under this system in ``policies.<who>``
     besides the common ones (such as a sniper's withdrawal), read at run time with
     ``battle.plans.policy(unit, key)``. ``phases`` are ``PhaseSpec``s (each says whether units

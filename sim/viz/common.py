@@ -77,8 +77,11 @@ def reaction_radius(scenario) -> tuple[float | None, str]:
     """(radius, label) of the scenario's reaction rule, if its rule system declares one."""
     if scenario is None:
         return None, ""
-    declared = get_system(scenario.ruleset).reaction_radius
-    found = declared(scenario.rules) if declared is not None else None
+    system = get_system(scenario.ruleset)
+    declared = system.reaction_radius
+    # given its own knobs (``rules.<name>``), not the whole ``rules``
+    own = getattr(scenario.rules, system.name) if system.knobs is not None else None
+    found = declared(own) if declared is not None else None
     return found if found is not None else (None, "")
 
 

@@ -58,6 +58,8 @@ otherwise by their orders (``sim.toolkit.hunters``).
 """
 from __future__ import annotations
 
+from typing import cast
+
 from pydantic import Field
 
 from sim.engine.clock import PhaseSpec
@@ -87,7 +89,7 @@ def check(c: Checks) -> None:
     check_sniper_policy(c, "relocate")
     for side in c.scenario.sides:
         for i, spec in enumerate(c.scenario.forces[side]):
-            st = spec.sniper_team
+            st = cast(FowUnitKeys, spec).sniper_team   # a unit here has FOW's unit keys
             if spec.kind != "sniper" or st is None:
                 continue
             for j, node in enumerate(st.candidates):

@@ -70,6 +70,8 @@ board, otherwise by their orders (``sim.toolkit.hunters``).
 """
 from __future__ import annotations
 
+from typing import cast
+
 from sim.engine.clock import PhaseSpec
 from sim.events import ACTIVATE, ATTACK, DECIDE, DEPLOY, HIT, PIN, RALLY, SPOT, WITHDRAW
 from sim.systems.h17 import titles  # noqa: F401 - the rule IDs, before the code marking them
@@ -102,7 +104,8 @@ def check(c: Checks) -> None:
                 c.fail(f"side '{side}' has two snipers ('{seen}', '{spec.id}'); H17.1 allows "
                        "at most one per player per game", "forces", side, i)
             seen = spec.id
-            if spec.sniper_team is not None and spec.sniper_team.start == "reserve":
+            team = cast(SniperUnitKeys, spec).sniper_team   # a unit here has H17's unit keys
+            if team is not None and team.start == "reserve":
                 c.fail("an H17 sniper starts off_board (or deployed), not in a reserve",
                        "forces", side, i, "sniper_team", "start")
 

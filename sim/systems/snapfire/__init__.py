@@ -8,7 +8,7 @@ within it (SF.HALT) and you roll d6 >= its Armour for a hit (SF.ROLL); see
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
 from sim.engine.clock import PhaseSpec
 from sim.events import ASSAULT, DECIDE, HALT, HIT, SHOOT
@@ -31,13 +31,13 @@ def check(c: Checks) -> None:
         c.fail("is set but a zone of control (reaction: zoc) is never declined; it applies "
                "to snap fire only", "rules", "snapfire", "take_reactions")
     for who, p in c.scenario.policies.items():
-        if sf.reaction == "zoc" and p.take_reaction is not None:
+        # the scenario's policies are snap fire's own model: the common keys and these
+        if sf.reaction == "zoc" and cast(ReactionPolicies, p).take_reaction is not None:
             c.fail("is set but a zone of control (reaction: zoc) is never declined; it applies "
                    "to snap fire only", "policies", who, "take_reaction")
 
 
-def _radius(rules: Any) -> tuple[float, str]:
-    sf = rules.snapfire
+def _radius(sf: SnapFireKnobs) -> tuple[float, str]:
     if sf.reaction == "zoc":
         return float(sf.zoc_radius), "SF.ZOC zone"
     return float(sf.radius), "SF radius"
