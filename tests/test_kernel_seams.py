@@ -11,6 +11,7 @@ from pydantic import Field
 import sim
 from conftest import scenario, table, unit
 from movers import MoveEveryMover, run_under
+from sim.experimental import unregister_behaviour, unregister_system
 
 LANE = {"A": (0.0, 50.0), "B": (200.0, 50.0), "FAR": (190.0, 95.0)}
 MOVING = (sim.PhaseSpec("go", moves=True), sim.PhaseSpec("rest"))
@@ -107,7 +108,7 @@ def test_a_move_started_without_setting_the_units_process_is_halted_exactly():
     try:
         log = sim.run(sim.scenario_from_dict({**data, "ruleset": "bare_test"}), seed=1).log
     finally:
-        sim.experimental.unregister_system("bare_test")
+        unregister_system("bare_test")
     (stop,) = [r for r in log if r["event"] == "stop"]
     assert stop["reason"] == "halted" and tuple(stop["pos"]) == (90.0, 50.0) and stop["t"] == pytest.approx(0.9)
 
@@ -134,7 +135,7 @@ def test_a_reaction_policy_sees_only_public_objects_and_answers_a_response():
     try:
         log = sim.run(sim.scenario_from_dict(_lane_with_a_sentry("back_to_m")), seed=1).log
     finally:
-        sim.experimental.unregister_behaviour(sim.REACTION_MOVE, "back_to_m")
+        unregister_behaviour(sim.REACTION_MOVE, "back_to_m")
     assert seen and seen[0] == ("Battle", True, "MovePolicy")
     (d,) = [r for r in log if r["event"] == "decide" and r["trigger"] == "fired_on"]
     assert d["choice"] == "back to M" and d["policy"] == "back_to_m"
@@ -151,7 +152,7 @@ def test_a_reaction_policy_that_answers_anything_else_is_one_plugin_error():
         with pytest.raises(sim.PluginError, match=expected):
             sim.run(sim.scenario_from_dict(_lane_with_a_sentry("says")), seed=1)
     finally:
-        sim.experimental.unregister_behaviour(sim.REACTION_MOVE, "says")
+        unregister_behaviour(sim.REACTION_MOVE, "says")
 
 
 class RadiusKnobs(sim.Knobs):
@@ -175,4 +176,4 @@ def test_reaction_radius_is_given_the_systems_own_knobs():
                                     "rules": {"radius_test": {"reach": 3.0}}})
         assert reaction_radius(s) == (3.0, "RadiusKnobs reach")
     finally:
-        sim.experimental.unregister_system("radius_test")
+        unregister_system("radius_test")

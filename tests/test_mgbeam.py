@@ -80,12 +80,13 @@ def test_the_plugin_comes_through_its_entry_point_and_uses_only_the_public_api()
     assert {"beam", "beam_cross"} <= system.events
     for path in sorted((MG_DIR / "sim_mgbeam").glob("*.py")):
         source = path.read_text()
-        # `import sim` and its own modules only: no module of sim is imported, none reached into
+        # `import sim`, the toolkit and its own modules only: no other module of sim is
+        # imported, none reached into
         imports = [a or b for a, b in re.findall(r"^(?:from (\S+) import|import (\S+))", source, re.M)]
         assert imports and all(m in ("__future__", "math", "dataclasses", "typing", "collections.abc",
-                                     "pydantic", "sim") or m.startswith("sim_mgbeam.") for m in imports), \
-            (path.name, imports)
-        assert re.search(r"\bsim\.(?!events\b)[a-z_]+\.", source) is None, path.name
+                                     "pydantic", "sim") or m.startswith(("sim_mgbeam.", "sim.toolkit."))
+                               for m in imports), (path.name, imports)
+        assert re.search(r"\bsim\.(?!events\b|toolkit\b)[a-z_]+\.", source) is None, path.name
         assert re.search(r"\bAny\b", source) is None, path.name
 
 

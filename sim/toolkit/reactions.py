@@ -27,6 +27,8 @@ from sim.systems.behaviours import Behaviour, BehaviourKind, behaviour
 from sim.systems.knobs import Knobs, behaviour_of
 from sim.systems.registry import Checks
 
+__all__ = ["BEHAVIOURS", "REACTION", "ReactionChoice", "ReactionPolicies", "ReactionPolicy", "check_sides", "take"]
+
 
 class ReactionPolicy(Knobs):
     """A side's policy for the reactions it may take: ``policy`` (``always``, ``never``,

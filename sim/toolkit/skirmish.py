@@ -26,9 +26,8 @@ from sim.catalogue import define_rules, implements
 from sim.engine.context import BattleContext
 from sim.events import ASSAULT, HIT, MOVE, SHOOT, STOP
 from sim.space.geometry import dist, lerp
-from sim.space.grid import GridMemo, SpatialGrid, cell_for, within_extent
 from sim.systems.knobs import BaseKnobs, Knobs
-from sim.toolkit.targets import pick
+from sim.toolkit.targets import GridMemo, SpatialGrid, cell_for, pick, within_extent
 
 __all__ = ["CONTACT", "ChargeOrders", "SkirmishKnobs", "apply_hit", "assault_phase", "enemy_index",
            "nearest_visible_enemy", "shooting_phase", "within_reach"]

@@ -10,7 +10,6 @@ from sim.agents.unit import Unit
 from sim.catalogue import implements
 from sim.engine.clock import Phase
 from sim.space.geometry import dist
-from sim.space.grid import nearest
 from sim.systems.fow import team_combat
 from sim.systems.fow.events import ASSAULT_AFTER_CATCH
 from sim.systems.fow.rules import (
@@ -30,6 +29,7 @@ from sim.systems.fow.state import FowBattle, FowState
 from sim.toolkit.hunters import hunt_route, straight_line
 from sim.toolkit.sniper_reserve import SniperReserve
 from sim.toolkit.sniper_team import HIDDEN, RESERVE, SniperTeam
+from sim.toolkit.targets import nearest
 
 
 @implements("FOW.RESERVE")

@@ -10,14 +10,13 @@ from sim.agents.unit import Unit
 from sim.catalogue import implements
 from sim.events import HIT, SHOOT
 from sim.space.geometry import dist
-from sim.space.grid import SpatialGrid, nearest
 from sim.systems.behaviours import behaviour
 from sim.systems.fow import team_combat
 from sim.systems.fow.events import CATCH, ESCAPE, NO_SHOT, RELOCATE, SNIPER_SHOT
 from sim.systems.fow.policies import REDEPLOYMENT, RELOCATION
 from sim.systems.fow.state import FowBattle
 from sim.toolkit.sniper_team import HIDDEN, REVEALED, SniperTeam
-from sim.toolkit.targets import pick
+from sim.toolkit.targets import SpatialGrid, nearest, pick
 
 FRIENDLY_RADIUS = 10.0   # cm, FOW.FRIENDLY (4")
 CATCH_RADIUS = 10.0      # cm, FOW.CATCH (4")

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Any
 
-from sim.agents.movement import movement_process
 from sim.agents.unit import Unit
 from sim.catalogue import implements
 from sim.engine.clock import Phase
@@ -14,6 +13,7 @@ from sim.systems.h17.rules import natural_twelve, wants_withdrawal, withdraw_pol
 from sim.systems.h17.state import H17Battle, H17State
 from sim.systems.h17.watches import HexEntryWatch, OpportunityFireWatch
 from sim.toolkit.hunters import hex_count, hunt_route
+from sim.toolkit.movers import start_moves
 from sim.toolkit.sniper_team import HIDDEN, OFF_BOARD, REVEALED, SniperTeam
 
 
@@ -51,12 +51,8 @@ class H17Game:
     def on_phase(self, battle: H17Battle, phase: Phase) -> None:
         if phase.phase == "movement":
             battle.referee.begin_phase()
-            for unit in battle.units_of(phase.side):
-                if not unit.on_board or unit.kind == "sniper" or unit.pinned:
-                    continue
-                unit.route = hunt_route(battle, unit, self.state, hex_count)
-                if unit.route:
-                    unit.process = battle.env.process(movement_process(battle, unit, phase))
+            start_moves(battle, phase, [u for u in battle.units_of(phase.side) if u.kind != "sniper"],
+                        route=lambda u: hunt_route(battle, u, self.state, hex_count))
         elif phase.phase == "fire":
             battle.env.process(self._fire(battle, phase))
         elif phase.phase == "after_action":

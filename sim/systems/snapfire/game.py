@@ -15,11 +15,12 @@ from sim.agents.unit import Unit
 from sim.catalogue import implements
 from sim.engine.clock import Phase
 from sim.engine.context import BattleContext
-from sim.space.grid import GridMemo
 from sim.systems.snapfire.knobs import SnapFireKnobs
 from sim.systems.snapfire.watches import SnapFireWatch, ZoneOfControlWatch, reaction_watch
 from sim.toolkit import skirmish
+from sim.toolkit.movers import start_moves
 from sim.toolkit.skirmish import SkirmishKnobs
+from sim.toolkit.targets import GridMemo
 
 
 @dataclass
@@ -65,14 +66,10 @@ class SnapFireGame:
             assert watch is not None
             watch.begin_phase(movers)
             battle.referee.begin_phase()
-            env = battle.env
+            # Without a zone to leave, the move is the process itself: one generator less
+            # to pass every segment's event through.
             leaves = isinstance(watch, ZoneOfControlWatch)
-            for unit in movers:
-                if unit.route and unit.on_board and not unit.pinned:
-                    # Without a zone to leave, the move is the process itself: one
-                    # generator less to pass every segment's event through.
-                    unit.process = env.process(self._move(battle, unit, phase) if leaves
-                                               else movement_process(battle, unit, phase))
+            start_moves(battle, phase, movers, move=self._move if leaves else movement_process)
         elif phase.phase == "shooting":
             skirmish.shooting_phase(battle, phase.side, self.state.indexes)
         elif phase.phase == "assault":

@@ -41,11 +41,11 @@ from sim.engine.clock import Phase
 from sim.engine.context import BattleContext
 from sim.events import HALT, MOVE, STOP
 from sim.space.geometry import dist, lerp, tolerance
-from sim.space.grid import SpatialGrid, cell_for, nearest
 from sim.systems.snapfire.events import SNAP_FIRE
 from sim.systems.snapfire.knobs import SnapFireKnobs
 from sim.toolkit.reactions import take
 from sim.toolkit.skirmish import apply_hit
+from sim.toolkit.targets import SpatialGrid, cell_for, nearest
 
 
 @implements("SF.TRIGGER", "SF.NOASSAULT", "SF.ONCE", "SF.INSIDE")

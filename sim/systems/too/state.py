@@ -8,10 +8,10 @@ from typing import cast
 from sim.agents.unit import Unit
 from sim.engine.context import BattleContext
 from sim.space.geometry import dist
-from sim.space.grid import SpatialGrid, cell_for
 from sim.systems.too.figure import Figure
 from sim.systems.too.knobs import TooKnobs
 from sim.systems.too.tables import COVER_CLASSES, CoverClass, cover_class
+from sim.toolkit.targets import SpatialGrid, cell_for
 
 
 @dataclass

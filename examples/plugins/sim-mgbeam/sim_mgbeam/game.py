@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sim
+from sim.toolkit.movers import move_side
 from sim_mgbeam.geometry import beam_end
 from sim_mgbeam.model import BEAM, RALLY_PHASE, Beam, BeamBattle, BeamState, beam_units
 from sim_mgbeam.watch import BeamWatch
@@ -30,10 +31,7 @@ class BeamGame:
     def on_phase(self, battle: BeamBattle, phase: sim.Phase) -> None:
         """A moving phase moves the phasing side's movers (not the pinned); ``rally`` rallies."""
         if phase.moves:
-            battle.referee.begin_phase()
-            for unit in battle.movers_of(phase.side):
-                if unit.route and unit.on_board and not unit.pinned:
-                    unit.process = battle.env.process(sim.movement_process(battle, unit, phase))
+            move_side(battle, phase)   # the toolkit's: every mover not pinned sets off
         elif phase.phase == RALLY_PHASE:
             rally(battle, phase.side)
 
