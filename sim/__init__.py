@@ -44,8 +44,9 @@ from sim.agents.outcome import Outcome
 from sim.agents.unit import Unit
 from sim.catalogue import define_rules, implements
 from sim.engine.battle import Battle
-from sim.engine.clock import Phase, PhaseSpec
-from sim.engine.context import BattleContext, Trigger, Watch
+from sim.engine.clock import Phase, PhaseSpec, TurnClock
+from sim.engine.context import BattleContext, PlansView, RefereeView, Trigger, Watch
+from sim.engine.dice import Dice
 from sim.engine.log import EventLog
 from sim.errors import InputError
 from sim.exact import end_states, win_probability
@@ -54,6 +55,7 @@ from sim.replication import BattleResult, run_battle
 from sim.scenario.load import apply_overrides, load_scenario, scenario_from_dict
 from sim.scenario.schema import Scenario
 from sim.space.geometry import first_entry
+from sim.space.terrain import Terrain
 from sim.systems.behaviours import Behaviour, BehaviourKind, register_behaviour
 from sim.systems.knobs import BaseKnobs, Knobs
 from sim.systems.registry import (
@@ -77,10 +79,10 @@ if TYPE_CHECKING:
 
 __all__ = [
     "REACTION_MOVE", "ROUTE", "TARGET",
-    "Battle", "BattleContext", "BattleResult", "BaseKnobs", "Behaviour", "BehaviourKind", "Checks", "EventLog",
-    "Game", "InputError", "Knobs", "MetricReporter", "Outcome", "Phase", "PhaseSpec", "PluginError",
-    "Response", "RuleSystem",
-    "Scenario", "Trigger", "Unit", "Watch", "__version__", "analyse_study", "apply_overrides",
+    "Battle", "BattleContext", "BattleResult", "BaseKnobs", "Behaviour", "BehaviourKind", "Checks", "Dice", "EventLog",
+    "Game", "InputError", "Knobs", "MetricReporter", "Outcome", "Phase", "PhaseSpec", "PlansView", "PluginError",
+    "RefereeView", "Response", "RuleSystem",
+    "Scenario", "Terrain", "Trigger", "TurnClock", "Unit", "Watch", "__version__", "analyse_study", "apply_overrides",
     "compute_metrics",
     "define_rules", "end_states", "events", "first_entry", "go_straight", "implements", "load_scenario",
     "load_study", "metric_kinds", "movement_process", "register_behaviour", "register_metric",

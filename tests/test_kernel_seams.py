@@ -9,7 +9,7 @@ import pytest
 from pydantic import Field
 
 import sim
-from conftest import scenario, table, unit
+from conftest import ROOT, scenario, table, unit
 from movers import MoveEveryMover, run_under
 from sim.experimental import unregister_behaviour, unregister_system
 
@@ -177,3 +177,26 @@ def test_reaction_radius_is_given_the_systems_own_knobs():
         assert reaction_radius(s) == (3.0, "RadiusKnobs reach")
     finally:
         unregister_system("radius_test")
+
+
+def test_every_type_a_rule_meets_is_a_documented_name_of_sim():
+    """A plug-in author found the referee, the dice and the clock only through
+    ``help(type(...))``: every type ``BattleContext`` hands out is a name of ``sim``, each
+    public member documented, and ``docs/extending.md`` lists them (generated)."""
+    import typing
+
+    from sim.reference.extension import SURFACE, surface
+
+    hints = typing.get_type_hints(sim.BattleContext, vars(sim) | {"simpy": __import__("simpy")})
+    handed_out = {getattr(t, "__name__", None) for t in hints.values()} - {"str", "Environment", "Event", None}
+    space = vars(sim) | {"Any": typing.Any}
+    for name in ("referee", "plans", "scenario", "game"):
+        returned = typing.get_type_hints(getattr(sim.BattleContext, name).fget, space)["return"]
+        handed_out.add((typing.get_origin(returned) or returned).__name__)
+    assert {"Dice", "TurnClock", "Terrain", "EventLog", "RefereeView", "PlansView", "Scenario"} <= handed_out
+    assert handed_out <= set(sim.__all__) and set(SURFACE) <= set(sim.__all__), handed_out - set(sim.__all__)
+    text = surface()
+    undocumented = [line for line in text.splitlines() if line.startswith("- `") and line.endswith("`: ")]
+    assert not undocumented, undocumented
+    assert all(f"### `{name}`" in text for name in SURFACE)
+    assert (ROOT / "docs" / "extending.md").read_text().count("### `") >= len(SURFACE)

@@ -1,5 +1,6 @@
-"""The generated parts of ``docs/scenario.md`` and ``docs/study.md``, and the JSON Schema
-files beside them, made from the models and the built-in rule systems' declarations.
+"""The generated parts of ``docs/scenario.md``, ``docs/study.md`` and ``docs/extending.md``,
+and the JSON Schema files beside them, made from the models and the built-in rule
+systems' declarations.
 
 A generated part sits between ``<!-- generated: NAME -->`` and ``<!-- end: NAME -->``;
 the prose around it is written by hand. ``update(docs)`` rewrites every part and schema
@@ -23,6 +24,7 @@ from pydantic import BaseModel
 from sim import catalogue
 from sim.errors import InputError
 from sim.files import read_bytes, write_text
+from sim.reference.extension import surface
 from sim.reference.jsonschema import scenario_schema, study_schema, systems_of
 from sim.reference.tables import doc_of, nested, table, undocumented
 from sim.scenario.orders import Arrived, Condition, Group, MovePolicy, Orders, Plan, Policies, TargetPolicy
@@ -232,6 +234,7 @@ def _files(docs: Path) -> dict[Path, Callable[[str], str]]:
     out: dict[Path, Callable[[str], str]] = {
         docs / "scenario.md": lambda text: _fill(text, scenario_parts(docs), str(docs / "scenario.md")),
         docs / "study.md": lambda text: _fill(text, study_parts(docs), str(docs / "study.md")),
+        docs / "extending.md": lambda text: _fill(text, {"surface": surface()}, str(docs / "extending.md")),
     }
     for name, make in SCHEMAS.items():
         out[docs / name] = partial(_schema_text, make)

@@ -113,6 +113,7 @@ class Terrain:
         return self._nodes
 
     def has_node(self, node: Node) -> bool:
+        """Whether ``node`` is a node of the map."""
         return node in self._index
 
     def pos(self, node: Node) -> Point:
