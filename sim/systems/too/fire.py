@@ -20,13 +20,12 @@ from __future__ import annotations
 from typing import Any
 
 from sim.catalogue import implements
-from sim.engine.context import BattleContext
 from sim.events import ATTACK, HIT, SAVE, WOUND
 from sim.space.geometry import dist
 from sim.systems.too.events import ACQUIRE, LOSE_TARGET, SCOPE
 from sim.systems.too.figure import Figure, Wound, death_turn
 from sim.systems.too.spotting import after_attack
-from sim.systems.too.state import TooState
+from sim.systems.too.state import TooBattle, TooState
 from sim.systems.too.tables import acq_mods, damage, range_band, scoped
 
 
@@ -36,7 +35,7 @@ def moved_lately(t: Figure, turn: int) -> bool:
     return t.moved_turn >= turn - 1 and t.moved_turn > 0
 
 
-def choose_target(battle: BattleContext, st: TooState, f: Figure) -> Figure | None:
+def choose_target(battle: TooBattle, st: TooState, f: Figure) -> Figure | None:
     """Enemy snipers first, then the target whose LOS was lost, then (for a figure on
     alert) enemies that moved in their last turn, then the nearest; file order."""
     turn = battle.clock.turn
@@ -54,7 +53,7 @@ def choose_target(battle: BattleContext, st: TooState, f: Figure) -> Figure | No
 
 # -- TOO.ACQ / TOO.KEEP ----------------------------------------------------------------
 @implements("TOO.KEEP")
-def kept_target(battle: BattleContext, st: TooState, f: Figure) -> Figure | None:
+def kept_target(battle: TooBattle, st: TooState, f: Figure) -> Figure | None:
     """The acquired target while the figure keeps LOS to it; else None (LOS lost: logged)."""
     if f.acquired is None:
         return None
@@ -76,7 +75,7 @@ def ran(t: Figure, turn: int) -> bool:
 
 
 @implements("TOO.ACQ", "TOO.KEEP")
-def acquire(battle: BattleContext, st: TooState, f: Figure, t: Figure, turn: int) -> bool:
+def acquire(battle: TooBattle, st: TooState, f: Figure, t: Figure, turn: int) -> bool:
     """TOO.ACQ: d6 + modifiers <= morale acquires ``t``."""
     vehicle = (t.move_fraction if t.unit.kind == "vehicle" and t.moved_turn >= turn - 1 else None)
     reacquire = f.lost_target == t.id
@@ -96,7 +95,7 @@ def acquire(battle: BattleContext, st: TooState, f: Figure, t: Figure, turn: int
 
 # -- attacks -----------------------------------------------------------------------------
 @implements("BASE.T.RANGE", "TOO.SCOPE")
-def attack(battle: BattleContext, st: TooState, f: Figure, t: Figure, opp: bool) -> bool:
+def attack(battle: TooBattle, st: TooState, f: Figure, t: Figure, opp: bool) -> bool:
     """One attack: d10 >= the band's base number (a sniper's one band closer)."""
     bands = st.k.range_bands
     d = dist(f.unit.pos, t.unit.pos)
@@ -119,7 +118,7 @@ def attack(battle: BattleContext, st: TooState, f: Figure, t: Figure, opp: bool)
 
 
 @implements("TOO.DAMAGE", "TOO.SAVE")
-def hit(battle: BattleContext, st: TooState, t: Figure, by: Figure) -> dict[str, Any]:
+def hit(battle: TooBattle, st: TooState, t: Figure, by: Figure) -> dict[str, Any]:
     """TOO.DAMAGE then TOO.SAVE: a saved hit does nothing; else kill or wound."""
     d10 = battle.dice.roll(by.id, "TOO.DAMAGE", 1, 10)[0]
     d6 = battle.dice.roll(by.id, "TOO.DAMAGE", 1, 6)[0]

@@ -51,13 +51,12 @@ from sim.agents.outcome import Outcome
 from sim.agents.unit import Unit
 from sim.catalogue import implements
 from sim.engine.clock import Phase
-from sim.engine.context import BattleContext
 from sim.events import DEPLOY
 from sim.space.geometry import dist
 from sim.systems.too import fire, spotting
 from sim.systems.too.events import ALERT, ALERT_ARMED, ALERT_DENIED, KEEP, PICK_UP, TREAT
 from sim.systems.too.figure import Alert, Figure
-from sim.systems.too.state import TooState
+from sim.systems.too.state import TooBattle, TooState
 from sim.systems.too.tables import alert_cap, bearing, level_for_morale
 from sim.systems.too.watch import OpportunityWatch
 
@@ -69,7 +68,7 @@ class TooGame:
         self.state = TooState()
         self._bled: tuple[Phase, str, list[Figure]] | None = None
 
-    def sees(self, battle: BattleContext, viewer: Unit, target: Unit) -> bool:
+    def sees(self, battle: TooBattle, viewer: Unit, target: Unit) -> bool:
         """A figure sees an enemy that is not hidden, in sight and within search range."""
         figs = self.state.figs
         return viewer.id in figs and target.id in figs and self.state.visible(battle, figs[viewer.id],
@@ -77,7 +76,7 @@ class TooGame:
 
     # -- setup -----------------------------------------------------------------------
     @implements("BASE.T.RANGE")
-    def setup(self, battle: BattleContext) -> None:
+    def setup(self, battle: TooBattle) -> None:
         st = self.state
         st.k = k = battle.knobs.too
         starts: dict[str, list] = {s: [] for s in battle.scenario.sides}
@@ -110,7 +109,7 @@ class TooGame:
         battle.referee.add(OpportunityWatch(st))
 
     # -- phases ----------------------------------------------------------------------
-    def on_phase(self, battle: BattleContext, phase: Phase) -> None:
+    def on_phase(self, battle: TooBattle, phase: Phase) -> None:
         if phase.phase == "movement":
             self._bleed_out(battle, phase)
             if battle.done.triggered:
@@ -124,7 +123,7 @@ class TooGame:
             self._action_phase(battle, phase)
 
     @implements("TOO.DAMAGE")
-    def _bleed_out(self, battle: BattleContext, phase: Phase) -> None:
+    def _bleed_out(self, battle: TooBattle, phase: Phase) -> None:
         st = self.state
         for fig in [st.figs[i] for i in st.order]:
             due = fig.dies_at()
@@ -136,7 +135,7 @@ class TooGame:
                     return
 
     @implements("TOO.ALERT")
-    def _declare_alerts(self, battle: BattleContext, phase: Phase) -> None:
+    def _declare_alerts(self, battle: TooBattle, phase: Phase) -> None:
         turn, k = phase.turn, self.state.k
         figs = [f for f in self.state.side_figs(phase.side) if f.alive]
         cap = alert_cap(len(figs), k.alert_fraction, k.alert_rounding)
@@ -166,7 +165,7 @@ class TooGame:
             return False
         return a.option == "A" or (a.option == "B" and a.declared == turn - 2)
 
-    def _start_moves(self, battle: BattleContext, phase: Phase) -> None:
+    def _start_moves(self, battle: TooBattle, phase: Phase) -> None:
         for f in self.state.side_figs(phase.side):
             if not f.alive:
                 continue
@@ -176,7 +175,7 @@ class TooGame:
                 continue
             f.unit.process = battle.env.process(self._move(battle, f, phase))
 
-    def _medic_route(self, battle: BattleContext, f: Figure) -> None:
+    def _medic_route(self, battle: TooBattle, f: Figure) -> None:
         """A medic heads for the nearest bleeding friend; otherwise keeps its orders."""
         st = self.state
         if st.k.treatment != "medic" or not f.medic or not f.can_move:
@@ -193,14 +192,14 @@ class TooGame:
             return
         unit.route = [] if goal == unit.node else list(terrain.path(unit.node, goal)[1:])
 
-    def _bleeding(self, battle: BattleContext, side: str) -> list[Figure]:
+    def _bleeding(self, battle: TooBattle, side: str) -> list[Figure]:
         """The side's living figures that bleed, found once a phase (as its moves start)."""
         phase = battle.clock.current
         if self._bled is None or self._bled[0] is not phase or self._bled[1] != side:
             self._bled = (phase, side, [g for g in self.state.side_figs(side) if g.alive and g.bleeding()])
         return self._bled[2]
 
-    def _move(self, battle: BattleContext, f: Figure, phase: Phase) -> Generator[Any, Any, None]:
+    def _move(self, battle: TooBattle, f: Figure, phase: Phase) -> Generator[Any, Any, None]:
         unit = f.unit
         st = self.state
         start_pos, start_cover = unit.pos, st.cover_of(battle, f) != "open"
@@ -228,7 +227,7 @@ class TooGame:
         spotting.stealth(battle, st, f, start_cover, end_cover, full)
 
     # -- the action phase ------------------------------------------------------------
-    def _action_phase(self, battle: BattleContext, phase: Phase) -> None:
+    def _action_phase(self, battle: TooBattle, phase: Phase) -> None:
         turn = phase.turn
         for f in self.state.side_figs(phase.side):
             a = f.alert
@@ -258,7 +257,7 @@ class TooGame:
                 self._trooper_action(battle, f, turn)
 
     @implements("TOO.DAMAGE")
-    def _treat(self, battle: BattleContext, side: str, turn: int) -> None:
+    def _treat(self, battle: TooBattle, side: str, turn: int) -> None:
         st = self.state
         mode = st.k.treatment
         if mode == "none":
@@ -279,7 +278,7 @@ class TooGame:
             battle.record(TREAT, rule="TOO.DAMAGE", unit=h.id, target=hurt.id, pos=h.unit.pos,
                           mode=mode, stopped=[w.dies_at_turn for w in wounds])
 
-    def _sniper_action(self, battle: BattleContext, f: Figure, turn: int) -> None:
+    def _sniper_action(self, battle: TooBattle, f: Figure, turn: int) -> None:
         st = self.state
         target = fire.kept_target(battle, st, f)
         if target is not None and f.alert is not None and not fire.moved_lately(target, turn):
@@ -300,7 +299,7 @@ class TooGame:
                 return
         spotting.search(battle, st, f)
 
-    def _trooper_action(self, battle: BattleContext, f: Figure, turn: int) -> None:
+    def _trooper_action(self, battle: TooBattle, f: Figure, turn: int) -> None:
         st = self.state
         if f.moved_turn == turn:
             return

@@ -17,18 +17,17 @@ from __future__ import annotations
 from typing import Any
 
 from sim.catalogue import implements
-from sim.engine.context import BattleContext
 from sim.events import REHIDE, REVEAL, SPOT
 from sim.space.geometry import dist
 from sim.systems.too.events import SPOT_CHECK, STEALTH
 from sim.systems.too.figure import Figure
-from sim.systems.too.state import TooState
+from sim.systems.too.state import TooBattle, TooState
 from sim.systems.too.tables import conceal_mods, counter_mods, stealth_rule, within_facing
 
 
 # -- TOO.STEALTH -------------------------------------------------------------------------
 @implements("TOO.STEALTH")
-def stealth(battle: BattleContext, st: TooState, f: Figure, start_cover: bool, end_cover: bool,
+def stealth(battle: TooBattle, st: TooState, f: Figure, start_cover: bool, end_cover: bool,
             full: bool) -> None:
     """A hidden figure's move is checked for stealth; a revealed stealthy figure out of
     every enemy's sight goes back to stealth."""
@@ -59,7 +58,7 @@ def stealth(battle: BattleContext, st: TooState, f: Figure, start_cover: bool, e
 
 
 # -- spotting ----------------------------------------------------------------------------
-def search(battle: BattleContext, st: TooState, f: Figure) -> bool:
+def search(battle: TooBattle, st: TooState, f: Figure) -> bool:
     """One spotting check at the nearest hidden enemy in sight; False if there is none."""
     hidden = [(dist(f.unit.pos, e.unit.pos), st.rank(e), e)
               for e in st.near(battle, _enemy(battle, f.side), f.unit.pos, st.k.search_range)
@@ -73,7 +72,7 @@ def search(battle: BattleContext, st: TooState, f: Figure) -> bool:
 
 
 @implements("TOO.CONCEAL", "TOO.COUNTER", "TOO.FACING", "TOO.REHIDE")
-def spot_check(battle: BattleContext, st: TooState, spotter: Figure, hider: Figure,
+def spot_check(battle: TooBattle, st: TooState, spotter: Figure, hider: Figure,
                context: str) -> bool:
     """One spotting roll: d6 + mods <= the spotter's morale reveals the hider.
 
@@ -106,7 +105,7 @@ def spot_check(battle: BattleContext, st: TooState, spotter: Figure, hider: Figu
 
 
 @implements("TOO.FACING", "TOO.REHIDE")
-def after_attack(battle: BattleContext, st: TooState, f: Figure, opp: bool) -> None:
+def after_attack(battle: TooBattle, st: TooState, f: Figure, opp: bool) -> None:
     """After an attack by a hidden figure: TOO.FACING re-checks, or TOO.REHIDE's."""
     near = st.near(battle, _enemy(battle, f.side), f.unit.pos, st.k.search_range)
     for e in sorted(near, key=st.rank):            # file order, as the checks are made
@@ -120,6 +119,6 @@ def after_attack(battle: BattleContext, st: TooState, f: Figure, opp: bool) -> N
             spot_check(battle, st, e, f, "rehide")
 
 
-def _enemy(battle: BattleContext, side: str) -> str:
+def _enemy(battle: TooBattle, side: str) -> str:
     """The other side of the battle."""
     return next(s for s in battle.scenario.sides if s != side)

@@ -3,11 +3,12 @@ fire, spotting and game modules share (who sees whom, the cover class a figure i
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import cast
+from typing import Protocol
 
 from sim.agents.unit import Unit
 from sim.engine.context import BattleContext
 from sim.space.geometry import dist
+from sim.systems.knobs import BaseKnobs
 from sim.systems.too.figure import Figure
 from sim.systems.too.knobs import TooKnobs
 from sim.systems.too.tables import COVER_CLASSES, CoverClass, cover_class
@@ -54,7 +55,7 @@ class TooState:
             self._rank.update((fid, i) for i, fid in enumerate(self.order))
         return self._rank[fig.id]
 
-    def near(self, battle: BattleContext, side: str, pos: tuple[float, float], r: float) -> list[Figure]:
+    def near(self, battle: TooBattle, side: str, pos: tuple[float, float], r: float) -> list[Figure]:
         """``side``'s figures that may stand within ``r`` of ``pos`` (a superset, any order),
         from an index made once a phase; all of them while ``side`` is moving (its
         movement phase), when no index would hold still."""
@@ -71,7 +72,7 @@ class TooState:
         figs = self.figs
         return [figs[u.id] for u in index.near_segment(pos, pos, r)]
 
-    def cover_of(self, battle: BattleContext, fig: Figure) -> CoverClass:
+    def cover_of(self, battle: TooBattle, fig: Figure) -> CoverClass:
         """The TOO cover class where the figure stands: on a table, the highest cover of
         the areas containing its exact position (boundary included); on a hex map, its
         hex's cover."""
@@ -89,18 +90,29 @@ class TooState:
             cover = battle.cover_at(fig.unit)
         return cover_class(cover, fig.prone, COVER_CLASSES)
 
-    def sees(self, battle: BattleContext, viewer: Figure, target: Figure,
+    def sees(self, battle: TooBattle, viewer: Figure, target: Figure,
              at: tuple[float, float] | None = None) -> bool:
         """Viewer has LOS to the target (at ``at``, default its position) within range."""
         p = target.unit.pos if at is None else at
         return (dist(viewer.unit.pos, p) <= self.k.search_range
                 and battle.terrain.los_xy(viewer.unit.pos, p))
 
-    def visible(self, battle: BattleContext, viewer: Figure, target: Figure) -> bool:
+    def visible(self, battle: TooBattle, viewer: Figure, target: Figure) -> bool:
         """The target is alive, not hidden, and seen by the viewer."""
         return target.alive and not target.hidden and self.sees(battle, viewer, target)
 
 
-def state_of(battle: BattleContext) -> TooState:
-    """The battle's TOO state."""
-    return cast(TooState, battle.state)
+class TooRules(Protocol):
+    """The scenario's ``rules`` under TOO: the base knobs and ``rules.too``."""
+
+    @property
+    def base(self) -> BaseKnobs:
+        """``rules.base``."""
+
+    @property
+    def too(self) -> TooKnobs:
+        """``rules.too``."""
+
+
+#: A battle under TOO, as its rules see it: strict mypy checks their use of knobs and state.
+TooBattle = BattleContext[TooRules, TooState]
