@@ -45,7 +45,7 @@ from sim.engine.battle import Battle  # noqa: E402
 from sim.engine.clock import Phase  # noqa: E402
 from sim.scenario.load import scenario_from_dict  # noqa: E402
 from sim.space.geometry import dist, first_entry, lerp  # noqa: E402
-from sim.space.grid import SpatialGrid  # noqa: E402
+from sim.space.spatial_hash import SpatialGrid  # noqa: E402
 
 
 def side_by_side(fa, fb, rounds, burst=3):

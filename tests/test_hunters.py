@@ -11,7 +11,7 @@ from sim.engine.clock import Phase
 from sim.experimental import Behaviour, register_behaviour, unregister_behaviour
 from sim.replication import run_battle
 from sim.scenario.load import scenario_from_dict
-from sim.space import routes
+from sim.space import route_planners as routes
 from sim.toolkit import sniper_team as sn
 from sim.toolkit.hunters import hex_count, hunt_route, straight_line
 from sim.toolkit.snipers import SniperTeams

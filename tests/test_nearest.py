@@ -1,4 +1,4 @@
-"""Nearest-first target search (sim.space.grid.nearest): the answer of a scan of every
+"""Nearest-first target search (sim.space.spatial_hash.nearest): the answer of a scan of every
 item, found by asking ``accept`` (a sight line) of as few items as that answer needs."""
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import math
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.space.grid import SpatialGrid, cell_for, nearest
+from sim.space.spatial_hash import SpatialGrid, cell_for, nearest
 
 PROPS = settings(max_examples=120, deadline=None, derandomize=True)
 coord = st.floats(0, 300, allow_nan=False)

@@ -16,7 +16,7 @@ from sim.agents.referee import Trigger
 from sim.engine.battle import Battle
 from sim.engine.clock import Phase
 from sim.space.geometry import dist, first_entry, moving_closer
-from sim.space.grid import SpatialGrid, within_extent
+from sim.space.spatial_hash import SpatialGrid, within_extent
 
 PROPS = settings(max_examples=80, deadline=None, derandomize=True)
 R = 10.0

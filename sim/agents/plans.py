@@ -31,8 +31,8 @@ from sim.agents.choices import REACTION_MOVE, ROUTE, TARGET, Response
 from sim.agents.unit import Unit
 from sim.agents.way import Way
 from sim.events import ARRIVE, DECIDE, HALT, HIT, MOVE, PIN, PLACE, STOP
-from sim.space import routes
-from sim.space.paths import NoPath
+from sim.space import route_planners as routes
+from sim.space.path_trees import NoPath
 from sim.systems.behaviours import behaviour
 from sim.systems.declarations import PluginError
 

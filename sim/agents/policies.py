@@ -8,7 +8,7 @@ from sim.agents.choices import REACTION_MOVE, ROUTE, TARGET, Response
 from sim.agents.unit import Unit
 from sim.engine.context import BattleContext
 from sim.scenario.orders import MovePolicy, TargetPolicy
-from sim.space import routes
+from sim.space import route_planners as routes
 from sim.space.geometry import dist
 from sim.systems.behaviours import Behaviour
 

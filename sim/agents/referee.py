@@ -21,7 +21,7 @@ from sim.engine.context import BattleContext
 from sim.engine.context import Trigger as Trigger  # the referee's watches (re-exported)
 from sim.engine.context import Watch as Watch
 from sim.space.geometry import Point, first_root, lerp, moving_closer, reach, tolerance
-from sim.space.grid import GridMemo, SpatialGrid
+from sim.space.spatial_hash import GridMemo, SpatialGrid
 
 #: A reaction found on a segment: (s, watch index, reactor id, tie, reactor, inside,
 #: the point it reacts at if later than its entry, its distance at the segment's start, watch).

@@ -9,7 +9,7 @@ from typing import Any
 from sim.errors import InputError
 from sim.events import HALT, HIT, PIN
 from sim.scenario.yamlfile import place_of
-from sim.space.routes import offset_node
+from sim.space.route_planners import offset_node
 from sim.systems.registry import events_of, get_system
 
 EVENT_FACTS = ("fired_on", "halted", "pinned", "lost_steps")

@@ -6,7 +6,7 @@
 """
 from sim.space.build import build_terrain
 from sim.space.features import BUILTIN, Area, TerrainType
-from sim.space.hexgrid import (
+from sim.space.hex_coords import (
     axial_to_offset,
     axial_to_xy,
     cube_round,
@@ -16,7 +16,7 @@ from sim.space.hexgrid import (
     node_id,
     offset_to_axial,
 )
-from sim.space.paths import NoPath
+from sim.space.path_trees import NoPath
 from sim.space.terrain import Terrain
 
 __all__ = [

@@ -11,7 +11,7 @@ a new letter starts from open ground and is named after itself):
   mapping hexes ``"q,r"`` to letters.
 
 Every key names a hex the same way: axial ``"q,r"``, where ``r`` is the row and
-``q = column - floor(r / 2)`` (``sim.space.hexgrid.offset_to_axial``), so ``special``,
+``q = column - floor(r / 2)`` (``sim.space.hex_coords.offset_to_axial``), so ``special``,
 ``at``, ``orders.to`` and ``victory.objective`` agree. Each hex becomes the node
 ``"q,r"``; neighbouring passable hexes are joined by an edge of length 1.0. An impassable
 hex stays on the map (it still blocks sight) but has no edges.
@@ -26,7 +26,7 @@ import numpy as np
 from sim.space import checks
 from sim.space.checks import Where
 from sim.space.features import BUILTIN, TYPE_KEYS, TerrainType, parse_type
-from sim.space.hexgrid import DIRECTIONS, ROOT3_2, axial_to_offset, node_id
+from sim.space.hex_coords import DIRECTIONS, ROOT3_2, axial_to_offset, node_id
 from sim.space.spec import HexTerrain
 from sim.space.terrain import Terrain, graph_of
 

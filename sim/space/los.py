@@ -33,7 +33,7 @@ from shapely.geometry import LineString
 from shapely.strtree import STRtree
 
 from sim.space.features import Area
-from sim.space.hexgrid import Hex, hex_distance, hex_line
+from sim.space.hex_coords import Hex, hex_distance, hex_line
 
 Point = tuple[float, float]
 

@@ -3,7 +3,7 @@
 ``Terrain`` wraps an undirected ``networkx.Graph`` built by ``build_terrain`` and answers
 what the engine and the rules ask of the ground: positions and distances, the nearest
 place to a point, line of sight and intervening hindrance (rules in ``sim.space.los``),
-cover, places within a range, and least-cost paths (``sim.space.paths``).
+cover, places within a range, and least-cost paths (``sim.space.path_trees``).
 
 Nodes are ``"q,r"`` strings on hex maps and the user's waypoint names (or ``"gx,gy"``
 grid points) on tabletop maps. Every node has the attributes ``pos`` (x, y),
@@ -29,9 +29,9 @@ from scipy.spatial import cKDTree
 
 from sim.space.features import Area
 from sim.space.geometry import Point
-from sim.space.hexgrid import hex_distance
+from sim.space.hex_coords import hex_distance
 from sim.space.los import HexSight, TableSight
-from sim.space.paths import Edges, Node, Paths
+from sim.space.path_trees import Edges, Node, Paths
 
 #: Movement's memo of edges a→b: (b's position, the edge's length, cost per unit length).
 LegMemo = dict[tuple[Node, Node], tuple[Point, float, float]]

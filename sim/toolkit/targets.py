@@ -14,7 +14,7 @@ from sim.agents.unit import Unit
 from sim.engine.clock import Phase
 from sim.engine.context import BattleContext
 from sim.space.geometry import Point
-from sim.space.grid import GridMemo, SpatialGrid, cell_for, nearest, within, within_extent
+from sim.space.spatial_hash import GridMemo, SpatialGrid, cell_for, nearest, within, within_extent
 
 # The spatial index the target searches use, part of the toolkit's surface.
 __all__ = ["GridMemo", "PhaseIndex", "SpatialGrid", "Stack", "cell_for", "nearest", "pick", "within",

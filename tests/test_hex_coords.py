@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sim.space.hexgrid import (
+from sim.space.hex_coords import (
     DIRECTIONS,
     axial_to_offset,
     axial_to_xy,

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 
 import networkx as nx
 
-from sim.space.paths import Node, NoPath
+from sim.space.path_trees import Node, NoPath
 from sim.space.terrain import Terrain
 
 EXPOSED = 10.0   # how much dearer an edge is where the enemy sees it (covered routes)

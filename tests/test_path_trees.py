@@ -145,7 +145,7 @@ def test_a_tables_edge_arrays_are_the_graph_read_back(spec):
     """The table builder hands the route planner its edges as arrays; they must be what the
     planner would read back from the graph, entry for entry (each edge once, from the node
     built first, its last cost), or routes (and their ties) would change."""
-    from sim.space.paths import Paths
+    from sim.space.path_trees import Paths
 
     t = build_terrain(spec)
     built = t.paths._sparse()[2]
