@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, overload
 
 from sim.systems.builtin import BUILTIN_BEHAVIOURS
-from sim.systems.declarations import PluginError, entry_points, load_target, malformed
+from sim.systems.declarations import PluginError, entry_points, expect_declared, load_target, malformed
 
 __all__ = ["Behaviour", "BehaviourKind", "behaviour", "behaviours", "generation", "load_behaviours",
            "register_behaviour", "registered_from_python", "unregister_behaviour"]
@@ -84,9 +84,7 @@ def load_behaviours() -> None:
 
 def register_behaviour(behaviour: Behaviour[P]) -> Behaviour[P]:
     """Register a named behaviour that a knob of kind ``behaviour.kind`` can select."""
-    if not isinstance(behaviour, Behaviour):
-        malformed("Python", f"behaviour {getattr(behaviour, 'name', behaviour)!r}",
-                  f"is a {type(behaviour).__name__}; expected a sim.Behaviour", place="behaviour")
+    expect_declared(behaviour, Behaviour, "behaviour", "behaviour")
     load_behaviours()
     _add(behaviour, "Python")
     return behaviour

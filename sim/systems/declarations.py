@@ -33,6 +33,14 @@ def malformed(origin: str, what: str, message: str, place: str | None = None) ->
     raise PluginError(f"{what}: {message}", file=origin, place=place)
 
 
+def expect_declared(value: object, kind: type, what: str, place: str) -> None:
+    """A value handed to ``register_*`` from Python must be a ``sim.<kind>``: else one
+    ``PluginError`` naming it (``what`` and its name) and the argument ``place``."""
+    if not isinstance(value, kind):
+        malformed("Python", f"{what} {getattr(value, 'name', value)!r}",
+                  f"is a {type(value).__name__}; expected a sim.{kind.__name__}", place=place)
+
+
 def _default_problem(label: str, model: type[BaseModel]) -> str | None:
     """What is wrong with the model's defaults, or None: each is checked as a value would be."""
     checker: type[BaseModel] = type(model.__name__, (model,), {"__module__": model.__module__,

@@ -36,7 +36,7 @@ from sim.systems.behaviours import registered_from_python as behaviours_from_pyt
 from sim.systems.behaviours import unregister_behaviour as unregister_behaviour
 from sim.systems.builtin import BUILTIN_SYSTEMS as BUILTIN_SYSTEMS
 from sim.systems.declarations import PluginError as PluginError  # re-exported (sim.PluginError)
-from sim.systems.declarations import check_models, check_pickles, entry_points, load_target
+from sim.systems.declarations import check_models, check_pickles, entry_points, expect_declared, load_target
 from sim.systems.declarations import malformed as _malformed
 
 if TYPE_CHECKING:
@@ -261,10 +261,7 @@ def register_system(system: RuleSystem, *, replace: bool = False) -> RuleSystem:
     ``replace``; one registered from Python before is replaced (re-running a cell).
     """
     origin = "Python"
-    name = getattr(system, "name", None)
-    if not isinstance(system, RuleSystem):
-        _malformed(origin, f"rule system {name!r}", f"is a {type(system).__name__}; expected a sim.RuleSystem",
-                   place="system")
+    expect_declared(system, RuleSystem, "rule system", "system")
     arguments.flag(replace, "replace")
     pending = _pending()
     taken = _REG.systems.get(system.name)
@@ -279,9 +276,7 @@ def register_system(system: RuleSystem, *, replace: bool = False) -> RuleSystem:
 
 def register_metric(reporter: MetricReporter) -> MetricReporter:
     """Register a metric reporter for every battle (or those of ``reporter.systems``)."""
-    if not isinstance(reporter, MetricReporter):
-        _malformed("Python", f"metric reporter {getattr(reporter, 'name', reporter)!r}",
-                   f"is a {type(reporter).__name__}; expected a sim.MetricReporter", place="reporter")
+    expect_declared(reporter, MetricReporter, "metric reporter", "reporter")
     load_installed()
     _add_metric(reporter, "Python")
     return reporter
