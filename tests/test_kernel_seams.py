@@ -200,3 +200,18 @@ def test_every_type_a_rule_meets_is_a_documented_name_of_sim():
     assert not undocumented, undocumented
     assert all(f"### `{name}`" in text for name in SURFACE)
     assert (ROOT / "docs" / "extending.md").read_text().count("### `") >= len(SURFACE)
+
+
+def test_a_misspelt_key_of_a_plugin_points_to_its_schema_not_the_packages_docs():
+    """docs/scenario.md lists the built-in systems' keys only; a plug-in's are in ``sim schema``."""
+    sim.register_system(sim.RuleSystem(name="radius_test", title="t", phases=MOVING, game=MoveEveryMover,
+                                       knobs=RadiusKnobs))
+    try:
+        expected = r"allowed keys are listed in 'sim schema' \(rule system 'radius_test'\)"
+        with pytest.raises(sim.InputError, match=expected):
+            sim.scenario_from_dict({**_lane("advance"), "ruleset": "radius_test",
+                                    "rules": {"radius_test": {"reeach": 3}}})
+    finally:
+        unregister_system("radius_test")
+    with pytest.raises(sim.InputError, match=r"allowed keys are listed in docs/scenario\.md"):
+        sim.scenario_from_dict({**_lane("advance"), "rules": {"snapfire": {"radiuss": 3}}})

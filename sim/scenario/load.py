@@ -24,7 +24,7 @@ from sim.scenario.plan_checks import check_orders
 from sim.scenario.schema import Scenario, UnitSpec
 from sim.scenario.yamlfile import parse_yaml, place_of, read_yaml
 from sim.space.terrain import Terrain
-from sim.systems.builtin import DEFAULT_SYSTEM
+from sim.systems.builtin import BUILTIN_SYSTEMS, DEFAULT_SYSTEM
 from sim.systems.knobs import BaseKnobs, Knobs
 from sim.systems.registry import RuleSystem, all_systems, generation, get_system, system_names
 
@@ -166,8 +166,10 @@ def _pydantic_message(err: ValidationError, system: RuleSystem,
                             if not (isinstance(p, str) and p.startswith("function-"))), data)
     kind = first["type"]
     if kind == "extra_forbidden":
+        # a plug-in's keys are not in the package's docs: its schema lists them
+        where = DOCS if system.name in BUILTIN_SYSTEMS else f"'sim schema' (rule system '{system.name}')"
         return _foreign(loc, system) or (
-            loc, f"unknown key (check the spelling; allowed keys are listed in {DOCS})")
+            loc, f"unknown key (check the spelling; allowed keys are listed in {where})")
     if kind == "missing":
         return loc, "required key is missing"
     msg = first["msg"].removeprefix("Value error, ")
