@@ -1,6 +1,6 @@
 """Plans at run time: which step of its orders each unit follows, and how it reacts.
 
-At the start of every ``movement`` phase the battle asks ``Plans.begin_phase`` to bring
+At the start of every phase in which units move the battle asks ``Plans.begin_phase`` to bring
 the phasing side's units up to date, before the rule system moves them:
 
 * a move step is *done* when the unit stands at its ``to``; a ``hold`` step at once;
@@ -28,9 +28,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sim.agents.choices import REACTION_MOVE, ROUTE, TARGET, Response
+from sim.agents.plan_facts import EVENT_FACTS, Facts, read_facts, reads_log
+from sim.agents.plan_steps import describe, describe_when, hold_like
 from sim.agents.unit import Unit
 from sim.agents.way import Way
-from sim.events import ARRIVE, DECIDE, HALT, HIT, MOVE, PIN, PLACE, STOP
+from sim.events import DECIDE
 from sim.space import route_planners as routes
 from sim.space.path_trees import NoPath
 from sim.systems.behaviours import behaviour
@@ -42,9 +44,6 @@ _SHIPPED = "sim.agents.policies"
 if TYPE_CHECKING:
     from sim.engine.clock import Phase
     from sim.engine.context import BattleContext
-
-EVENT_FACTS = ("fired_on", "halted", "pinned", "lost_steps")
-
 
 @dataclass
 class Runner:
@@ -67,17 +66,6 @@ class Runner:
     reacts: bool = False           # it has an on_fired or on_halted policy
     step_began: int = 0            # the event number at which the current step began
     started_turn: int = 0          # the turn in which the current step began
-
-
-@dataclass
-class Facts:
-    """What the log says happened to one unit, each with the event number it came at."""
-
-    fired_on: list[int] = field(default_factory=list)
-    halted: list[int] = field(default_factory=list)
-    pinned: list[int] = field(default_factory=list)
-    lost_steps: list[int] = field(default_factory=list)
-    stood_at: dict[str, int] = field(default_factory=dict)   # node -> first event there
 
 
 class Plans:
@@ -117,7 +105,7 @@ class Plans:
                          for r in self.runners.values() for s in r.steps)
         # Only plans that wait on events, or react to them, need the log read (a battle
         # of plain orders skips it).
-        self._needs_log = any(r.reacts or any(_reads_log(c) for c in (*[s.when for s in r.steps], r.until))
+        self._needs_log = any(r.reacts or any(reads_log(c) for c in (*[s.when for s in r.steps], r.until))
                               for r in self.runners.values())
 
     def start(self) -> None:
@@ -234,7 +222,7 @@ class Plans:
 
     def _wait(self, r: Runner) -> None:
         """The unit stands (and does not charge) while its step waits for its condition."""
-        r.unit.orders, r.unit.route = _hold_like(r.steps[r.index]), []
+        r.unit.orders, r.unit.route = hold_like(r.steps[r.index]), []
 
     def _start(self, r: Runner, phase: Phase | None, log: bool = True, resumed: bool = False) -> None:
         step, unit = r.steps[r.index], r.unit
@@ -248,8 +236,8 @@ class Plans:
         if log and (resumed or r.index > 0 or step.when is not None or r.loop):
             again = "resume " if resumed else ""
             self.battle.record(DECIDE, rule=None, unit=unit.id, pos=unit.pos, node=unit.node,
-                               policy="plan", choice=f"{again}step {r.index + 1}: {_describe(step)}",
-                               trigger="the reaction is over" if resumed else _describe_when(step.when))
+                               policy="plan", choice=f"{again}step {r.index + 1}: {describe(step)}",
+                               trigger="the reaction is over" if resumed else describe_when(step.when))
 
     def route(self, unit: Unit, step: Any) -> list[str]:
         """The nodes the unit's step takes it through, by the step's route planner."""
@@ -362,7 +350,7 @@ class Plans:
             return False
         if r.ground_turns > 0:
             r.ground_turns -= 1
-            unit.orders, unit.route = _hold_like(r.steps[r.index]), []
+            unit.orders, unit.route = hold_like(r.steps[r.index]), []
             return True
         if r.detour and unit.route:   # still on its way back or to cover
             return True
@@ -373,7 +361,7 @@ class Plans:
         """A reaction: the unit stands for ``turns`` of its movement phases (this one
         included), then its plan's step starts again from where it is."""
         r.ground_turns, r.resume = turns - 1, True
-        r.unit.orders, r.unit.route = _hold_like(r.steps[r.index]), []
+        r.unit.orders, r.unit.route = hold_like(r.steps[r.index]), []
         return f"hold {turns} turn(s)"
 
     def detour(self, r: Runner, node: str, route: list[str] | None = None) -> str:
@@ -394,26 +382,7 @@ class Plans:
 
     # -- the log -----------------------------------------------------------------------
     def _read_log(self) -> None:
-        records = self.battle.log.records
-        for i in range(self._read, len(records)):
-            r = records[i]
-            ev, uid = r["event"], r.get("unit")
-            if "dice" in r:
-                for target in r.get("targets") or ([r["target"]] if r.get("target") else []):
-                    if target in self.facts:
-                        self.facts[target].fired_on.append(i)
-            if uid not in self.facts:
-                continue
-            f = self.facts[uid]
-            if ev == HALT or (ev == STOP and r.get("reason") == "halted"):
-                f.halted.append(i)
-            elif ev == PIN:
-                f.pinned.append(i)
-            elif ev == HIT and r.get("steps_lost"):
-                f.lost_steps.append(i)
-            if ev in (ARRIVE, STOP, HALT, MOVE, PLACE) and r.get("node") is not None:
-                f.stood_at.setdefault(r["node"], i)
-        self._read = len(records)
+        self._read = read_facts(self.battle.log.records, self._read, self.facts)
 
     def _offset(self, step: Any, offset: Sequence[float]) -> Any:
         """A formation member's step: destinations moved by its offset (nearest node)."""
@@ -422,37 +391,3 @@ class Plans:
         t = self.battle.terrain
         return step.model_copy(update={"to": routes.offset_node(t, step.to, offset),
                                        "via": [routes.offset_node(t, v, offset) for v in step.via]})
-
-
-def _reads_log(when: Any) -> bool:
-    """Whether a condition waits on what the log says (events, arrivals)."""
-    return when is not None and (when.arrived is not None or any(getattr(when, f) for f in EVENT_FACTS))
-
-
-def _hold_like(step: Any) -> Any:
-    """The step as a ``hold`` (the same model, so every key the rule systems read is
-    there), not charging: a unit that waits or goes to ground stands still."""
-    if step.type == "hold":
-        return step
-    update: dict[str, Any] = {"type": "hold", "to": None, "via": []}
-    if "charge" in type(step).model_fields:
-        update["charge"] = False
-    return step.model_copy(update=update)
-
-
-def _describe(step: Any) -> str:
-    if step.type == "hold":
-        return "hold"
-    via = f" via {', '.join(step.via)}" if step.via else ""
-    kind = "charge" if getattr(step, "charge", False) and step.type == "advance" else step.type
-    return f"{kind} to {step.to}{via} ({step.route} route)"
-
-
-def _describe_when(when: Any) -> str:
-    if when is None:
-        return "the step before is done"
-    parts = [f"{k} {v}" for k, v in when.model_dump(exclude_none=True).items() if k != "arrived"]
-    if when.arrived is not None:
-        a = when.arrived
-        parts.insert(0, f"{a.unit or a.group} arrived at {a.at}")
-    return ", ".join(parts) or "always"
