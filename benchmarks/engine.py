@@ -1,4 +1,4 @@
-"""Engine benchmarks (issue 2, item 11; issue 17): a script that prints figures, never a test.
+"""Engine benchmarks: a script that prints figures, never a test.
 
     .venv/bin/python benchmarks/engine.py            # every case, a few minutes
     .venv/bin/python benchmarks/engine.py --quick    # smaller sizes, well under a minute

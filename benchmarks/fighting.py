@@ -1,4 +1,4 @@
-"""The engine benchmark's fighting, marching and scaling cases (issue 17), run by ``engine.py``.
+"""The engine benchmark's fighting, marching and scaling cases, run by ``engine.py``.
 
 (b2) a dense, engaged snap-fire battle (``cases.fight``: 100 units a side, snap fire,
      shooting and assault all acting): µs per SimPy event against a bare SimPy loop with

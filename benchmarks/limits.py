@@ -1,4 +1,4 @@
-"""Battles at the documented limits (issue 13, item 6): a script that prints figures, never a test.
+"""Battles at the documented limits: a script that prints figures, never a test.
 
     .venv/bin/python benchmarks/limits.py             # every case, each in its own process
     .venv/bin/python benchmarks/limits.py --only L2   # one case
@@ -11,13 +11,13 @@ unit moving every turn, and fight from about half-way (shooting, assault, reacti
 a map near the node limit; the X cases set every range and radius the rules read to its
 largest allowed value. Each runs in a child process: the time of the battle (loading the scenario and
 planning routes included, as ``sim run`` pays them) and the child's peak memory
-(``ru_maxrss``). The README's "Limits" quotes these figures; every documented limit is one
+(``ru_maxrss``). docs/reference/guarantees.md's "Limits" quotes these figures; every documented limit is one
 these battles meet in at most 5 minutes and 4 GB.
 
-L1  snap fire on a 48,000-hex map (240 x 200) (issue 13's case: 198 s for one turn of
-    1,000 units before)
-L2  snap fire on a 1,000 x 1,000 cm table with a 5 cm grid, 40,401 nodes (issue 13's
-    case: 536 s before)
+L1  snap fire on a 48,000-hex map (240 x 200) (198 s for one turn of 1,000 units
+    before the speed work of 0.1.0)
+L2  snap fire on a 1,000 x 1,000 cm table with a 5 cm grid, 40,401 nodes (536 s before
+    the speed work of 0.1.0)
 L3, L4, L5  H17 on the hex map, FOW and TOO on the table
 X1 ... X5  the same with the ranges and radii at their limits
 """

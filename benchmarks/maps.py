@@ -1,4 +1,4 @@
-"""Map loading benchmarks (issue 13, items 6 and 7): a script that prints figures, never a test.
+"""Map loading benchmarks: a script that prints figures, never a test.
 
     .venv/bin/python benchmarks/maps.py            # the sizes at the documented limits
     .venv/bin/python benchmarks/maps.py --quick    # a tenth of them, a few seconds

@@ -1,7 +1,7 @@
 """The event names and record fields of the event log, declared once.
 
 Rules write these names, metrics count them and pictures draw them, so each is spelt
-in one place. The lifecycle names are the event log's contract (README.md, "Event log");
+in one place. The lifecycle names are the event log's contract (docs/reference/guarantees.md, "The event log");
 a rule system's own events (``snap_fire``, ``acquire``, ...) are declared in its
 package's ``events`` module and listed in its ``RuleSystem.events``. Imports nothing of ``sim`` but the catalogue's
 layer: it is at the bottom.

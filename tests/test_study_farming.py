@@ -139,26 +139,26 @@ def test_sim_analyse_without_the_extra_says_what_to_install(stored, capsys, monk
     assert err == ["sim: error: command line: sim analyse needs SALib: pip install 'sim[analysis]'"]
 
 
-# The shipped study: the README states its ranking; a small run at a fixed seed must
+# The shipped study: docs/background/data-farming.md states its ranking; a small run at a fixed seed must
 # re-derive the factors it names as mattering, in the same order, and as not mattering.
 SHIPPED = ROOT / "scenarios" / "fow_farming.yaml"
 
 
-def _readme_ranking() -> tuple[list[str], list[str]]:
-    text = (ROOT / "README.md").read_text()
+def _page_ranking() -> tuple[list[str], list[str]]:
+    text = (ROOT / "docs" / "background" / "data-farming.md").read_text(encoding="utf-8")
     top = re.search(r"<!-- farming-ranking: (.*?) -->", text).group(1).split(", ")
     low = re.search(r"<!-- farming-negligible: (.*?) -->", text).group(1).split(", ")
     return top, low
 
 
-def test_shipped_study_rederives_the_ranking_the_readme_states(tmp_path):
+def test_shipped_study_rederives_the_ranking_the_docs_state(tmp_path):
     """The shipped study's first 32 Saltelli blocks (its design's prefix) with 4
-    replications, at its own seed: the factors the README ranks first come first, and
+    replications, at its own seed: the factors the data-farming page ranks first come first, and
     the ones it calls negligible have total indices below 0.01, at the bottom."""
     from sim.study.analysis.responses import analyse
     from sim.study.run.executors import ProcessExecutor
 
-    top, low = _readme_ranking()
+    top, low = _page_ranking()
     shutil.copy(ROOT / "scenarios" / "crossing_sniper.yaml", tmp_path)
     small = tmp_path / "fow_farming.yaml"
     text = SHIPPED.read_text()

@@ -67,8 +67,8 @@ def test_a_metric_zero_in_every_replication_is_labelled_constant_not_certain():
     assert w.method == "wilson" and w.ci_low == 0.0 and w.ci_high > 0.05
 
 
-def test_a_yes_no_difference_the_same_in_every_pair_keeps_its_interval_as_the_readme_says():
-    """0 in all 50 pairs: the README's interval rules name the exception (a yes/no metric
+def test_a_yes_no_difference_the_same_in_every_pair_keeps_its_interval_as_the_docs_say():
+    """0 in all 50 pairs: the interval rules of docs/background/intervals.md name the exception (a yes/no metric
     and its difference keep their score intervals, ±0.071 here), as the code computes."""
     from conftest import ROOT
 
@@ -77,7 +77,7 @@ def test_a_yes_no_difference_the_same_in_every_pair_keeps_its_interval_as_the_re
         assert not e.constant and (e.mean, round(e.ci_low, 3), round(e.ci_high, 3)) == (0.0, -0.071, 0.071)
     assert not binary_difference([1] * 50, [0] * 50).constant
     assert round(estimate([0] * 50, "binary").ci_high, 3) == 0.071
-    rules = (ROOT / "README.md").read_text().split("## Intervals", 1)[1].split("\n## ", 1)[0]
+    rules = (ROOT / "docs" / "background" / "intervals.md").read_text(encoding="utf-8")
     rules = " ".join(rules.split())
     assert "a count or real metric (or a difference of one) with the same value in every" in rules
     assert ("no pair disagreeing in 50 a difference of ±0.071 (Newcombe) when neither variant "

@@ -1,5 +1,5 @@
-"""The shipped tactical study (issue 14): its variants change plans and policies only,
-and the README's table of what it finds is what it finds (so that text cannot drift)."""
+"""The shipped tactical study: its variants change plans and policies only, and the table
+of what it finds (docs/howto/run-a-study.md) is what it finds (so that text cannot drift)."""
 from __future__ import annotations
 
 import re
@@ -9,8 +9,11 @@ from conftest import ROOT
 STUDY = ROOT / "scenarios" / "platoon_tactics.yaml"
 
 
-def readme_rows() -> dict[str, list[str]]:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+PAGE = ROOT / "docs" / "howto" / "run-a-study.md"
+
+
+def page_rows() -> dict[str, list[str]]:
+    text = PAGE.read_text(encoding="utf-8")
     block = text.split("**What `platoon_tactics` finds.**", 1)[1].split("\n\n", 2)[1]
     rows = {}
     for line in block.splitlines():
@@ -39,13 +42,13 @@ def test_the_variants_change_plans_and_policies_only():
     assert direct.groups["assault"].plan.steps[0].charge is True     # `type: charge`
 
 
-def test_the_readme_reports_what_the_study_finds():
-    """Re-run the study as the README says (300 replications, its seed) and compare every
-    figure of the README's table, as printed."""
+def test_the_docs_report_what_the_study_finds():
+    """Re-run the study as the page says (300 replications, its seed) and compare every
+    figure of the page's table, as printed."""
     import sim
 
     run = sim.run_study(sim.load_study(str(STUDY)), workers=2)
-    rows = readme_rows()
+    rows = page_rows()
     assert set(rows) == set(run.summary.cells)
     for label, cols in rows.items():
         cell = run.summary.cells[label]

@@ -1,7 +1,7 @@
 """The ``sim`` command line (also ``python -m sim``): every command, one module each.
 
 Bad input of any kind exits 2 with one line on stderr: the file, the place and what was
-expected. README.md's "Command line (a contract)" gives the commands and their output.
+expected. docs/reference/guarantees.md, "The command line (a contract)", gives the commands and their output.
 
 - ``parser``: the parser, its commands and the ``--plugin`` option every command takes;
 - ``run``, ``validate``, ``rules``, ``schema``: ``sim run``, ``sim validate`` (with

@@ -4,7 +4,7 @@
 never constructs objects) and a map from key paths to 1-based line numbers, so that a
 schema error deep in a file can still say "line 17".
 
-Guards (README, "Guarantees"): a regular file (``sim.files``: never a FIFO or a device,
+Guards (docs/reference/guarantees.md, "Bad input"): a regular file (``sim.files``: never a FIFO or a device,
 which would hang or never end), at most ``MAX_BYTES`` bytes, ``MAX_NODES`` nodes counted
 with aliases expanded (an alias bomb is refused without being built), ``MAX_DEPTH``
 levels of nesting; no repeated keys; no tags that build sets, pairs, bytes or objects.
@@ -133,7 +133,7 @@ def _core_int(loader: _Loader, node: _Node) -> int:
     # Refused before int() would raise on it, and before str() of it would fail later.
     if len(body) > MAX_DIGITS or (base != 10 and int(body, base) >= _TOO_BIG):
         raise _Refused(f"a whole number of more than {MAX_DIGITS} digits (expected a "
-                       "number within the limits in the README)", node.start_mark.line)
+                       "number within the limits of docs/reference/guarantees.md)", node.start_mark.line)
     return sign * int(body, base)
 
 

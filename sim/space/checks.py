@@ -12,7 +12,7 @@ from typing import Any, NoReturn
 
 from sim.errors import InputError
 
-# Limits on terrain input (README, "Guarantees"): enough for benchmarks/engine.py's
+# Limits on terrain input (docs/reference/guarantees.md, "Limits"): enough for benchmarks/engine.py's
 # 10,000-node map, small enough that a typo cannot exhaust memory or time.
 MAX_NODES = 50_000         # hexes of a hex map; waypoints + grid points of a table
 MAX_EXTENT = 1_000_000.0   # cm: a table's width and height
