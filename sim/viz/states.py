@@ -13,8 +13,10 @@
   ``revealed`` (spotted), ``withdrawn``, ``eliminated`` (and ``killed``, FOW's final
   death). A record's own ``state`` field, when it has one (the sniper agent logs it),
   is taken as the new state; otherwise the event name decides (``deploy``/``activate``/
-  ``rehide`` → hidden, ``spot``/``reveal`` → revealed, ...), and a ``deploy`` with
-  ``hidden: false`` puts the unit in plain view (revealed).
+  ``rehide`` → hidden, ``spot``/``reveal`` → revealed, ...), a ``deploy`` with
+  ``hidden: false`` puts the unit in plain view (revealed), and a ``place`` with
+  ``on_board: false`` leaves it where its first transition says it came from (off the
+  board, or in a reserve), never hidden.
 
 Only the event names matter, so the timeline works whatever other events a rule adds:
 an unknown event changes no state and is drawn as a tick on its unit's lane. A record's
@@ -36,6 +38,7 @@ from sim.events import (
     HIT,
     MOVE,
     PIN,
+    PLACE,
     RALLY,
     REHIDE,
     REVEAL,
@@ -50,7 +53,7 @@ from sim.viz.common import records_of, scenario_of
 SNIPER_EVENTS = {ACTIVATE, WITHDRAW, TO_RESERVE}
 TARGET_SUBJECT = {SPOT, PIN, REVEAL, HIT}
 # Events whose names say a lifecycle state (a plug-in's "hide" or "place" reads as ours).
-LIFE = {ACTIVATE: "hidden", DEPLOY: "hidden", "place": "hidden", "return": "hidden",
+LIFE = {ACTIVATE: "hidden", DEPLOY: "hidden", PLACE: "hidden", "return": "hidden",
         "hide": "hidden", "conceal": "hidden", REHIDE: "hidden", SPOT: "revealed",
         REVEAL: "revealed", "revealed": "revealed", TO_RESERVE: "reserve",
         WITHDRAW: "withdrawn", ELIMINATE: "eliminated"}
@@ -94,8 +97,8 @@ def _start_states(scenario) -> dict[str, str]:
     if sc is not None and hasattr(sc, "units"):
         for _, spec in sc.units():
             start = getattr(getattr(spec, "sniper_team", None), "start", None)
-            if isinstance(start, str):
-                out[spec.id] = start
+            if isinstance(start, str):   # a team deployed from the start is hidden there
+                out[spec.id] = "hidden" if start == "deployed" else start
     return out
 
 
@@ -124,6 +127,13 @@ def unit_states(log, scenario=None, end: float | None = None) -> list[Span]:
     end = recs[-1]["t"] if end is None else end
     snipers = set(sniper_ids(recs, scenario))
     starts = _start_states(scenario)
+    # where a team placed off the board (``place`` with ``on_board: false``) stands until
+    # its first transition: that transition's ``state_from`` (off the board, in a reserve)
+    first_from: dict[str, str] = {}
+    for r in recs:
+        u = r.get("unit")
+        if u in snipers and u not in first_from and isinstance(r.get("state_from"), str):
+            first_from[u] = r["state_from"]
     phase_end = _phase_ends(recs)
     spans: list[Span] = []
     act: dict[str, tuple[str | None, float]] = {}     # unit -> (shown state, since)
@@ -158,8 +168,8 @@ def unit_states(log, scenario=None, end: float | None = None) -> list[Span]:
         if u is None or r.get("success") is False and (ev in LIFE or ev in UNPIN):
             continue
         if u in snipers and u not in life:
-            first = r.get("state_from") or starts.get(u) or (
-                "off_board" if ev in (ACTIVATE, DEPLOY) else "hidden")
+            first = r.get("state_from") or starts.get(u) or first_from.get(u) or (
+                "off_board" if ev in (ACTIVATE, DEPLOY) or r.get("on_board") is False else "hidden")
             life[u] = (first, 0.0)
         if ev == MOVE:
             motion[u] = "moving"
@@ -184,6 +194,8 @@ def unit_states(log, scenario=None, end: float | None = None) -> list[Span]:
             new = r["state"] if isinstance(r.get("state"), str) else LIFE[cast(str, ev)]  # ev in LIFE
             if ev == DEPLOY and r.get("hidden") is False:
                 new = "revealed"
+            if ev == PLACE and r.get("on_board") is False:   # set up off the board: not hidden
+                new = starts.get(u) or first_from.get(u) or "off_board"
             old, since = life[u]
             if old in ("eliminated", "killed"):
                 continue
