@@ -135,7 +135,9 @@ def test_sim_schema_prints_both_schemas_with_installed_plugins(capsys):
 
 
 def test_sim_schema_check_names_a_stale_file(tmp_path, capsys):
-    for name in ("scenario.md", "study.md", "extending.md"):
+    for name in ("scenario.md", "study.md", "extending.md", "reference/cli.md", "reference/events.md",
+                 "reference/rules.md"):
+        (tmp_path / name).parent.mkdir(exist_ok=True)
         (tmp_path / name).write_text((DOCS / name).read_text(encoding="utf-8"), encoding="utf-8")
     (tmp_path.parent / "scenarios").mkdir(exist_ok=True)
     assert main(["schema", "--docs", str(tmp_path), "--check"]) == 1

@@ -1,5 +1,6 @@
-"""The generated parts of ``docs/scenario.md``, ``docs/study.md`` and ``docs/extending.md``,
-and the JSON Schema files beside them, made from the models and the built-in rule
+"""The generated parts of ``docs/scenario.md``, ``docs/study.md``, ``docs/extending.md``
+and the site's reference pages (``docs/reference/``: ``sim.reference.site``), and the JSON
+Schema files beside them, made from the models and the built-in rule
 systems' declarations.
 
 A generated part sits between ``<!-- generated: NAME -->`` and ``<!-- end: NAME -->``;
@@ -26,6 +27,7 @@ from sim.errors import InputError
 from sim.files import read_bytes, write_text
 from sim.reference.extension import surface
 from sim.reference.jsonschema import scenario_schema, study_schema, systems_of
+from sim.reference.site import cli_parts, events_parts, rules_parts
 from sim.reference.tables import doc_of, nested, table, undocumented
 from sim.scenario.orders import Arrived, Condition, Group, MovePolicy, Orders, Plan, Policies, TargetPolicy
 from sim.scenario.schema import Scenario, UnitSpec, Victory
@@ -236,9 +238,16 @@ def _files(docs: Path) -> dict[Path, Callable[[str], str]]:
         docs / "study.md": lambda text: _fill(text, study_parts(docs), str(docs / "study.md")),
         docs / "extending.md": lambda text: _fill(text, {"surface": surface()}, str(docs / "extending.md")),
     }
+    for name, parts in (("cli", cli_parts), ("events", events_parts), ("rules", rules_parts)):
+        page = docs / "reference" / f"{name}.md"
+        out[page] = partial(_fill_page, parts, page)
     for name, make in SCHEMAS.items():
         out[docs / name] = partial(_schema_text, make)
     return out
+
+
+def _fill_page(parts: Callable[[], dict[str, str]], page: Path, text: str) -> str:
+    return _fill(text, parts(), str(page))
 
 
 def _schema_text(make: Callable[[], dict[str, Any]], _old: str) -> str:

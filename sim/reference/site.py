@@ -1,0 +1,133 @@
+"""The generated parts of the site's reference pages (``docs/reference/``): the command
+line (from the parser), the event log's names (from ``sim.events`` and the built-in rule
+systems' declarations) and the rule catalogue (the rows of ``sim rules --json``).
+
+Like the key tables of ``docs/scenario.md``, each sits between ``<!-- generated: NAME -->``
+and ``<!-- end: NAME -->`` and is rewritten by ``sim schema --docs DIR``; the test suite
+fails when one differs from what the code gives. Built-in rule systems only, so the pages
+do not depend on which plug-ins are installed.
+"""
+from __future__ import annotations
+
+import argparse
+import ast
+import importlib
+import inspect
+import io
+import tokenize
+from types import ModuleType
+
+from sim import events
+from sim.systems.registry import BUILTIN_SYSTEMS, events_of, get_system
+
+
+def _cell(text: object) -> str:
+    """Text fit for one cell of a Markdown table (one line, no bare bar)."""
+    return " ".join(str(text).split()).replace("|", "\\|")
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:] + "."
+
+
+def _subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return dict(action.choices)
+    return {}
+
+
+def _value(action: argparse.Action) -> str:
+    """What an option takes: its choices, its metavar, or nothing (a flag)."""
+    if action.choices is not None:
+        return " \\| ".join(f"`{c}`" for c in action.choices)
+    if action.nargs == 0:
+        return "—"
+    name = action.metavar or action.dest.upper()
+    many = {"*": " ...", "+": " ..."}.get(str(action.nargs), "")
+    return f"`{name}{many}`"
+
+
+def _default(action: argparse.Action) -> str:
+    if action.nargs == 0 or action.default in (None, [], argparse.SUPPRESS):
+        return "—"
+    return f"`{action.default}`"
+
+
+def _options(parser: argparse.ArgumentParser) -> str:
+    rows = ["| argument | takes | default | what it does |", "|---|---|---|---|"]
+    for action in parser._actions:
+        if isinstance(action, argparse._HelpAction):
+            continue
+        name = ", ".join(f"`{o}`" for o in action.option_strings) or f"`{action.dest}`"
+        if not action.option_strings and action.nargs in ("?", "*"):
+            name += " (optional)"
+        said = "the command: one of those below" if isinstance(action, argparse._SubParsersAction) else action.help
+        rows.append(f"| {name} | {_value(action)} | {_default(action)} | {_cell(said or '—')} |")
+    return "\n".join(rows)
+
+
+def cli_parts() -> dict[str, str]:
+    """The generated part of ``reference/cli.md``: every command of ``sim``, its help and options."""
+    from sim.cli.parser import HELP, build_parser
+
+    parser = build_parser()
+    out = ["## `sim`", _cell(parser.description), _options(parser)]
+    for name, sub in _subcommands(parser).items():
+        out += [f"## `sim {name}`", _sentence(HELP[name])]
+        if sub.description:
+            out.append(inspect.cleandoc(sub.description))
+        out.append(_options(sub))
+    return {"commands": "\n\n".join(out)}
+
+
+def _comments(module: ModuleType) -> dict[str, str]:
+    """The event names a module assigns (``NAME = "name"``) with each line's comment."""
+    source = inspect.getsource(module)
+    said = {tok.start[0]: tok.string.lstrip("#: ").strip()
+            for tok in tokenize.generate_tokens(io.StringIO(source).readline) if tok.type == tokenize.COMMENT}
+    found = {}
+    for node in ast.parse(source).body:
+        if (isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)
+                and isinstance(node.value.value, str)):
+            found[node.value.value] = said.get(node.lineno, "")
+    return found
+
+
+def _declared() -> dict[str, tuple[str, str]]:
+    """Every event name by where it is declared, with what its comment says it means."""
+    out = {name: ("sim.events", meaning) for name, meaning in _comments(events).items()}
+    for target in BUILTIN_SYSTEMS.values():
+        module = importlib.import_module(target.split(":")[0] + ".events")
+        for name, meaning in _comments(module).items():
+            out.setdefault(name, (module.__name__, meaning))
+    return out
+
+
+def events_parts() -> dict[str, str]:
+    """The generated parts of ``reference/events.md``: the record keys and every event name."""
+    keys = ["| keys | where |", "|---|---|",
+            "| " + ", ".join(f"`{k}`" for k in events.CONTRACT_KEYS) + " | every record, first, in this order |",
+            "| " + ", ".join(f"`{k}`" for k in events.ROLL_KEYS) + " | every die-roll record |"]
+    systems = {name: events_of(get_system(name)) for name in BUILTIN_SYSTEMS}
+    declared = _declared()
+    names = sorted(set(declared) | {e for logged in systems.values() for e in logged})
+    rows = ["| event | what it records | declared in | logged by |", "|---|---|---|---|"]
+    for name in names:
+        where, meaning = declared.get(name, ("—", ""))
+        kind = ("every battle" if name in events.CORE_EVENTS else
+                ", ".join(f"`{s}`" for s, logged in systems.items() if name in logged) or "—")
+        contract = " (a lifecycle event of the contract)" if name in events.LIFECYCLE_EVENTS else ""
+        rows.append(f"| `{name}` | {_cell(meaning or '—')}{contract} | `{where}` | {kind} |")
+    return {"event-keys": "\n".join(keys), "event-names": "\n".join(rows)}
+
+
+def rules_parts() -> dict[str, str]:
+    """The generated part of ``reference/rules.md``: the built-in systems' ``sim rules`` rows."""
+    from sim.cli.rules import rule_rows
+
+    rows = ["| rule | what it says | rule systems | applied in |", "|---|---|---|---|"]
+    for r in rule_rows(list(BUILTIN_SYSTEMS)):
+        where = ", ".join(f"`{w}`" for w in r["where"]) or "—"
+        rows.append(f"| `{r['id']}` | {_cell(r['title'])} | {', '.join(f'`{s}`' for s in r['systems'])} | {where} |")
+    return {"rules": "\n".join(rows)}
