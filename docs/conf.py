@@ -69,8 +69,8 @@ nitpick_ignore_regex = [
     # as Annotated[...] shows them: a value, not a type
     ("py:class", r"\w+=.*"),
 ]
-autodoc_typehints = "description"
-autodoc_default_options = {"members": True, "show-inheritance": False}
+autodoc_typehints = "description"   # (in the signature, a dataclass field's <factory> default breaks its parse)
+autodoc_default_options = {"members": True}
 
 
 def _ours(app: Any, env: Any, node: Any, contnode: Any) -> Any:

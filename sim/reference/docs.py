@@ -140,7 +140,7 @@ def _rules(system: RuleSystem) -> list[str]:
     out = [f"#### The rules of `{system.name}`", "", "\n".join(rows)]
     for module in base_modules:
         out += [f"#### The base game (from `{module}`)", "",
-                "```\n" + (sys.modules[module].__doc__ or "").strip() + "\n```"]
+                "```text\n" + (sys.modules[module].__doc__ or "").strip() + "\n```"]
     return out
 
 
