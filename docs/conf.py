@@ -69,7 +69,7 @@ nitpick_ignore_regex = [
     # as Annotated[...] shows them: a value, not a type
     ("py:class", r"\w+=.*"),
 ]
-autodoc_typehints = "description"   # (in the signature, a dataclass field's <factory> default breaks its parse)
+autodoc_typehints = "signature"
 autodoc_default_options = {"members": True}
 
 
@@ -89,7 +89,15 @@ def _parts_with_pages(app: Any, docname: str, source: list[str]) -> None:
                        else "", source[0], flags=re.M)
 
 
+def _factory_defaults(app: Any, what: str, name: str, obj: Any, options: Any, signature: str | None,
+                      annotation: str | None) -> tuple[str | None, str | None]:
+    """A dataclass field's default made by a factory, shown as ``...``: Python writes it
+    ``<factory>``, which Sphinx cannot parse (it would then split the signature at every comma)."""
+    return (re.sub(r"\s*=\s*<factory>", " = ...", signature) if signature else signature), annotation
+
+
 def setup(app: Any) -> None:
     """Sphinx's hooks: resolve our short names, leave out parts with no page yet."""
     app.connect("missing-reference", _ours)
+    app.connect("autodoc-process-signature", _factory_defaults)
     app.connect("source-read", _parts_with_pages)
