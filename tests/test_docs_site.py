@@ -33,9 +33,6 @@ PAGES = {"index.html": "sim", "tutorials/01_snap_fire.html": "1 · Snap fire: th
 RESOURCE = re.compile(r"<(?:script|link|img|iframe|source|video|audio|embed|object)\b[^>]*?"
                       r"\b(?:src|href|data)=\"(?P<url>[^\"]+)\"", re.I)
 
-pytestmark = pytest.mark.skipif(chromium() is None, reason="chromium is not installed (make chromium)")
-
-
 def _sources() -> list[Path]:
     found = [DOCS / "conf.py", *DOCS.glob("**/*.md"), *(ROOT / "notebooks").glob("*.ipynb"),
              *(ROOT / "sim").glob("**/*.py")]
@@ -61,6 +58,8 @@ def site(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def browser():
+    if chromium() is None:
+        pytest.skip("chromium is not installed (make chromium)")
     with Browser() as b:
         yield b
 
@@ -121,3 +120,11 @@ def test_the_api_page_documents_rule_system_and_every_public_name(site, browser)
     assert modules == {n for n in sim.__all__ if type(getattr(sim, n)).__name__ == "module"}
     assert all(f"module-{getattr(sim, n).__name__}" in ids for n in modules)
     assert [n for n in sim.viz.__all__ if f"sim.viz.{n}" not in ids] == []
+
+
+def test_make_test_builds_the_site_with_warnings_as_errors():
+    rules = {line.split(":", 1)[0]: line.split(":", 1)[1].split() for line in
+             (ROOT / "Makefile").read_text().splitlines() if re.match(r"^[a-z]+:", line)}
+    assert "docs" in rules["test"]
+    recipe = (ROOT / "Makefile").read_text().split("\ndocs:", 1)[1].split("\n\n", 1)[0]
+    assert "sphinx-build -W --keep-going -n -b html docs docs/_build/html" in recipe

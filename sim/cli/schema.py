@@ -27,11 +27,11 @@ def command(args: argparse.Namespace) -> int:
             raise InputError("not a directory (expected the docs folder, e.g. docs)", file=args.docs,
                              place="--docs")
         if args.check:
-            old = stale(args.docs)
+            old = stale(args.docs, args.parser)
             for path in old:
                 print(f"{path}: out of date (regenerate with: sim schema --docs {args.docs})")
             return 1 if old else 0
-        for path in update(args.docs):
+        for path in update(args.docs, args.parser):
             print(f"wrote {path}")
         return 0
     from sim.reference.jsonschema import scenario_schema, study_schema

@@ -10,6 +10,7 @@ code accepts now (the test suite fails on any).
 """
 from __future__ import annotations
 
+import argparse
 import importlib
 import json
 import os
@@ -232,13 +233,13 @@ def _between(body: str, found: re.Match[str]) -> str:
     return f"{found.group(1)}{body}\n{found.group(2)}"
 
 
-def _files(docs: Path) -> dict[Path, Callable[[str], str]]:
+def _files(docs: Path, parser: argparse.ArgumentParser) -> dict[Path, Callable[[str], str]]:
     out: dict[Path, Callable[[str], str]] = {
         docs / "scenario.md": lambda text: _fill(text, scenario_parts(docs), str(docs / "scenario.md")),
         docs / "study.md": lambda text: _fill(text, study_parts(docs), str(docs / "study.md")),
         docs / "extending.md": lambda text: _fill(text, {"surface": surface()}, str(docs / "extending.md")),
     }
-    for name, parts in (("cli", cli_parts), ("events", events_parts), ("rules", rules_parts)):
+    for name, parts in (("cli", partial(cli_parts, parser)), ("events", events_parts), ("rules", rules_parts)):
         page = docs / "reference" / f"{name}.md"
         out[page] = partial(_fill_page, parts, page)
     for name, make in SCHEMAS.items():
@@ -266,11 +267,11 @@ def _read(path: Path, limit: int = MAX_DOC_BYTES) -> str:
         raise InputError(f"not UTF-8 text (bad byte at offset {exc.start})", file=str(path)) from None
 
 
-def _changes(docs: str | Path) -> dict[str, str]:
+def _changes(docs: str | Path, parser: argparse.ArgumentParser) -> dict[str, str]:
     """The new text of every generated file under ``docs`` that differs from what the code
     gives, by path; everything is read (and checked) before anything is written."""
     out = {}
-    for path, make in _files(Path(docs)).items():
+    for path, make in _files(Path(docs), parser).items():
         old = _read(path)
         new = make(old)
         if new != old:
@@ -278,15 +279,16 @@ def _changes(docs: str | Path) -> dict[str, str]:
     return out
 
 
-def stale(docs: str | Path) -> list[str]:
-    """The generated files (or parts) under ``docs`` that differ from what the code gives."""
-    return list(_changes(docs))
+def stale(docs: str | Path, parser: argparse.ArgumentParser) -> list[str]:
+    """The generated files (or parts) under ``docs`` that differ from what the code gives
+    (``parser``: the command line that ``reference/cli.md`` documents)."""
+    return list(_changes(docs, parser))
 
 
-def update(docs: str | Path) -> list[str]:
+def update(docs: str | Path, parser: argparse.ArgumentParser) -> list[str]:
     """Rewrite every generated part and schema file under ``docs``; returns those changed
     (a file that cannot be written is an InputError naming it)."""
-    changed = _changes(docs)
+    changed = _changes(docs, parser)
     for path, new in changed.items():
         write_text(path, new)
     return list(changed)

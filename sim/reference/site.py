@@ -67,14 +67,14 @@ def _options(parser: argparse.ArgumentParser) -> str:
     return "\n".join(rows)
 
 
-def cli_parts() -> dict[str, str]:
-    """The generated part of ``reference/cli.md``: every command of ``sim``, its help and options."""
-    from sim.cli.parser import HELP, build_parser
-
-    parser = build_parser()
+def cli_parts(parser: argparse.ArgumentParser) -> dict[str, str]:
+    """The generated part of ``reference/cli.md``: every command of ``parser`` (``sim``'s,
+    handed over by ``sim schema``), its help and options."""
     out = ["## `sim`", _cell(parser.description), _options(parser)]
+    helps = {a.dest: a.help or "" for s in parser._actions if isinstance(s, argparse._SubParsersAction)
+             for a in s._choices_actions}
     for name, sub in _subcommands(parser).items():
-        out += [f"## `sim {name}`", _sentence(HELP[name])]
+        out += [f"## `sim {name}`", _sentence(helps[name])]
         if sub.description:
             out.append(inspect.cleandoc(sub.description))
         out.append(_options(sub))
@@ -128,6 +128,6 @@ def rules_parts() -> dict[str, str]:
 
     rows = ["| rule | what it says | rule systems | applied in |", "|---|---|---|---|"]
     for r in rule_rows(list(BUILTIN_SYSTEMS)):
-        where = ", ".join(f"`{w}`" for w in r["where"]) or "—"
+        where = ", ".join(f"`{w}`" for w in sorted(r["where"])) or "—"   # whatever imported first
         rows.append(f"| `{r['id']}` | {_cell(r['title'])} | {', '.join(f'`{s}`' for s in r['systems'])} | {where} |")
     return {"rules": "\n".join(rows)}
