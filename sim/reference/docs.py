@@ -281,7 +281,7 @@ def _changes(docs: str | Path, parser: argparse.ArgumentParser) -> dict[str, str
 
 def stale(docs: str | Path, parser: argparse.ArgumentParser) -> list[str]:
     """The generated files (or parts) under ``docs`` that differ from what the code gives
-    (``parser``: the command line that ``reference/cli.md`` documents)."""
+    (``parser``: the command line that ``docs/reference/cli.md`` documents)."""
     return list(_changes(docs, parser))
 
 

@@ -68,7 +68,7 @@ def _options(parser: argparse.ArgumentParser) -> str:
 
 
 def cli_parts(parser: argparse.ArgumentParser) -> dict[str, str]:
-    """The generated part of ``reference/cli.md``: every command of ``parser`` (``sim``'s,
+    """The generated part of ``docs/reference/cli.md``: every command of ``parser`` (``sim``'s,
     handed over by ``sim schema``), its help and options."""
     out = ["## `sim`", _cell(parser.description), _options(parser)]
     helps = {a.dest: a.help or "" for s in parser._actions if isinstance(s, argparse._SubParsersAction)
@@ -105,7 +105,7 @@ def _declared() -> dict[str, tuple[str, str]]:
 
 
 def events_parts() -> dict[str, str]:
-    """The generated parts of ``reference/events.md``: the record keys and every event name."""
+    """The generated parts of ``docs/reference/events.md``: the record keys and every event name."""
     keys = ["| keys | where |", "|---|---|",
             "| " + ", ".join(f"`{k}`" for k in events.CONTRACT_KEYS) + " | every record, first, in this order |",
             "| " + ", ".join(f"`{k}`" for k in events.ROLL_KEYS) + " | every die-roll record |"]
@@ -123,7 +123,7 @@ def events_parts() -> dict[str, str]:
 
 
 def rules_parts() -> dict[str, str]:
-    """The generated part of ``reference/rules.md``: the built-in systems' ``sim rules`` rows."""
+    """The generated part of ``docs/reference/rules.md``: the built-in systems' ``sim rules`` rows."""
     from sim.cli.rules import rule_rows
 
     rows = ["| rule | what it says | rule systems | applied in |", "|---|---|---|---|"]
