@@ -10,6 +10,7 @@ lessons running).
 """
 from __future__ import annotations
 
+import functools
 import re
 import subprocess
 import sys
@@ -64,8 +65,9 @@ def browser():
         yield b
 
 
-def _ids(page: Path) -> set[str]:
-    return set(re.findall(r"\bid=\"([^\"]+)\"", page.read_text(encoding="utf-8")))
+@functools.cache
+def _ids(page: Path) -> frozenset[str]:
+    return frozenset(re.findall(r"\bid=\"([^\"]+)\"", page.read_text(encoding="utf-8")))
 
 
 @pytest.mark.parametrize("name", PAGES)
@@ -120,6 +122,17 @@ def test_the_api_page_documents_rule_system_and_every_public_name(site, browser)
     assert modules == {n for n in sim.__all__ if type(getattr(sim, n)).__name__ == "module"}
     assert all(f"module-{getattr(sim, n).__name__}" in ids for n in modules)
     assert [n for n in sim.viz.__all__ if f"sim.viz.{n}" not in ids] == []
+
+
+def test_no_page_of_the_site_loads_anything_from_outside(site):
+    # every page, not only the three opened: a script, style, font or picture from a CDN
+    # (MathJax for a formula, a widget manager, a web font) would not load offline
+    outside = {f"{page.relative_to(site)}: {m['url']}" for page in site.rglob("*.html")
+               for m in RESOURCE.finditer(page.read_text(encoding="utf-8"))
+               if re.match(r"(?i)(https?:)?//", m["url"])}
+    styles = {f"{css.relative_to(site)}" for css in site.rglob("*.css")
+              if re.search(r"url\(\s*['\"]?(https?:)?//", css.read_text(encoding="utf-8"))}
+    assert (sorted(outside), sorted(styles)) == ([], [])
 
 
 def test_make_test_builds_the_site_with_warnings_as_errors():
