@@ -159,3 +159,27 @@ def test_a_docs_folder_with_no_scenarios_beside_it_is_refused_not_emptied(tmp_pa
     assert (docs / "scenario.md").read_bytes() == before
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--docs: no scenarios folder beside it" in err[0]
+
+
+def test_the_site_reference_pages_cover_every_option_event_and_rule():
+    """The generated command line, event log and rule catalogue pages are complete: every
+    option of every command, every event a built-in system may log (with the fields the
+    code writes: a halt's are the contract's), every rule ID sim rules lists."""
+    from sim.cli.rules import rule_rows
+    from sim.reference.site import cli_parts, events_parts, rules_parts
+    from sim.systems.registry import BUILTIN_SYSTEMS, events_of, get_system
+
+    parser = build_parser()
+    cli = cli_parts(parser)["commands"]
+    for name, sub in parser._subparsers._group_actions[0].choices.items():
+        assert f"## `sim {name}`" in cli
+        for action in sub._actions:
+            for option in action.option_strings:
+                assert option == "-h" or option == "--help" or f"`{option}`" in cli, (name, option)
+    rows = {line.split(" | ")[0].strip("| `"): line for line in events_parts()["event-names"].splitlines()
+            if line.startswith("| `")}
+    assert set().union(*(events_of(get_system(n)) for n in BUILTIN_SYSTEMS)) <= set(rows)
+    halt = rows["halt"].split(" | ")[2]
+    assert all(f"`{f}`" in halt for f in ("firer", "firer_pos", "dist", "radius", "inside"))
+    rules = rules_parts()["rules"]
+    assert all(f"| `{r['id']}` |" in rules for r in rule_rows(list(BUILTIN_SYSTEMS)))

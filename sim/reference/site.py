@@ -15,8 +15,10 @@ import importlib
 import inspect
 import io
 import tokenize
+from pathlib import Path
 from types import ModuleType
 
+import sim
 from sim import events
 from sim.systems.registry import BUILTIN_SYSTEMS, events_of, get_system
 
@@ -104,6 +106,51 @@ def _declared() -> dict[str, tuple[str, str]]:
     return out
 
 
+def _event_names(tree: ast.Module) -> dict[str, str]:
+    """The event names a module refers to by a name of its own: imported from an
+    ``events`` module (``from sim.events import HIT as HIT_EVENT``) or assigned in it."""
+    out = {}
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[-1] == "events":
+            module = importlib.import_module(node.module)
+            out.update({a.asname or a.name: value for a in node.names
+                        if isinstance(value := getattr(module, a.name, None), str)})
+        elif (isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)
+              and isinstance(node.value.value, str)):
+            out.update({t.id: node.value.value for t in node.targets if isinstance(t, ast.Name)})
+    return out
+
+
+def _fields() -> dict[str, tuple[set[str], bool]]:
+    """Per event name, the fields sim's own code names where it writes such a record
+    (``battle.record(HIT, unit=..., by=...)``), and whether some such record also takes
+    fields from a mapping (``**fields``); under a module's name, those of the records whose
+    event it names only at run time."""
+    out: dict[str, tuple[set[str], bool]] = {}
+    for path in sorted(Path(sim.__file__).parent.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names = _event_names(tree)
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr == "record" and node.args):
+                continue
+            first = node.args[0]
+            event = (names.get(first.id) if isinstance(first, ast.Name) else
+                     first.value if isinstance(first, ast.Constant) and isinstance(first.value, str) else None)
+            key = event or ".".join(path.relative_to(Path(sim.__file__).parents[1]).with_suffix("").parts)
+            named, more = out.setdefault(key, (set(), False))
+            named |= {k.arg for k in node.keywords if k.arg is not None} - set(events.CONTRACT_KEYS)
+            out[key] = named, more or any(k.arg is None for k in node.keywords)
+    return out
+
+
+def _field_list(found: tuple[set[str], bool] | None) -> str:
+    if found is None:
+        return "—"
+    named, more = found
+    return (", ".join(f"`{f}`" for f in sorted(named)) or "none") + (", and more" if more else "")
+
+
 def events_parts() -> dict[str, str]:
     """The generated parts of ``docs/reference/events.md``: the record keys and every event name."""
     keys = ["| keys | where |", "|---|---|",
@@ -111,15 +158,22 @@ def events_parts() -> dict[str, str]:
             "| " + ", ".join(f"`{k}`" for k in events.ROLL_KEYS) + " | every die-roll record |"]
     systems = {name: events_of(get_system(name)) for name in BUILTIN_SYSTEMS}
     declared = _declared()
-    names = sorted(set(declared) | {e for logged in systems.values() for e in logged})
-    rows = ["| event | what it records | declared in | logged by |", "|---|---|---|---|"]
+    fields = _fields()
+    names = sorted(set(declared) | {e for logged in systems.values() for e in logged}
+                   | {k for k in fields if "." not in k})
+    rows = ["| event | what it records | fields | declared in | logged by |", "|---|---|---|---|---|"]
     for name in names:
         where, meaning = declared.get(name, ("—", ""))
         kind = ("every battle" if name in events.CORE_EVENTS else
                 ", ".join(f"`{s}`" for s, logged in systems.items() if name in logged) or "—")
         contract = " (a lifecycle event of the contract)" if name in events.LIFECYCLE_EVENTS else ""
-        rows.append(f"| `{name}` | {_cell(meaning or '—')}{contract} | `{where}` | {kind} |")
-    return {"event-keys": "\n".join(keys), "event-names": "\n".join(rows)}
+        rows.append(f"| `{name}` | {_cell(meaning or '—')}{contract} | {_field_list(fields.get(name))} | "
+                    f"`{where}` | {kind} |")
+    table = "\n".join(rows)
+    for module in sorted(k for k in fields if "." in k):   # a module's name, not an event's
+        table += (f"\n\nRecords whose event `{module}` names at run time (—, above) have: "
+                  f"{_field_list(fields[module])}.")
+    return {"event-keys": "\n".join(keys), "event-names": table}
 
 
 def rules_parts() -> dict[str, str]:
