@@ -27,6 +27,7 @@ exclude_patterns = ["_build", "jupyter_execute", "**/.ipynb_checkpoints"]
 root_doc = "index"
 nitpicky = True
 
+smartquotes_action = "qe"   # quotes and ellipses, not dashes: --plugin stays --plugin
 html_theme = "furo"
 html_title = f"sim {__version__}"
 html_static_path: list[str] = []

@@ -179,7 +179,7 @@ def test_the_site_reference_pages_cover_every_option_event_and_rule():
     rows = {line.split(" | ")[0].strip("| `"): line for line in events_parts()["event-names"].splitlines()
             if line.startswith("| `")}
     assert set().union(*(events_of(get_system(n)) for n in BUILTIN_SYSTEMS)) <= set(rows)
-    halt = rows["halt"].split(" | ")[2]
+    halt = rows["halt"].split(" | ")[3]
     assert all(f"`{f}`" in halt for f in ("firer", "firer_pos", "dist", "radius", "inside"))
     rules = rules_parts()["rules"]
     assert all(f"| `{r['id']}` |" in rules for r in rule_rows(list(BUILTIN_SYSTEMS)))

@@ -76,10 +76,8 @@ def cli_parts(parser: argparse.ArgumentParser) -> dict[str, str]:
     helps = {a.dest: a.help or "" for s in parser._actions if isinstance(s, argparse._SubParsersAction)
              for a in s._choices_actions}
     for name, sub in _subcommands(parser).items():
-        out += [f"## `sim {name}`", _sentence(helps[name])]
-        if sub.description:
-            out.append(inspect.cleandoc(sub.description))
-        out.append(_options(sub))
+        said = inspect.cleandoc(sub.description) if sub.description else _sentence(helps[name])
+        out += [f"## `sim {name}`", said, _options(sub)]
     return {"commands": "\n\n".join(out)}
 
 
@@ -161,14 +159,14 @@ def events_parts() -> dict[str, str]:
     fields = _fields()
     names = sorted(set(declared) | {e for logged in systems.values() for e in logged}
                    | {k for k in fields if "." not in k})
-    rows = ["| event | what it records | fields | declared in | logged by |", "|---|---|---|---|---|"]
+    rows = ["| event | what it records | logged by | fields |", "|---|---|---|---|"]
     for name in names:
         where, meaning = declared.get(name, ("—", ""))
         kind = ("every battle" if name in events.CORE_EVENTS else
                 ", ".join(f"`{s}`" for s, logged in systems.items() if name in logged) or "—")
-        contract = " (a lifecycle event of the contract)" if name in events.LIFECYCLE_EVENTS else ""
-        rows.append(f"| `{name}` | {_cell(meaning or '—')}{contract} | {_field_list(fields.get(name))} | "
-                    f"`{where}` | {kind} |")
+        said = _cell(meaning or "—") + (" (a lifecycle event of the contract)" if name in events.LIFECYCLE_EVENTS
+                                        else "") + ("" if where == "sim.events" else f"; in `{where}`")
+        rows.append(f"| `{name}` | {said} | {kind} | {_field_list(fields.get(name))} |")
     table = "\n".join(rows)
     for module in sorted(k for k in fields if "." in k):   # a module's name, not an event's
         table += (f"\n\nRecords whose event `{module}` names at run time (—, above) have: "
