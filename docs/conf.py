@@ -83,11 +83,18 @@ def _ours(app: Any, env: Any, node: Any, contnode: Any) -> Any:
 
 
 def _parts_with_pages(app: Any, docname: str, source: list[str]) -> None:
-    """Drop a toctree's ``FOLDER/*`` line while FOLDER holds no page: a part of the site
-    whose pages are not written yet is left out (Sphinx would warn of an empty glob)."""
+    """Drop a toctree's glob line (``*``, ``FOLDER/*``) while it matches no page that the
+    toctree does not list already: a part of the site whose pages are not written yet is
+    left out (Sphinx would warn of an empty glob)."""
     here = Path(app.srcdir) / Path(docname).parent
-    source[0] = re.sub(r"^([\w-]+)/\*\n", lambda m: m.group(0) if any((here / m.group(1)).glob("*.md"))
-                       else "", source[0], flags=re.M)
+    listed = set(re.findall(r"^([\w/-]+)$", source[0], flags=re.M)) | {Path(docname).name}
+
+    def kept(glob: re.Match[str]) -> str:
+        folder = glob.group(1) or ""
+        pages = {str(Path(folder) / p.stem) for p in (here / folder).glob("*") if p.suffix in (".md", ".ipynb")}
+        return glob.group(0) if pages - listed else ""
+
+    source[0] = re.sub(r"^(?:([\w-]+)/)?\*\n", kept, source[0], flags=re.M)
 
 
 def _factory_defaults(app: Any, what: str, name: str, obj: Any, options: Any, signature: str | None,

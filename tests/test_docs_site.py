@@ -1,5 +1,5 @@
 """The documentation site, checked as a reader would: three pages (the index, a lesson, the
-API page of ``RuleSystem``) opened from the file system in headless Chromium with the
+API page of ``RuleSystem``, the kernel's) opened from the file system in headless Chromium with the
 network off render, their internal links lead to a page and an anchor of the build, and
 no request leaves the page.
 
@@ -29,7 +29,7 @@ BUILT = DOCS / "_build" / "html"
 LIMIT = 1200  # seconds: a build that takes this long has hung
 # The pages a reader opens first, and a heading each must show.
 PAGES = {"index.html": "sim", "tutorials/01_snap_fire.html": "1 · Snap fire: the exact halt",
-         "reference/api.html": "The Python API"}
+         "reference/api/sim.html": "sim: the kernel"}
 # A resource the page itself loads (not a link a reader may follow).
 RESOURCE = re.compile(r"<(?:script|link|img|iframe|source|video|audio|embed|object)\b[^>]*?"
                       r"\b(?:src|href|data)=\"(?P<url>[^\"]+)\"", re.I)
@@ -113,7 +113,7 @@ def test_the_lesson_shows_its_pictures_and_its_outputs(site, browser):
 
 
 def test_the_api_page_documents_rule_system_and_every_public_name(site, browser):
-    page = site / "reference" / "api.html"
+    page = site / "reference" / "api" / "sim.html"
     browser.open(page)
     signature = browser.evaluate("document.getElementById('sim.RuleSystem').textContent")
     assert signature.split("(")[0].split() == ["class", "sim.RuleSystem"]
@@ -121,7 +121,8 @@ def test_the_api_page_documents_rule_system_and_every_public_name(site, browser)
     modules = {n for n in sim.__all__ if f"sim.{n}" not in ids}
     assert modules == {n for n in sim.__all__ if type(getattr(sim, n)).__name__ == "module"}
     assert all(f"module-{getattr(sim, n).__name__}" in ids for n in modules)
-    assert [n for n in sim.viz.__all__ if f"sim.viz.{n}" not in ids] == []
+    viz = _ids(site / "reference" / "api" / "viz.html")
+    assert [n for n in sim.viz.__all__ if f"sim.viz.{n}" not in viz] == []
 
 
 def test_no_page_of_the_site_loads_anything_from_outside(site):
