@@ -11,6 +11,8 @@ lessons running).
 from __future__ import annotations
 
 import functools
+import importlib
+import pkgutil
 import re
 import subprocess
 import sys
@@ -20,6 +22,8 @@ from urllib.parse import unquote, urlsplit
 import pytest
 
 import sim
+import sim.experimental
+import sim.toolkit
 import sim.viz
 from browser import Browser, chromium
 from conftest import ROOT
@@ -30,6 +34,7 @@ LIMIT = 1200  # seconds: a build that takes this long has hung
 # The pages a reader opens first, and a heading each must show.
 PAGES = {"index.html": "sim", "tutorials/01_snap_fire.html": "1 · Snap fire: the exact halt",
          "reference/api/sim.html": "sim: the kernel"}
+TOOLKIT = [f"sim.toolkit.{m.name}" for m in pkgutil.iter_modules(sim.toolkit.__path__)]
 # A resource the page itself loads (not a link a reader may follow).
 RESOURCE = re.compile(r"<(?:script|link|img|iframe|source|video|audio|embed|object)\b[^>]*?"
                       r"\b(?:src|href|data)=\"(?P<url>[^\"]+)\"", re.I)
@@ -120,9 +125,13 @@ def test_the_api_page_documents_rule_system_and_every_public_name(site, browser)
     ids = _ids(page)
     modules = {n for n in sim.__all__ if f"sim.{n}" not in ids}
     assert modules == {n for n in sim.__all__ if type(getattr(sim, n)).__name__ == "module"}
-    assert all(f"module-{getattr(sim, n).__name__}" in ids for n in modules)
-    viz = _ids(site / "reference" / "api" / "viz.html")
-    assert [n for n in sim.viz.__all__ if f"sim.viz.{n}" not in viz] == []
+    every = frozenset().union(*(_ids(p) for p in (site / "reference" / "api").glob("*.html")))
+    assert [n for n in modules if f"module-{getattr(sim, n).__name__}" not in every] == []
+    assert [n for n in sim.viz.__all__ if f"sim.viz.{n}" not in every] == []
+    assert [n for n in sim.experimental.__all__ if f"sim.experimental.{n}" not in every
+            and n not in sim.__all__] == []
+    toolkit = [f"{m}.{n}" for m in TOOLKIT for n in importlib.import_module(m).__all__]
+    assert [name for name in toolkit if name not in every] == []
 
 
 def test_no_page_of_the_site_loads_anything_from_outside(site):

@@ -32,7 +32,8 @@ from sim.toolkit.targets import GridMemo, SpatialGrid, cell_for, pick, within_ex
 __all__ = ["CONTACT", "ChargeOrders", "SkirmishKnobs", "apply_hit", "assault_phase", "enemy_index",
            "nearest_visible_enemy", "shooting_phase", "within_reach"]
 
-CONTACT = 1.0  # cm between two units in base contact
+#: The distance (cm) between two units in base contact.
+CONTACT = 1.0
 
 define_rules({
     "BASE.S.HIT": "Effect of a hit: the target loses a step; at 0 steps it is eliminated",
