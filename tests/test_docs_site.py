@@ -46,8 +46,11 @@ def _sources() -> list[Path]:
 
 
 def _fresh(html: Path) -> bool:
-    index = html / "index.html"
-    return index.is_file() and index.stat().st_mtime > max(p.stat().st_mtime for p in _sources())
+    # the environment is saved by every build that read a page (an incremental build
+    # rewrites only the pages that changed)
+    saved = html / ".doctrees" / "environment.pickle"
+    return (html / "index.html").is_file() and saved.is_file() and \
+        saved.stat().st_mtime > max(p.stat().st_mtime for p in _sources())
 
 
 @pytest.fixture(scope="module")
