@@ -4,9 +4,10 @@ The rule for whoever writes a page under docs/ (Markdown): every fenced block na
 language, and the language says what happens to it.
 
 - ``python``: run. A page's python blocks run in order, in one namespace (a later block
-  may use what an earlier one defined), in a fresh interpreter, from the repository root
-  (so ``scenarios/...`` paths work), with TMPDIR in a temporary folder. A block that
-  raises fails the test, naming the page and the line.
+  may use what an earlier one defined), in a fresh interpreter, from a temporary copy of
+  the checkout's scenarios and docs (so ``scenarios/...`` paths work, and nothing is
+  written into the checkout), with TMPDIR in a temporary folder. A block that raises
+  fails the test, naming the page and the line.
 - ``sh``, ``bash``, ``console``, ``shell``: every ``sim ...`` command in it (also
   ``.venv/bin/sim``, after a ``$`` prompt, in a ``&&`` or ``|`` chain) is parsed by sim's
   own parser, so an option renamed or dropped fails here; the cheap ones (``run``,
@@ -141,11 +142,11 @@ for name, line, body in json.load(sys.stdin):
 
 
 @pytest.mark.parametrize("page", PYTHON_PAGES, ids=[_name(p) for p in PYTHON_PAGES])
-def test_python_blocks_run(page, tmp_path):
+def test_python_blocks_run(page, tmp_path, copy):
     code = [(_name(p), line, body) for p, line, body in _of("python") if p == page]
     env = {**os.environ, "TMPDIR": str(tmp_path), "MPLBACKEND": "Agg",
            "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
-    done = subprocess.run([sys.executable, "-c", _RUN], input=json.dumps(code), cwd=ROOT, env=env,
+    done = subprocess.run([sys.executable, "-c", _RUN], input=json.dumps(code), cwd=copy, env=env,
                           capture_output=True, text=True, timeout=LIMIT)
     assert done.returncode == 0, f"{_name(page)}: a python block failed\n{done.stderr[-3000:]}"
 
