@@ -87,14 +87,18 @@ def _parts_with_pages(app: Any, docname: str, source: list[str]) -> None:
     toctree does not list already: a part of the site whose pages are not written yet is
     left out (Sphinx would warn of an empty glob)."""
     here = Path(app.srcdir) / Path(docname).parent
-    listed = set(re.findall(r"^([\w/-]+)$", source[0], flags=re.M)) | {Path(docname).name}
 
-    def kept(glob: re.Match[str]) -> str:
-        folder = glob.group(1) or ""
-        pages = {str(Path(folder) / p.stem) for p in (here / folder).glob("*") if p.suffix in (".md", ".ipynb")}
-        return glob.group(0) if pages - listed else ""
+    def toctree(block: re.Match[str]) -> str:
+        listed = set(re.findall(r"^([\w/-]+)$", block.group(0), flags=re.M)) | {Path(docname).name}
 
-    source[0] = re.sub(r"^(?:([\w-]+)/)?\*\n", kept, source[0], flags=re.M)
+        def kept(glob: re.Match[str]) -> str:
+            folder = glob.group(1) or ""
+            pages = {str(Path(folder) / p.stem) for p in (here / folder).glob("*") if p.suffix in (".md", ".ipynb")}
+            return glob.group(0) if pages - listed else ""
+
+        return re.sub(r"^(?:([\w-]+)/)?\*\n", kept, block.group(0), flags=re.M)
+
+    source[0] = re.sub(r"^```\{toctree\}\n.*?^```", toctree, source[0], flags=re.M | re.S)
 
 
 def _factory_defaults(app: Any, what: str, name: str, obj: Any, options: Any, signature: str | None,
