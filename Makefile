@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 DEMO_STAMP := $(VENV)/.installed-demo
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench clean chromium
+.PHONY: demo test docs bench clean chromium
 
 $(DEMO_STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -34,9 +34,15 @@ chromium:
 	fi
 	@command -v chromium >/dev/null || { echo "chromium is still missing" >&2; exit 1; }
 
-# Checks, then tests: lint (with docstrings on the public API), types (pyproject.toml: strict
-# over the public API, the core and both example plug-ins), pytest.
-test: $(STAMP) chromium
+# The documentation site, docs/_build/html/index.html (opens offline): the lessons executed,
+# the API from the docstrings; any warning (a broken link or reference too) fails it.
+docs: $(STAMP)
+	$(VENV)/bin/sphinx-build -W --keep-going -n -b html docs docs/_build/html
+
+# Checks, then the site, then tests: lint (with docstrings on the public API), types
+# (pyproject.toml: strict over the public API, the core and both example plug-ins), pytest
+# (tests/test_docs_site.py reads the site just built).
+test: $(STAMP) chromium docs
 	$(VENV)/bin/ruff check sim tests benchmarks
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports --no-cache
@@ -48,4 +54,4 @@ bench: $(STAMP)
 	$(PY) benchmarks/engine.py
 
 clean:
-	rm -rf $(VENV) sim-demo .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) sim-demo .pytest_cache .mypy_cache .ruff_cache docs/_build docs/jupyter_execute

@@ -12,6 +12,7 @@ import yaml
 
 from conftest import ROOT, SCENARIOS
 from sim.cli import main
+from sim.cli.parser import build_parser
 from sim.errors import InputError
 from sim.reference.docs import stale, undocumented_keys
 from sim.reference.jsonschema import scenario_schema, study_schema
@@ -23,7 +24,7 @@ SHIPPED = sorted(SCENARIOS.glob("*.yaml"))
 
 def test_generated_reference_matches_the_code():
     # After changing a model, a knob or a rule system: sim schema --docs docs
-    assert stale(DOCS) == []
+    assert stale(DOCS, build_parser()) == []
 
 
 def test_every_key_is_described():
@@ -135,7 +136,9 @@ def test_sim_schema_prints_both_schemas_with_installed_plugins(capsys):
 
 
 def test_sim_schema_check_names_a_stale_file(tmp_path, capsys):
-    for name in ("scenario.md", "study.md", "extending.md"):
+    for name in ("scenario.md", "study.md", "extending.md", "reference/cli.md", "reference/events.md",
+                 "reference/rules.md"):
+        (tmp_path / name).parent.mkdir(exist_ok=True)
         (tmp_path / name).write_text((DOCS / name).read_text(encoding="utf-8"), encoding="utf-8")
     (tmp_path.parent / "scenarios").mkdir(exist_ok=True)
     assert main(["schema", "--docs", str(tmp_path), "--check"]) == 1
@@ -156,3 +159,27 @@ def test_a_docs_folder_with_no_scenarios_beside_it_is_refused_not_emptied(tmp_pa
     assert (docs / "scenario.md").read_bytes() == before
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--docs: no scenarios folder beside it" in err[0]
+
+
+def test_the_site_reference_pages_cover_every_option_event_and_rule():
+    """The generated command line, event log and rule catalogue pages are complete: every
+    option of every command, every event a built-in system may log (with the fields the
+    code writes: a halt's are the contract's), every rule ID sim rules lists."""
+    from sim.cli.rules import rule_rows
+    from sim.reference.site import cli_parts, events_parts, rules_parts
+    from sim.systems.registry import BUILTIN_SYSTEMS, events_of, get_system
+
+    parser = build_parser()
+    cli = cli_parts(parser)["commands"]
+    for name, sub in parser._subparsers._group_actions[0].choices.items():
+        assert f"## `sim {name}`" in cli
+        for action in sub._actions:
+            for option in action.option_strings:
+                assert option == "-h" or option == "--help" or f"`{option}`" in cli, (name, option)
+    rows = {line.split(" | ")[0].strip("| `"): line for line in events_parts()["event-names"].splitlines()
+            if line.startswith("| `")}
+    assert set().union(*(events_of(get_system(n)) for n in BUILTIN_SYSTEMS)) <= set(rows)
+    halt = rows["halt"].split(" | ")[3]
+    assert all(f"`{f}`" in halt for f in ("firer", "firer_pos", "dist", "radius", "inside"))
+    rules = rules_parts()["rules"]
+    assert all(f"| `{r['id']}` |" in rules for r in rule_rows(list(BUILTIN_SYSTEMS)))

@@ -40,6 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=HELP[name], description=getattr(module, "DESCRIPTION", None))
         module.add_arguments(p)
         p.set_defaults(func=module.command)
+    sub.choices["schema"].set_defaults(parser=parser)   # --docs documents the command line itself
 
     # --plugin before the command (sim --plugin M run ...) or after it (sim run --plugin M ...)
     for each, dest in ((parser, "plugins_before"), *((c, "plugins") for c in sub.choices.values())):

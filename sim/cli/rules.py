@@ -15,21 +15,23 @@ class RuleRow(TypedDict):
     where: list[str]
 
 
-def rule_rows() -> list[RuleRow]:
+def rule_rows(names: list[str] | None = None) -> list[RuleRow]:
     """Every rule ID with its title, the rule systems declaring it and the code marked as
-    applying it (every system loaded first, so every ``@implements`` has run)."""
+    applying it (every system loaded first, so every ``@implements`` has run); given the
+    names of rule systems, only theirs and only the IDs they declare."""
     from sim import catalogue
-    from sim.systems.registry import all_systems
+    from sim.systems.registry import all_systems, get_system
 
-    systems = all_systems()
+    systems = all_systems() if names is None else [get_system(n) for n in names]
     declared = [rid for s in systems for rid in s.rules]   # a fixed order, whatever was imported first
     return [RuleRow(id=rid, title=title, systems=[s.name for s in systems if rid in s.rules],
-                    where=where) for rid, title, where in catalogue.entries(declared)]
+                    where=where) for rid, title, where in catalogue.entries(declared)
+            if names is None or rid in declared]
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """The options of ``sim rules``."""
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the rows as JSON")
 
 
 def command(args: argparse.Namespace) -> int:

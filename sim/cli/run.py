@@ -10,11 +10,12 @@ from sim.cli.shared import one_line, seed
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """The options of ``sim run``."""
-    p.add_argument("scenario")
-    p.add_argument("--seed", type=seed, default=1)
+    p.add_argument("scenario", help="scenario file (YAML)")
+    p.add_argument("--seed", type=seed, default=1, metavar="N", help="the battle's seed (default 1)")
     p.add_argument("--log", metavar="FILE.jsonl", help="write the event log as JSON Lines")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a scenario key")
+    p.add_argument("--set", action="append", metavar="KEY=VALUE",
+                   help="override a scenario key by its dotted path, e.g. rules.snapfire.radius=8 (repeatable)")
 
 
 def command(args: argparse.Namespace) -> int:

@@ -10,9 +10,11 @@ from sim.errors import InputError
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """The options of ``sim schema``."""
-    p.add_argument("kind", nargs="?", choices=["scenario", "study"], default="scenario")
+    p.add_argument("kind", nargs="?", choices=["scenario", "study"], default="scenario",
+                   help="whose schema: scenario files (every installed rule system) or study files")
     p.add_argument("--docs", metavar="DIR", help="rewrite the generated parts of DIR/scenario.md, "
-                   "DIR/study.md and the schema files in DIR (built-in rule systems only)")
+                   "DIR/study.md, DIR/extending.md and DIR/reference/ and the schema files in DIR "
+                   "(built-in rule systems only)")
     p.add_argument("--check", action="store_true", help="with --docs: only say which are out of date (exit 1)")
 
 
@@ -25,11 +27,11 @@ def command(args: argparse.Namespace) -> int:
             raise InputError("not a directory (expected the docs folder, e.g. docs)", file=args.docs,
                              place="--docs")
         if args.check:
-            old = stale(args.docs)
+            old = stale(args.docs, args.parser)
             for path in old:
                 print(f"{path}: out of date (regenerate with: sim schema --docs {args.docs})")
             return 1 if old else 0
-        for path in update(args.docs):
+        for path in update(args.docs, args.parser):
             print(f"wrote {path}")
         return 0
     from sim.reference.jsonschema import scenario_schema, study_schema

@@ -18,7 +18,7 @@ line; exit 1 if there is any, 0 if every system passed, 2 on bad input."""
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """The options of ``sim validate``."""
-    p.add_argument("files", nargs="*", metavar="FILE")
+    p.add_argument("files", nargs="*", metavar="FILE", help="scenario and study files (YAML)")
     p.add_argument("--plugins", dest="plugins_check", action="store_true", help=(
         "also battle each plug-in rule system (installed, or from --plugin MODULE or SIM_PLUGINS) "
         "a few times: report watches with a radius <= 0 or never armed, declared rules that no "

@@ -1,5 +1,6 @@
-"""The generated parts of ``docs/scenario.md``, ``docs/study.md`` and ``docs/extending.md``,
-and the JSON Schema files beside them, made from the models and the built-in rule
+"""The generated parts of ``docs/scenario.md``, ``docs/study.md``, ``docs/extending.md``
+and the site's reference pages (``docs/reference/``: ``sim.reference.site``), and the JSON
+Schema files beside them, made from the models and the built-in rule
 systems' declarations.
 
 A generated part sits between ``<!-- generated: NAME -->`` and ``<!-- end: NAME -->``;
@@ -9,6 +10,7 @@ code accepts now (the test suite fails on any).
 """
 from __future__ import annotations
 
+import argparse
 import importlib
 import json
 import os
@@ -26,6 +28,7 @@ from sim.errors import InputError
 from sim.files import read_bytes, write_text
 from sim.reference.extension import surface
 from sim.reference.jsonschema import scenario_schema, study_schema, systems_of
+from sim.reference.site import cli_parts, events_parts, rules_parts
 from sim.reference.tables import doc_of, nested, table, undocumented
 from sim.scenario.orders import Arrived, Condition, Group, MovePolicy, Orders, Plan, Policies, TargetPolicy
 from sim.scenario.schema import Scenario, UnitSpec, Victory
@@ -138,7 +141,7 @@ def _rules(system: RuleSystem) -> list[str]:
     out = [f"#### The rules of `{system.name}`", "", "\n".join(rows)]
     for module in base_modules:
         out += [f"#### The base game (from `{module}`)", "",
-                "```\n" + (sys.modules[module].__doc__ or "").strip() + "\n```"]
+                "```text\n" + (sys.modules[module].__doc__ or "").strip() + "\n```"]
     return out
 
 
@@ -230,15 +233,22 @@ def _between(body: str, found: re.Match[str]) -> str:
     return f"{found.group(1)}{body}\n{found.group(2)}"
 
 
-def _files(docs: Path) -> dict[Path, Callable[[str], str]]:
+def _files(docs: Path, parser: argparse.ArgumentParser) -> dict[Path, Callable[[str], str]]:
     out: dict[Path, Callable[[str], str]] = {
         docs / "scenario.md": lambda text: _fill(text, scenario_parts(docs), str(docs / "scenario.md")),
         docs / "study.md": lambda text: _fill(text, study_parts(docs), str(docs / "study.md")),
         docs / "extending.md": lambda text: _fill(text, {"surface": surface()}, str(docs / "extending.md")),
     }
+    for name, parts in (("cli", partial(cli_parts, parser)), ("events", events_parts), ("rules", rules_parts)):
+        page = docs / "reference" / f"{name}.md"
+        out[page] = partial(_fill_page, parts, page)
     for name, make in SCHEMAS.items():
         out[docs / name] = partial(_schema_text, make)
     return out
+
+
+def _fill_page(parts: Callable[[], dict[str, str]], page: Path, text: str) -> str:
+    return _fill(text, parts(), str(page))
 
 
 def _schema_text(make: Callable[[], dict[str, Any]], _old: str) -> str:
@@ -257,11 +267,11 @@ def _read(path: Path, limit: int = MAX_DOC_BYTES) -> str:
         raise InputError(f"not UTF-8 text (bad byte at offset {exc.start})", file=str(path)) from None
 
 
-def _changes(docs: str | Path) -> dict[str, str]:
+def _changes(docs: str | Path, parser: argparse.ArgumentParser) -> dict[str, str]:
     """The new text of every generated file under ``docs`` that differs from what the code
     gives, by path; everything is read (and checked) before anything is written."""
     out = {}
-    for path, make in _files(Path(docs)).items():
+    for path, make in _files(Path(docs), parser).items():
         old = _read(path)
         new = make(old)
         if new != old:
@@ -269,15 +279,16 @@ def _changes(docs: str | Path) -> dict[str, str]:
     return out
 
 
-def stale(docs: str | Path) -> list[str]:
-    """The generated files (or parts) under ``docs`` that differ from what the code gives."""
-    return list(_changes(docs))
+def stale(docs: str | Path, parser: argparse.ArgumentParser) -> list[str]:
+    """The generated files (or parts) under ``docs`` that differ from what the code gives
+    (``parser``: the command line that ``docs/reference/cli.md`` documents)."""
+    return list(_changes(docs, parser))
 
 
-def update(docs: str | Path) -> list[str]:
+def update(docs: str | Path, parser: argparse.ArgumentParser) -> list[str]:
     """Rewrite every generated part and schema file under ``docs``; returns those changed
     (a file that cannot be written is an InputError naming it)."""
-    changed = _changes(docs)
+    changed = _changes(docs, parser)
     for path, new in changed.items():
         write_text(path, new)
     return list(changed)

@@ -55,6 +55,7 @@ class ReactionChoice(Protocol):
         """True: it takes it."""
 
 
+#: The kind of the behaviours that decide whether to take a reaction a side may decline.
 REACTION: BehaviourKind[ReactionChoice] = BehaviourKind("reaction")
 
 
@@ -93,6 +94,7 @@ def _threshold(chance: float, p: ReactionPolicy) -> bool:
     return chance >= p.at_least - 1e-12   # a chance of exactly at_least is taken
 
 
+#: This module's behaviours, registered with sim's built-in ones.
 BEHAVIOURS: list[Behaviour[Any]] = [
     Behaviour(REACTION, "always", _always, "take every reaction (the default)"),
     Behaviour(REACTION, "never", _never, "decline every reaction"),

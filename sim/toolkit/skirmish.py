@@ -4,12 +4,12 @@ A rule system on a continuous table takes it whole (its ``rules.base`` is
 ``SkirmishKnobs``, its orders may ``charge``: ``ChargeOrders``) and calls
 ``shooting_phase`` and ``assault_phase`` from its game's phases.
 
-BASE.S.HIT: a hit removes ``steps_per_hit`` steps; a unit at 0 steps is eliminated.
-BASE.S.SHOOT: in its shooting phase each unit of the phasing side (not a sniper) shoots
+* BASE.S.HIT: a hit removes ``steps_per_hit`` steps; a unit at 0 steps is eliminated.
+* BASE.S.SHOOT: in its shooting phase each unit of the phasing side (not a sniper) shoots
   at the nearest enemy within ``shoot_range`` that it can see: d6 + mods >= the target's
   Armour, where mods = −(cover of the target's position). No roll, no shot, if no
   enemy qualifies.
-BASE.S.ASSAULT: in its assault phase each unit with ``charge`` orders that is within
+* BASE.S.ASSAULT: in its assault phase each unit with ``charge`` orders that is within
   ``charge_range`` of an enemy moves straight into contact with the nearest one (the
   referee never watches a charge), then both roll d6 >= the other's Armour for a hit.
 """
@@ -32,7 +32,8 @@ from sim.toolkit.targets import GridMemo, SpatialGrid, cell_for, pick, within_ex
 __all__ = ["CONTACT", "ChargeOrders", "SkirmishKnobs", "apply_hit", "assault_phase", "enemy_index",
            "nearest_visible_enemy", "shooting_phase", "within_reach"]
 
-CONTACT = 1.0  # cm between two units in base contact
+#: The distance (cm) between two units in base contact.
+CONTACT = 1.0
 
 define_rules({
     "BASE.S.HIT": "Effect of a hit: the target loses a step; at 0 steps it is eliminated",

@@ -41,16 +41,26 @@ __all__ = ["COMMANDS", "ELIMINATED", "HIDDEN", "KILLED", "OFF_BOARD", "ON_BOARD"
            "SOURCES", "STATES", "TERMINAL", "TRANSITIONS", "WITHDRAWN", "Command", "IllegalTransition",
            "Reserve", "SniperTeam"]
 
+#: A sniper team's state: not on the board, before its activation.
 OFF_BOARD = "off_board"
+#: A sniper team's state: in its side's reserve, to be placed again in a later turn.
 RESERVE = "reserve"
+#: A sniper team's state: on the board, unseen.
 HIDDEN = "hidden"
+#: A sniper team's state: on the board, seen by the enemy.
 REVEALED = "revealed"
+#: A sniper team's state: it left the board (it may be activated again).
 WITHDRAWN = "withdrawn"
+#: A sniper team's state: removed for good.
 ELIMINATED = "eliminated"
+#: A sniper team's state: removed for good by a kill (logged as ``eliminate`` too).
 KILLED = "killed"
 
+#: Every state of a sniper team.
 STATES = (OFF_BOARD, RESERVE, HIDDEN, REVEALED, WITHDRAWN, ELIMINATED, KILLED)
+#: The states of a team on the board.
 ON_BOARD = (HIDDEN, REVEALED)
+#: The states a team never leaves.
 TERMINAL = (ELIMINATED, KILLED)
 
 #: state -> the states it may go to (tuples: fixed order, no set iteration).
