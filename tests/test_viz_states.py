@@ -61,3 +61,18 @@ def test_a_team_set_up_off_the_board_is_not_drawn_hidden():
     assert place["on_board"] is False
     first = next(s for s in viz.unit_states(log) if s.unit == "sniper" and s.lane == "lifecycle")
     assert first.state == "off_board" and first.start == 0.0
+
+
+def test_the_replay_does_not_show_a_team_while_it_is_off_the_board():
+    """In the replay the off-board H17 sniper stood on the table (drawn as a hidden ring)
+    from t = 0; it is drawn only from its activation."""
+    from sim.viz.replay import replay_data
+
+    scenario = sim.load_scenario(str(SCENARIOS / "village_sniper.yaml"))
+    log = sim.run(scenario, seed=2).log
+    activated = [r["t"] for r in log.records if r["event"] == "activate"]
+    data, _, _ = replay_data(scenario, log, frames=40)
+    k = [u["id"] for u in data["units"]].index("sniper")
+    shown = [t for t, row in zip(data["t"], data["pos"]) if row[k] is not None]
+    assert activated and shown and min(shown) >= activated[0]
+    assert any(t < activated[0] for t in data["t"])   # frames before it, where it is not drawn
