@@ -76,3 +76,21 @@ def test_the_replay_does_not_show_a_team_while_it_is_off_the_board():
     shown = [t for t, row in zip(data["t"], data["pos"]) if row[k] is not None]
     assert activated and shown and min(shown) >= activated[0]
     assert any(t < activated[0] for t in data["t"])   # frames before it, where it is not drawn
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_going_to_ground_is_its_own_state_until_the_unit_moves_again(seed):
+    """Going to ground was a blank gap on the timelines, the same as 'not this unit's phase'."""
+    scenario = sim.apply_overrides(sim.load_scenario(str(SCENARIOS / "platoon_attack.yaml")),
+                                   {"policies.blue.on_fired": {"policy": "go_to_ground", "turns": 2}})
+    records = sim.run(scenario, seed=seed).log.records
+    holds = [r for r in records if r["event"] == "decide" and r.get("trigger") == "fired_on"
+             and r["choice"].startswith("hold")]
+    assert holds
+    spans = [s for s in viz.unit_states(records, scenario) if s.state == "gone_to_ground"]
+    for d in holds:
+        (span,) = [s for s in spans if s.unit == d["unit"] and s.start == d["t"]]
+        ends = [r["t"] for r in records if r["t"] > d["t"] and r.get("unit") == d["unit"]
+                and (r["event"] in ("move", "eliminate") or r["event"] == "decide"
+                     and r["choice"].startswith("resume"))]
+        assert span.end == (ends[0] if ends else records[-1]["t"])

@@ -4,6 +4,8 @@
 
 * lane ``"activity"`` (every unit): ``moving`` (from a ``move`` to the unit's ``halt``,
   ``stop`` or ``arrive``), ``halted`` (from a ``halt`` to the end of that phase),
+  ``gone_to_ground`` (from a reaction's ``decide`` that holds it, ``hold N turn(s)``, until it
+  moves again or the plan ``resume``-s),
   ``pinned`` (from a ``pin`` until the unit moves again or an ``unpin``/``rally``), and
   ``eliminated`` (from ``eliminate`` to the end);
   and ``wounded`` (from a ``wound``);
@@ -32,6 +34,7 @@ from sim import arguments
 from sim.events import (
     ACTIVATE,
     ARRIVE,
+    DECIDE,
     DEPLOY,
     ELIMINATE,
     HALT,
@@ -180,6 +183,12 @@ def unit_states(log, scenario=None, end: float | None = None) -> list[Span]:
             halt_until[u] = phase_end[i] if phase_end[i] > t else end
         elif ev in (STOP, ARRIVE):
             motion[u] = None
+        elif ev == DECIDE and r.get("trigger") in ("fired_on", "halted") \
+                and str(r.get("choice", "")).startswith("hold"):
+            motion[u] = "gone_to_ground"   # a reaction policy made it stand (``go_to_ground``)
+            halt_until.pop(u, None)
+        elif ev == DECIDE and motion.get(u) == "gone_to_ground" and str(r.get("choice", "")).startswith("resume"):
+            motion[u] = None               # the reaction is over: its plan's step again
         elif ev == PIN:
             pinned.add(u)
         elif ev in UNPIN:

@@ -13,7 +13,7 @@ from sim.viz.states import sniper_ids, subject, unit_states
 if TYPE_CHECKING:
     from matplotlib.artist import Artist
 
-ACTIVITY_COLOURS = {"moving": "tab:green", "halted": "gold", "pinned": "tab:orange",
+ACTIVITY_COLOURS = {"moving": "tab:green", "halted": "gold", "gone_to_ground": "tab:brown", "pinned": "tab:orange",
                     "wounded": "tab:pink", "eliminated": "black"}
 LIFECYCLE_COLOURS = {"off_board": "gainsboro", "reserve": "lightsteelblue",
                      "hidden": "seagreen", "revealed": "tab:red", "withdrawn": "silver",
