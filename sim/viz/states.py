@@ -137,6 +137,7 @@ def unit_states(log, scenario=None, end: float | None = None) -> list[Span]:
         u = r.get("unit")
         if u in snipers and u not in first_from and isinstance(r.get("state_from"), str):
             first_from[u] = r["state_from"]
+    set_up = {u: starts.get(u) or first_from.get(u) or "off_board" for u in snipers}   # off the board
     phase_end = _phase_ends(recs)
     spans: list[Span] = []
     act: dict[str, tuple[str | None, float]] = {}     # unit -> (shown state, since)
@@ -204,7 +205,7 @@ def unit_states(log, scenario=None, end: float | None = None) -> list[Span]:
             if ev == DEPLOY and r.get("hidden") is False:
                 new = "revealed"
             if ev == PLACE and r.get("on_board") is False:   # set up off the board: not hidden
-                new = starts.get(u) or first_from.get(u) or "off_board"
+                new = set_up[u]
             old, since = life[u]
             if old in ("eliminated", "killed"):
                 continue
@@ -218,7 +219,7 @@ def unit_states(log, scenario=None, end: float | None = None) -> list[Span]:
             spans.append(Span(u, state, since, end, "activity"))
     for u in snipers:
         # a sniper the log never mentions stayed where the scenario put it, or off the board
-        state, since = life.get(u, (starts.get(u, "off_board"), 0.0))
+        state, since = life.get(u, (set_up[u], 0.0))
         if end > since or state in ("eliminated", "killed"):
             spans.append(Span(u, state, since, end, "lifecycle"))
     spans.sort(key=lambda s: (s.start, s.unit, s.lane))
