@@ -4,6 +4,7 @@ from the browser calls), and its halt and rolls must be what the engine logs for
 geometry, what ``sim.first_entry`` gives, and what the lesson's hand calculation gives."""
 from __future__ import annotations
 
+import doctest
 import math
 from fractions import Fraction
 
@@ -12,7 +13,8 @@ import pytest
 import sim
 
 pytest.importorskip("anywidget")
-from sim.viz.board import Board, chance  # noqa: E402 - after the skip
+import sim.viz.board  # noqa: E402 - after the skip
+from sim.viz.board import Board, chance  # noqa: E402
 
 A, B = (0.0, 50.0), (100.0, 50.0)
 
@@ -146,3 +148,8 @@ def test_the_board_shows_as_a_widget_with_its_front_end():
     assert "export default { render }" in board._esm
     state = board.get_state()
     assert state["halt"] == board.halt and state["rolls"] == board.rolls and state["width"] == 120.0
+
+
+def test_the_example_in_the_modules_docstring_holds():
+    result = doctest.testmod(sim.viz.board)
+    assert result.failed == 0 and result.attempted == 4

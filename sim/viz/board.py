@@ -3,15 +3,18 @@ snap-fire rolls update at once.
 
 ``Board()`` is an anywidget (the ``notebooks`` and ``test`` extras install it) over the
 exact engine: every change of its geometry, from the mouse or from Python, re-runs the
-one-lane battle of lesson 01 with ``sim.run`` and puts the log's ``SF.HALT`` and
+one-lane battle of lesson 01, as ``sim.run`` does, and puts the log's ``SF.HALT`` and
 ``SF.ROLL`` records on the board. The front end, ``sim/data/board.js``, draws the table as
 SVG (firers draggable with the pointer and movable with the arrow keys, a handle on each
 circle's edge, a radius slider) with a table of the rolls. Nothing is computed in the
 browser: what it shows is what the engine logged.
 
->>> board = Board(firers=[[50, 55]], radius=12)   # doctest: +SKIP
->>> board.halt, board.entry_time                   # doctest: +SKIP
-([40.0, 50.0], 0.4)
+>>> board = Board(firers=[[50, 56]], radius=10)   # 6 cm off the lane: x = 50 - sqrt(10² - 6²)
+>>> board.halt, board.entry_time
+([42.0, 50.0], 0.42)
+>>> board.radius = 5                                # what dragging the circle's edge sends
+>>> board.halt is None, board.rolls
+(True, [])
 """
 from __future__ import annotations
 
