@@ -135,6 +135,14 @@ def test_dragging_the_firer_sends_its_place_and_the_engines_answer_is_drawn(tmp_
     _mouse(browser, "mouseReleased", hx + 5 * scale, hy)
     assert browser.evaluate("window.sent.at(-1)") == {"radius": 20}
 
+    # Firers set from Python are drawn, each with its circle, and taken away again.
+    count = f"[{BOARD}.querySelectorAll('.firer').length, {BOARD}.querySelectorAll('.circles circle').length]"
+    _show(browser, {"firers": [[50, 56], [70, 45]]})
+    assert browser.evaluate(count) == [2, 2]
+    assert browser.evaluate(f"{BOARD}.querySelectorAll('.firer text')[1].textContent") == "F2"
+    _show(browser, {"firers": [[50, 56]]})
+    assert browser.evaluate(count) == [1, 1]
+
     # No halt: no marker, and the table says so; text from the model is shown as text.
     board.set_state({"radius": 2.0})
     _show(browser, _result(board))

@@ -99,9 +99,7 @@ function render({ model, el }) {
   let drag = null;       // {kind: "firer" | "radius", index}
 
   function toTable(e) {
-    const pt = svg.createSVGPoint();
-    pt.x = e.clientX; pt.y = e.clientY;
-    const p = pt.matrixTransform(svg.getScreenCTM().inverse());
+    const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(svg.getScreenCTM().inverse());
     return [clamp(round(p.x / K), 0, W), clamp(round(H - p.y / K), 0, H)];
   }
   function send(name, value) {
