@@ -30,15 +30,15 @@ def _run(diff: Estimate, a: float, b: float, metric: str = "attacker_won", crn: 
 def test_a_proportion_s_difference_is_stated_in_points_with_its_interval_method_and_n():
     run = _run(Estimate(0.123, 0.081, 0.165, 300, "newcombe-paired"), 0.6, 0.477)
     assert _headline().measured(run, "B", "A", "attacker_won") == (
-        "B's attacker_won rate is 12.3 percentage points higher than A's (60.0 % against 47.7 %; "
-        "95 % interval of the difference +8.1 to +16.5 points; Newcombe's paired score interval, "
+        "B's attacker_won rate is 12.3 percentage points higher than A's (60.0% against 47.7%; "
+        "95% interval of the difference +8.1 to +16.5 points; Newcombe's paired score interval, "
         "n = 300 pairs on common random numbers).")
 
 
 def test_a_mean_s_difference_is_stated_with_its_paired_t_interval():
     run = _run(Estimate(-4.299, -4.838, -3.76, 300, "t"), 34.376, 38.675, "end_time")
     assert _headline().measured(run, "B", "A", "end_time") == (
-        "B's mean end_time is 4.299 lower than A's (34.376 against 38.675; 95 % interval of the "
+        "B's mean end_time is 4.299 lower than A's (34.376 against 38.675; 95% interval of the "
         "difference -4.838 to -3.760; paired t interval on the per-replication differences, "
         "n = 300 pairs on common random numbers).")
 
@@ -46,8 +46,8 @@ def test_a_mean_s_difference_is_stated_with_its_paired_t_interval():
 def test_an_interval_containing_zero_says_the_study_cannot_tell_them_apart_at_that_n():
     run = _run(Estimate(0.01, -0.02, 0.04, 80, "newcombe"), 0.5, 0.49, crn=False)
     words = _headline().measured(run, "B", "A", "attacker_won")
-    assert words == ("At n = 80 the study cannot tell B from A on attacker_won (50.0 % against "
-                     "49.0 %): the 95 % interval of the difference -2.0 to +4.0 points contains 0 "
+    assert words == ("At n = 80 the study cannot tell B from A on attacker_won (50.0% against "
+                     "49.0%): the 95% interval of the difference -2.0 to +4.0 points contains 0 "
                      "(Newcombe's score interval for independent proportions, n = 80 replications "
                      "a side on independent seeds (--no-crn)).")
     assert "no effect" not in words and "real" not in words

@@ -52,6 +52,7 @@ def command(args: argparse.Namespace) -> int:
     if run is None or args.quiet:
         return code
     for _, line in headline(run, rule_counts(run)[1]):
-        print("\n" + textwrap.fill(line, 96))
-    print(f"Plots: {os.path.join(args.out, '')}")
+        # "n = 1000" stays on one line
+        print("\n" + textwrap.fill(line.replace("n = ", "n\0=\0"), 96).replace("\0", " "))
+    print(f"\nPlots: {os.path.join(args.out, '')}")
     return code

@@ -56,7 +56,7 @@ def measured(run: StudyRun, variant: str, baseline: str, metric: str) -> str:
     """One sentence on the difference ``variant − baseline`` in ``metric``, as measured."""
     s = cast(Summary, run.summary)
     e = s.differences[f"{variant} - {baseline}"][metric]
-    level = f"{round(LEVEL * 100)} %"
+    level = f"{round(LEVEL * 100)}%"
     if not math.isfinite(e.ci_low):
         return (f"Too few pairs ({e.n}) for an interval: the study cannot yet tell {variant} "
                 f"from {baseline} on {metric}.")
@@ -72,7 +72,7 @@ def measured(run: StudyRun, variant: str, baseline: str, metric: str) -> str:
     if binary:  # proportions and their difference in percentage points
         size, unit = f"{abs(e.mean) * 100:.1f}", " percentage points"
         bounds = f"{e.ci_low * 100:+.1f} to {e.ci_high * 100:+.1f} points"
-        what, sides = f"{metric} rate", f"{a * 100:.1f} % against {b * 100:.1f} %"
+        what, sides = f"{metric} rate", f"{a * 100:.1f}% against {b * 100:.1f}%"
     else:
         size, unit = _num(abs(e.mean)), ""
         bounds = f"{_signed(e.ci_low)} to {_signed(e.ci_high)}"

@@ -34,7 +34,8 @@ from sim.study.run.runner import StudyRun
 from sim.viz.html import escape, file_uri, page
 
 CSS = """
-table.results td:nth-child(n+3) { text-align: right; font-variant-numeric: tabular-nums; }
+table.results td:nth-child(n+3), table.counts td:nth-child(n+2) {
+  text-align: right; font-variant-numeric: tabular-nums; }
 .yes { color: #0a5; font-weight: bold; } .no { color: #888; }
 .flag { border-left: 4px solid #c60; padding-left: 0.6em; font-weight: bold; }
 .measured { font-size: 1.1em; }
@@ -124,7 +125,7 @@ def _rule_counts(rules: list[str], counts: dict[str, Counter], run: StudyRun) ->
             f"each cell{more}, re-run with their stored seeds. Read these first: a variant whose "
             f"rule never acts cannot differ from the baseline, and one whose deciding rule (the "
             f"one acting most often of those its rival never uses) acts less than "
-            f"{MECHANISM_RATIO:.0%} as often as its rival's is flagged below.</p>" + _table(head, rows))
+            f"{MECHANISM_RATIO:.0%} as often as its rival's is flagged below.</p>" + _table(head, rows, "counts"))
 
 
 def _summary(run: StudyRun) -> str:
