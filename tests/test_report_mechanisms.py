@@ -19,9 +19,19 @@ ZONE = Counter({"BASE.S.SHOOT": 21.4, "SF.ZOC": 1.5})
 
 
 def test_a_deciding_rule_is_the_most_frequent_of_those_the_rival_never_uses():
-    assert deciding_rule(ZONE, SNAP) == ("SF.ZOC", 1.5)
-    assert deciding_rule(SNAP, ZONE) == ("SF.HALT", 10.9)       # a tie goes to the first ID
-    assert deciding_rule(Counter({"SF.HALT": 7.0}), Counter({"SF.HALT": 11.6})) is None
+    assert deciding_rule(ZONE, set(SNAP)) == ("SF.ZOC", 1.5)
+    assert deciding_rule(SNAP, set(ZONE)) == ("SF.HALT", 10.9)       # a tie goes to the first ID
+    assert deciding_rule(Counter({"SF.HALT": 7.0}), {"SF.HALT"}) is None
+
+
+def test_a_rare_rule_missing_from_one_rival_cell_is_not_taken_for_a_mechanism():
+    # fow_relocation's shape: FOW.CATCH acts under never and, rarely, in one when_spotted cell
+    counts = {"never@a": Counter({"FOW.PIN": 8.0, "FOW.CATCH": 0.5}),
+              "spotted@a": Counter({"FOW.PIN": 6.0, "FOW.RELOCATE": 3.5}),
+              "spotted@b": Counter({"FOW.PIN": 4.0, "FOW.RELOCATE": 2.5, "FOW.CATCH": 0.15})}
+    of = {"never@a": "never", "spotted@a": "spotted", "spotted@b": "spotted"}
+    assert mechanism_warning("never@a", "spotted@a", counts) is not None   # cell by cell: fooled
+    assert mechanism_warning("never@a", "spotted@a", counts, of) is None
 
 
 def test_a_zone_that_acts_far_less_than_snap_fire_is_flagged_in_words():

@@ -95,8 +95,9 @@ def headline(run: StudyRun, counts: dict[str, Counter] | None = None) -> list[tu
         return [("note", f"{run.study.name}: only one variant, so there is no comparison to report.")]
     out = [("note", f"The headline reads {metric}, the first of the study's metrics; the table "
                     "has every metric's difference.")]
+    variant_of = {c.label: c.variant for c in run.study.cells}
     for _, variant, baseline in pairs[:HEADLINE_COMPARISONS]:
-        warning = mechanism_warning(variant, baseline, counts or {})
+        warning = mechanism_warning(variant, baseline, counts or {}, variant_of)
         out += ([("flag", warning)] if warning else []) + [("measured", measured(run, variant, baseline, metric))]
     if len(pairs) > HEADLINE_COMPARISONS:
         out.append(("note", f"The other {len(pairs) - HEADLINE_COMPARISONS} comparisons are in the table."))

@@ -6,8 +6,9 @@ battles the study ran) and counts, per battle, the log records that name each ru
 
 A comparison is *variant − baseline* at one factor point (``comparisons``). A cell's
 **deciding rule** in it is the rule that acts most often in that cell's battles among the
-rules that never act in its rival's: the mechanism the variant swapped in (under ``zoc``:
-``SF.ZOC``; under ``snap_fire``: ``SF.HALT``, whose every halt has its ``SF.ROLL``). When
+rules that never act in its rival's variant (in none of its counted cells): the mechanism
+the variant swapped in (under ``zoc``: ``SF.ZOC``; under ``snap_fire``: ``SF.HALT``, whose
+every halt has its ``SF.ROLL``). When
 both cells have one and one acts less than ``MECHANISM_RATIO`` times as often as the other,
 the comparison is flagged (``mechanism_warning``): its difference mostly measures how
 often each mechanism acts, not how well. A cell whose rules all act in its rival too (a
@@ -52,11 +53,20 @@ def comparisons(run: StudyRun) -> list[tuple[str, str, str]]:
             for c in cells if c.variant != run.study.baseline and c.point in base_at]
 
 
-def deciding_rule(mine: Counter, rival: Counter) -> tuple[str, float] | None:
-    """The rule acting most often in ``mine`` of those that never act in ``rival`` (ties:
-    the first ID in sorted order), with its records per battle; None if there is none."""
-    own = sorted((-rate, rid) for rid, rate in mine.items() if rate > 0 and rival.get(rid, 0) == 0)
+def deciding_rule(mine: Counter, rival: set[str]) -> tuple[str, float] | None:
+    """The rule acting most often in ``mine`` of those not in ``rival`` (the rules that act
+    anywhere in the rival's variant; ties: the first ID in sorted order), with its records
+    per battle; None if there is none."""
+    own = sorted((-rate, rid) for rid, rate in mine.items() if rate > 0 and rid not in rival)
     return (own[0][1], -own[0][0]) if own else None
+
+
+def _acting(label: str, counts: dict[str, Counter], variant_of: dict[str, str]) -> set[str]:
+    """The rules acting in any counted cell of ``label``'s variant (its own cell alone
+    when ``variant_of`` does not name it)."""
+    group = variant_of.get(label, label)
+    return {rid for c, per in counts.items() if variant_of.get(c, c) == group
+            for rid, rate in per.items() if rate > 0}
 
 
 def rate_text(x: float) -> str:
@@ -64,14 +74,18 @@ def rate_text(x: float) -> str:
     return f"{x:.1f}" if x >= 10 else f"{x:.2f}"
 
 
-def mechanism_warning(variant: str, baseline: str, counts: dict[str, Counter]) -> str | None:
-    """The words flagging a comparison whose deciding rules act at very different rates
-    (one less than ``MECHANISM_RATIO`` times the other's); None when it is not flagged or
-    a cell has no rule counts."""
+def mechanism_warning(variant: str, baseline: str, counts: dict[str, Counter],
+                      variant_of: dict[str, str] | None = None) -> str | None:
+    """The words flagging a comparison of two cells whose deciding rules act at very
+    different rates (one less than ``MECHANISM_RATIO`` times the other's); None when it is
+    not flagged or a cell has no rule counts. ``variant_of`` (cell label -> variant) makes
+    a rule the rival's when it acts in any cell of the rival's variant, so a rare rule
+    missing from one cell by chance is not taken for a mechanism."""
     if variant not in counts or baseline not in counts:
         return None
-    ours = deciding_rule(counts[variant], counts[baseline])
-    theirs = deciding_rule(counts[baseline], counts[variant])
+    of = variant_of or {}
+    ours = deciding_rule(counts[variant], _acting(baseline, counts, of))
+    theirs = deciding_rule(counts[baseline], _acting(variant, counts, of))
     if ours is None or theirs is None:
         return None
     (low, (lrule, lrate)), (high, (hrule, hrate)) = sorted(
