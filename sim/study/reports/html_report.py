@@ -124,7 +124,7 @@ def _rule_counts(rules: list[str], counts: dict[str, Counter], run: StudyRun) ->
     return (f"<p>Records per battle naming each rule, mean over the first {shown} replications of "
             f"each cell{more}, re-run with their stored seeds. Read these first: a variant whose "
             f"rule never acts cannot differ from the baseline, and one whose deciding rule (the "
-            f"one acting most often of those its rival never uses) acts less than "
+            f"one acting most often of those acting in no cell of its rival's variant) acts less than "
             f"{MECHANISM_RATIO:.0%} as often as its rival's is flagged below.</p>" + _table(head, rows, "counts"))
 
 
