@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import textwrap
 from importlib import resources
 from pathlib import Path
 
@@ -37,7 +38,8 @@ def command(args: argparse.Namespace) -> int:
     """``sim demo``: snap fire vs zone of control, with CRN, on a 2-process pool."""
     from sim.cli.study import execute
     from sim.study.plan.study_file import load_study
-    from sim.study.reports.summary import meaning
+    from sim.study.reports.headline import headline
+    from sim.study.reports.mechanisms import rule_counts
 
     study = load_study(demo_study_path())
     opts = argparse.Namespace(
@@ -49,6 +51,8 @@ def command(args: argparse.Namespace) -> int:
     code, run = execute(study, opts, banner=banner)
     if run is None or args.quiet:
         return code
-    print("\n" + meaning(run))
-    print(f"Plots: {os.path.join(args.out, '')}")
+    for _, line in headline(run, rule_counts(run)[1]):
+        # "n = 1000" stays on one line
+        print("\n" + textwrap.fill(line.replace("n = ", "n\0=\0"), 96).replace("\0", " "))
+    print(f"\nPlots: {os.path.join(args.out, '')}")
     return code

@@ -1,6 +1,8 @@
 """What a study shows its user.
 
-- ``summary``: the table, the JSON contract, the CSV file and the one-sentence meaning;
+- ``summary``: the table, the JSON contract and the CSV file;
+- ``headline``: what the study measured, in measured words (after ``mechanisms``: the rule
+  counts and whether a comparison mostly measures how often two mechanisms act);
 - ``farming``: what ``sim analyse`` shows (text, JSON, CSV files, plots);
 - ``html_report``: the self-contained HTML report (``sim study --report``).
 """

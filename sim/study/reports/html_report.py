@@ -1,9 +1,11 @@
 """The study report (``sim study ... --report FILE.html``): one self-contained HTML page
 to share or archive.
 
-It holds the study's question (its description and the comment lines that open its
-file), its design (scenario, variants, factors, cells, replications, seeds), the rule
-counts (how often each rule acted per battle in each cell), the per-cell results and the
+It holds the study's question (its description, then what the comment lines that open its
+file add), its design (scenario, variants, factors, cells, replications, seeds), the rule
+counts (how often each rule acted per battle in each cell), the headline
+(``sim.study.reports.headline``: a flag when a comparison mostly measures how often two
+mechanisms act, then the measured difference of the primary metric), the per-cell results and the
 paired differences with their intervals, the plots inline, the analysis of a designed
 study when the ``analysis`` extra is installed, and the provenance: study hash, sim
 version, seeds and the command line. Everything is inline and the page fetches nothing.
@@ -13,6 +15,7 @@ from __future__ import annotations
 import datetime
 import math
 import os
+import re
 import shlex
 import sys
 import tempfile
@@ -24,16 +27,18 @@ from sim.files import read_bytes, write_text
 from sim.scenario.yamlfile import MAX_BYTES
 from sim.study.analysis.stats import Estimate, Summary
 from sim.study.plan.study_file import package_version
-from sim.study.reports.summary import FULL_TABLE_CELLS, excludes_zero, full_table_hint, meaning, summary_table
+from sim.study.reports.headline import headline
+from sim.study.reports.mechanisms import MECHANISM_RATIO, RULE_COUNT_CELLS, RULE_COUNT_REPS, rule_counts
+from sim.study.reports.summary import FULL_TABLE_CELLS, excludes_zero, full_table_hint, summary_table
 from sim.study.run.runner import StudyRun
 from sim.viz.html import escape, file_uri, page
 
-RULE_COUNT_REPS = 20   # replications per cell re-run for the rule counts
-RULE_COUNT_CELLS = 24  # at most this many cells get rule counts (the first ones)
-
 CSS = """
-table.results td:nth-child(n+3) { text-align: right; font-variant-numeric: tabular-nums; }
+table.results td:nth-child(n+3), table.counts td:nth-child(n+2) {
+  text-align: right; font-variant-numeric: tabular-nums; }
 .yes { color: #0a5; font-weight: bold; } .no { color: #888; }
+.flag { border-left: 4px solid #c60; padding-left: 0.6em; font-weight: bold; }
+.measured { font-size: 1.1em; }
 figure { margin: 1em 0; } figcaption { color: #555; font-size: 0.9em; }
 """
 
@@ -52,6 +57,20 @@ def question(path: str) -> list[str]:
         if not text.startswith("yaml-language-server:"):
             out.append(text)
     return out
+
+
+def asked(description: str, comments: list[str]) -> list[str]:
+    """The study's question once, then what its file's opening comment adds: the
+    description (or, without one, the comment), and the comment's other sentences; a
+    sentence that only repeats the description (its words, less a leading "Question:",
+    all in it) is left out."""
+    said = " ".join(comments)
+    if not description.strip():
+        return [said] if said else []
+    words = set(re.findall(r"\w+", description.lower()))
+    rest = [s for s in re.split(r"(?<=[.?!])\s+", said)
+            if s and not set(re.findall(r"\w+", re.sub(r"(?i)^question:", "", s).lower())) <= words]
+    return [description.strip()] + ([" ".join(rest)] if rest else [])
 
 
 def _fmt(x: float, signed: bool = False) -> str:
@@ -94,25 +113,7 @@ def _design(run: StudyRun) -> str:
     return "<ul>" + "".join(items) + "</ul>"
 
 
-def rule_counts(run: StudyRun, reps: int = RULE_COUNT_REPS) -> tuple[list[str], dict[str, Counter]]:
-    """Records per battle by rule ID in each cell, from re-running its first ``reps``
-    replications with their stored seeds (the very battles the study ran)."""
-    from sim.replication import run_battle
-
-    counts: dict[str, Counter] = {}
-    for ci, cell in enumerate(run.study.cells[:RULE_COUNT_CELLS]):
-        scenario = cell.scenario
-        seeds = [run.records[(ci, r)].seed for r in range(min(reps, run.replications)) if (ci, r) in run.records]
-        total: Counter = Counter()
-        for seed in seeds:
-            total.update(r["rule"] for r in run_battle(scenario, seed).log.records if r.get("rule"))
-        counts[cell.label] = Counter({k: v / max(1, len(seeds)) for k, v in total.items()})
-    rules = sorted({rid for c in counts.values() for rid in c})
-    return rules, counts
-
-
-def _rule_counts(run: StudyRun) -> str:
-    rules, counts = rule_counts(run)
+def _rule_counts(rules: list[str], counts: dict[str, Counter], run: StudyRun) -> str:
     if not rules:
         return "<p>No rule acted.</p>"
     head = ["rule", *counts]
@@ -122,7 +123,9 @@ def _rule_counts(run: StudyRun) -> str:
             if len(run.study.cells) > RULE_COUNT_CELLS else "")
     return (f"<p>Records per battle naming each rule, mean over the first {shown} replications of "
             f"each cell{more}, re-run with their stored seeds. Read these first: a variant whose "
-            f"rule never acts cannot differ from the baseline.</p>" + _table(head, rows))
+            f"rule never acts cannot differ from the baseline, and one whose deciding rule (the "
+            f"one acting most often of those acting in no cell of its rival's variant) acts less than "
+            f"{MECHANISM_RATIO:.0%} as often as its rival's is flagged below.</p>" + _table(head, rows, "counts"))
 
 
 def _summary(run: StudyRun) -> str:
@@ -150,7 +153,7 @@ def _differences(run: StudyRun) -> str:
     if not s.differences:
         return "<p>Only one variant: nothing to compare.</p>"
     if len(run.study.cells) > FULL_TABLE_CELLS:
-        return f"<p>{escape(meaning(run))} The summary above counts every cell's difference.</p>"
+        return "<p>The summary above counts every cell's difference.</p>"
     rows = []
     for d, per in s.differences.items():
         for i, (m, e) in enumerate(per.items()):
@@ -158,8 +161,7 @@ def _differences(run: StudyRun) -> str:
             rows.append([escape(d) if i == 0 else "", f"<code>{escape(m)}</code>", _fmt(e.mean, True),
                          escape(_interval(e, True)), str(e.n), escape(e.method),
                          f'<span class="{"yes" if yes else "no"}">{"yes" if yes else "no"}</span>'])
-    return (f"<p>{escape(meaning(run))}</p>"
-            + _table(["difference", "metric", "mean", "95% interval", "n", "method", "excludes 0"], rows))
+    return (_table(["difference", "metric", "mean", "95% interval", "n", "method", "excludes 0"], rows))
 
 
 def _figures(paths: list[str], caption: str) -> str:
@@ -212,14 +214,17 @@ def report_html(run: StudyRun, argv: list[str] | None = None) -> str:
     from sim.viz.study_plots import plot_study
 
     study = run.study
-    asked = [study.spec.description, " ".join(question(study.path))]
+    rules, counts = rule_counts(run)
     with tempfile.TemporaryDirectory(prefix="sim-report-") as folder:
         plots = _figures(plot_study(run, folder), "plot")
         analysis = _analysis(run, folder)
     body = [f"<h1>Study <code>{escape(study.name)}</code></h1>",
-            "<h2>The question</h2>" + "".join(f"<p>{escape(q)}</p>" for q in asked if q),
+            "<h2>The question</h2>" + "".join(f"<p>{escape(q)}</p>"
+                                              for q in asked(study.spec.description, question(study.path))),
             "<h2>Design</h2>" + _design(run),
-            "<h2>Rule counts</h2>" + _rule_counts(run),
+            "<h2>Rule counts</h2>" + _rule_counts(rules, counts, run),
+            "<h2>What it measured</h2>" + "".join(f'<p class="{kind}">{escape(line)}</p>'
+                                                  for kind, line in headline(run, counts)),
             "<h2>Results per cell</h2>" + _results(run),
             "<h2>Paired differences (variant − baseline, same replication)</h2>" + _differences(run),
             "<h2>Plots</h2>" + plots, analysis,

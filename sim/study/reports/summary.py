@@ -1,4 +1,5 @@
-"""What a study shows its user: a table, a JSON object, a CSV file and one sentence.
+"""What a study shows its user: a table, a JSON object and a CSV file (its headline:
+``sim.study.reports.headline``).
 
 The JSON object is the contract: ``{"study": NAME, "variants": {CELL: {METRIC: {"mean",
 "ci_low", "ci_high", "n", "method"}}}, "differences": {"CELL - BASELINE_CELL": {METRIC:
@@ -190,28 +191,6 @@ def _spread(values: list[Any]) -> str:
                 f"({len(set(numbers))} distinct values)")
     levels = list(dict.fromkeys(json.dumps(v, sort_keys=True) for v in values))
     return f"levels {', '.join(levels)}"
-
-
-def meaning(run: StudyRun, metric: str | None = None) -> str:
-    """One sentence on what the first paired difference says about ``metric``."""
-    s = cast(Summary, run.summary)   # a finished study has its summary
-    metric = metric or (run.metrics[0] if run.metrics else None)
-    if not s.differences or metric is None:
-        return f"{run.study.name}: only one variant, so there is no comparison to report."
-    name, per = next(iter(s.differences.items()))
-    e = per[metric]
-    if not math.isfinite(e.ci_low):
-        return f"Too few paired replications ({e.n}) to tell whether {name} changes {metric}."
-    crn = " with common random numbers" if run.crn else ""
-    variant, _, baseline = name.partition(" - ")
-    if e.constant:
-        return (f"In every one of {e.n} paired replications{crn}, {variant} instead of {baseline} "
-                f"changes {metric} by exactly {_num(e.mean, True)}: no spread, so no interval.")
-    said = (f"Over {e.n} paired replications{crn}, {variant} instead of {baseline} changes {metric} by "
-            f"{_num(e.mean, True)} (95% CI {_num(e.ci_low, True)} to {_num(e.ci_high, True)})")
-    if excludes_zero(e):
-        return said + ": the interval excludes zero, so this is a real effect, not dice noise."
-    return said + ": the interval includes zero, so at this N the two cannot be told apart."
 
 
 def write_csv(run: StudyRun, path: str) -> int:

@@ -1,0 +1,97 @@
+"""The rule counts of a study, and whether a comparison measures how often two mechanisms
+act rather than how well.
+
+``rule_counts`` re-runs each cell's first replications with their stored seeds (the very
+battles the study ran) and counts, per battle, the log records that name each rule ID.
+
+A comparison is *variant − baseline* at one factor point (``comparisons``). A cell's
+**deciding rule** in it is the rule that acts most often in that cell's battles among the
+rules that never act in its rival's variant (in none of its counted cells): the mechanism
+the variant swapped in (under ``zoc``: ``SF.ZOC``; under ``snap_fire``: ``SF.HALT``, whose
+every halt has its ``SF.ROLL``). When
+both cells have one and one acts less than ``MECHANISM_RATIO`` times as often as the other,
+the comparison is flagged (``mechanism_warning``): its difference mostly measures how
+often each mechanism acts, not how well. A cell whose rules all act in its rival too (a
+knob that changes how often a rule acts, a plan) has no deciding rule and is not flagged.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from sim.study.run.runner import StudyRun
+
+RULE_COUNT_REPS = 20   # replications per cell re-run for the rule counts
+RULE_COUNT_CELLS = 24  # at most this many cells get rule counts (the first ones)
+#: A deciding rule acting less than this share as often as its rival's is flagged: under a
+#: quarter, even a mechanism four times as effective per act would not make up for it, so
+#: the difference cannot be read as a comparison of the mechanisms' effect per act.
+MECHANISM_RATIO = 0.25
+
+
+def rule_counts(run: StudyRun, reps: int = RULE_COUNT_REPS) -> tuple[list[str], dict[str, Counter]]:
+    """Records per battle by rule ID in each cell (the first ``RULE_COUNT_CELLS``), from
+    re-running its first ``reps`` replications with their stored seeds."""
+    from sim.replication import run_battle
+
+    counts: dict[str, Counter] = {}
+    for ci, cell in enumerate(run.study.cells[:RULE_COUNT_CELLS]):
+        seeds = [run.records[(ci, r)].seed for r in range(min(reps, run.replications)) if (ci, r) in run.records]
+        total: Counter = Counter()
+        for seed in seeds:
+            total.update(r["rule"] for r in run_battle(cell.scenario, seed).log.records if r.get("rule"))
+        counts[cell.label] = Counter({k: v / max(1, len(seeds)) for k, v in total.items()})
+    rules = sorted({rid for c in counts.values() for rid in c})
+    return rules, counts
+
+
+def comparisons(run: StudyRun) -> list[tuple[str, str, str]]:
+    """Each paired difference as (its name in the summary, the variant's cell label, the
+    baseline's cell label at the same factor point), in the summary's order."""
+    cells = run.study.cells
+    base_at = {c.point: c for c in cells if c.variant == run.study.baseline}
+    return [(f"{c.label} - {base_at[c.point].label}", c.label, base_at[c.point].label)
+            for c in cells if c.variant != run.study.baseline and c.point in base_at]
+
+
+def deciding_rule(mine: Counter, rival: set[str]) -> tuple[str, float] | None:
+    """The rule acting most often in ``mine`` of those not in ``rival`` (the rules that act
+    anywhere in the rival's variant; ties: the first ID in sorted order), with its records
+    per battle; None if there is none."""
+    own = sorted((-rate, rid) for rid, rate in mine.items() if rate > 0 and rid not in rival)
+    return (own[0][1], -own[0][0]) if own else None
+
+
+def _acting(label: str, counts: dict[str, Counter], variant_of: dict[str, str]) -> set[str]:
+    """The rules acting in any counted cell of ``label``'s variant (its own cell alone
+    when ``variant_of`` does not name it)."""
+    group = variant_of.get(label, label)
+    return {rid for c, per in counts.items() if variant_of.get(c, c) == group
+            for rid, rate in per.items() if rate > 0}
+
+
+def rate_text(x: float) -> str:
+    """Records per battle as a count is read: 11.4, 1.65, 0.05."""
+    return f"{x:.1f}" if x >= 10 else f"{x:.2f}"
+
+
+def mechanism_warning(variant: str, baseline: str, counts: dict[str, Counter],
+                      variant_of: dict[str, str] | None = None) -> str | None:
+    """The words flagging a comparison of two cells whose deciding rules act at very
+    different rates (one less than ``MECHANISM_RATIO`` times the other's); None when it is
+    not flagged or a cell has no rule counts. ``variant_of`` (cell label -> variant) makes
+    a rule the rival's when it acts in any cell of the rival's variant, so a rare rule
+    missing from one cell by chance is not taken for a mechanism."""
+    if variant not in counts or baseline not in counts:
+        return None
+    of = variant_of or {}
+    ours = deciding_rule(counts[variant], _acting(baseline, counts, of))
+    theirs = deciding_rule(counts[baseline], _acting(variant, counts, of))
+    if ours is None or theirs is None:
+        return None
+    (low, (lrule, lrate)), (high, (hrule, hrate)) = sorted(
+        [(variant, ours), (baseline, theirs)], key=lambda t: t[1][1])
+    if lrate >= MECHANISM_RATIO * hrate:
+        return None
+    return (f"Under {low} its deciding rule {lrule} acts {rate_text(lrate)} times a battle against "
+            f"{rate_text(hrate)} for {high}'s {hrule} (less than {MECHANISM_RATIO:.0%} as often): the "
+            f"difference mostly measures how often each mechanism acts, not how well.")
