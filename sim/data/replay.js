@@ -6,7 +6,10 @@
 // text (textContent), never as markup.
 (function () {
   "use strict";
-  var root = document.currentScript.closest(".sim-replay");
+  // the replay this script sits in (a notebook that runs scripts by eval has no
+  // currentScript: then the first replay not yet started)
+  var root = document.currentScript ? document.currentScript.closest(".sim-replay")
+    : document.querySelector(".sim-replay:not([data-ready])");
   var D = JSON.parse(root.querySelector("script.sim-replay-data").textContent);
   var NS = "http://www.w3.org/2000/svg";
   var svg = root.querySelector("svg.sr-svg");

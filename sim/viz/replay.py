@@ -23,6 +23,7 @@ from matplotlib.figure import Figure
 
 from sim import arguments
 from sim.catalogue import TITLES
+from sim.engine.jsonl import clean
 from sim.viz.common import HEX_RADIUS, scenario_of
 from sim.viz.html import escape, page, png_uri
 from sim.viz.maps import HEX_LABELS, draw_terrain
@@ -126,7 +127,7 @@ def replay_data(scenario: Any, log: Any, frames: Any = 60, fps: int = 8,
                    "segs": [[[t, *px(x, y)] for t, x, y in seg] for seg in segments(tracks[u], look[u], end)],
                    "track": [[t, *px(x, y)] for t, x, y in tracks[u]]} for u in units],
         "marks": marks,
-        "records": recs,
+        "records": [clean(r) for r in recs],          # as the log file has them
         "why": {str(i): explain(r, tests) for i, r in enumerate(recs) if is_roll(r)},
         "titles": {rid: TITLES[rid] for rid in dict.fromkeys(r.get("rule") for r in recs)
                    if isinstance(rid, str) and rid in TITLES},

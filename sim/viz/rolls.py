@@ -54,7 +54,7 @@ def learn_tests(records: list[dict[str, Any]]) -> dict[str, tuple[str, str]]:
         if rule in TESTS:
             out[rule] = TESTS[rule]
             continue
-        fits = [(op, mods) for op in COMPARE for mods in ("add", "none")
+        fits = [(op, mods) for op in COMPARE for mods in ("none", "add")
                 if all(COMPARE[op](_total(r, mods), r["need"]) == bool(r["success"]) for r in rolls)]
         if len({op for op, _ in fits}) == 1 and (len(fits) == 1 or all(not r.get("mods") for r in rolls)):
             out[rule] = fits[0]
@@ -78,13 +78,14 @@ def _need_words(op: str, need: float) -> str:
 
 
 def explain(r: dict[str, Any], tests: dict[str, tuple[str, str]]) -> str:
-    """One sentence on a roll record: the roll, what it needed, and the outcome."""
+    """One sentence on a roll record: the roll, what it needed (by ``TESTS``, else by
+    ``tests``, what ``learn_tests`` read from the log), and the outcome."""
     dice, mods, need, rule = r["dice"], r.get("mods") or 0, r.get("need"), r.get("rule")
     rolled = "+".join(map(str, dice)) + (f" = {sum(dice)}" if len(dice) > 1 else "")
     outcome = "success" if r["success"] else "failed"
     if rule in NOT_A_TEST:
         return f"rolled {rolled}; {NOT_A_TEST[rule]}: {outcome}"
-    test = tests.get(rule) if isinstance(rule, str) else None
+    test = (TESTS.get(rule) or tests.get(rule)) if isinstance(rule, str) else None
     if test is None or not isinstance(need, int | float):
         return (f"rolled {rolled}, mods {_signed(mods)}; need {need} (this rule's own test: "
                 f"see its title): {outcome}")
