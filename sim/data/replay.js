@@ -126,6 +126,7 @@
 
   var slider = root.querySelector("input.time");
   var clock = root.querySelector(".clock");
+  var offTable = root.querySelector(".sr-off");
   var playButton = root.querySelector("button.play");
   slider.max = last;
 
@@ -189,6 +190,14 @@
       if (spot) { spot.ids.push(name); } else { spots.push({x: p[0], y: p[1], ids: [name]}); }
     }
     labels(spots);
+    var off = [], fallen = [];
+    D.units.forEach(function (u) {
+      var look = lookAt(u, now);
+      if (look[1] === "gone") { off.push(u.id + (look[2] ? " (" + look[2] + ")" : "")); }
+      if (look[1] === "dead") { fallen.push(u.id); }
+    });
+    offTable.textContent = (off.length ? "not on the table: " + off.join(", ") : "") +
+      (off.length && fallen.length ? " · " : "") + (fallen.length ? "eliminated: " + fallen.join(", ") : "");
     marks.forEach(function (k) {
       var age = now - k.m.t, on = age >= -EPS && (k.lasting || age < D.linger);
       k.el.setAttribute("visibility", on ? "visible" : "hidden");

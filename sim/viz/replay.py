@@ -46,7 +46,8 @@ CSS = """
 .sim-replay .sr-inspector .sr-rec { border-top: 1px solid #ddd; padding: 0.3em 0; }
 .sim-replay .sr-inspector .sr-head { font-weight: bold; }
 .sim-replay .sr-inspector .sr-why { color: #063; }
-.sim-replay .sr-inspector .sr-fields { color: #555; font-size: 0.9em; word-break: break-word; }
+.sim-replay .sr-inspector .sr-fields { color: #555; word-break: break-word; }
+.sim-replay .sr-off { color: #555; min-height: 1.35em; }
 .sim-replay .sr-legend span.key { display: inline-block; margin-right: 1em; white-space: nowrap; }
 .sim-replay .swatch { display: inline-block; width: 0.9em; height: 0.9em; vertical-align: -0.1em;
                       margin-right: 0.3em; border: 1px solid #555; }
@@ -155,6 +156,10 @@ def _legend(data: dict[str, Any], ground: list[tuple[str, str, float]]) -> str:
              ("pin", '<span style="color:darkorange">▲</span> pinned'),
              ("fell", '<span style="font-weight:bold">✕</span> eliminated (where it fell, in its side\'s colour)')]
     keys += [f'<span class="key">{text}</span>' for kind, text in shown if kind in kinds]
+    words = {w for u in data["units"] for row in u["looks"] if row[1] in ("hidden", "shown")
+             for w in row[2].split(" · ") if w}
+    if words:
+        keys.append(f'<span class="key">a label names its unit\'s state: {escape(", ".join(sorted(words)))}</span>')
     if data["radius_label"]:
         keys.append(f'<span class="key">◌ {escape(data["radius_label"])} (dashed)</span>')
     for label, colour, alpha in ground:
@@ -193,6 +198,7 @@ def _fragment(scenario: Any, log: Any, fps: int, frames: Any, width: int, page_h
             f'<div class="sr-controls">{controls}'
             f'<input class="time" type="range" min="0" max="{len(data["t"]) - 1}" value="0" '
             f'aria-label="time"><span class="clock" aria-live="polite"></span></div>'
+            f'<div class="sr-off"></div>'
             f'<div class="sr-board"><div class="sr-map">'
             f'<svg class="sr-svg" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" '
             f'preserveAspectRatio="xMidYMid meet" role="img" aria-label="the battle map">'
