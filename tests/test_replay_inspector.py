@@ -145,3 +145,26 @@ def test_log_text_is_shown_as_text_in_the_inspector(advance, browser):
     browser.evaluate("document.querySelector('.sim-replay g[data-mark=halt]').dispatchEvent(new MouseEvent('click'))")
     assert 'note: "<b>bold</b><img src=x>"' in browser.evaluate(INSPECTOR)
     assert browser.evaluate("document.querySelectorAll('.sr-inspector b, .sr-inspector img').length") == 0
+
+
+def test_the_player_fills_its_container_and_its_text_is_readable_at_1280_px(advance, browser):
+    sc, log, path, folder = advance
+    try:
+        browser.send("Emulation.setDeviceMetricsOverride", {"width": 1280, "height": 900,
+                                                           "deviceScaleFactor": 1, "mobile": False}, session=True)
+        _open(browser, path, "#t=13")
+        svg = f"{ROOT}.querySelector('svg')"
+        width = browser.evaluate(f"{svg}.getBoundingClientRect().width")
+        assert width == browser.evaluate(f"{ROOT}.querySelector('.sr-map').getBoundingClientRect().width") > 900
+        # every label on the map is at least 10 pt (13.3 CSS px) on the screen
+        smallest = browser.evaluate(f"Math.min(...[...{svg}.querySelectorAll('text')].map(t => "
+                                    "parseFloat(t.getAttribute('font-size')) * t.getScreenCTM().a))")
+        assert smallest >= 40 / 3
+        # in a narrow column it narrows with it (no fixed width)
+        host = folder / "narrow.html"
+        host.write_text("<!DOCTYPE html><html><body><div style='width:480px'>"
+                        + replay_fragment(sc, log, frames=5) + "</div></body></html>", encoding="utf-8")
+        browser.open(host)
+        assert browser.evaluate(f"{svg}.getBoundingClientRect().width") == 480
+    finally:
+        browser.send("Emulation.clearDeviceMetricsOverride", session=True)

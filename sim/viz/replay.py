@@ -36,7 +36,7 @@ CSS = """
 .sim-replay { font-family: system-ui, sans-serif; font-size: 14px; line-height: 1.35; max-width: 100%; color: #222; }
 .sim-replay .sr-board { display: flex; flex-wrap: wrap; gap: 0.6em; align-items: flex-start; }
 .sim-replay .sr-map { flex: 1 1 100%; min-width: 0; }
-.sim-replay svg.sr-svg { width: 100%; height: auto; border: 1px solid #ccc; display: block; }
+.sim-replay svg.sr-svg { width: 100%; height: auto; border: 1px solid #ccc; display: block; box-sizing: border-box; }
 .sim-replay .sr-controls { display: flex; gap: 0.3em; align-items: center; margin: 0.4em 0; flex-wrap: wrap; }
 .sim-replay .sr-controls button { font: inherit; padding: 0.15em 0.5em; cursor: pointer; }
 .sim-replay input.time { flex: 1 1 12em; }

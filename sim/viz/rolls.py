@@ -25,9 +25,11 @@ TESTS: dict[str, tuple[str, str]] = {
     "TOO.SAVE": (">=", "none"), "BASE.T.RANGE": (">=", "none"),
 }
 #: Records that carry dice but are not a pass/fail test against ``need``.
+#: rule ID -> (what the dice are, the outcome when ``success``, when not).
 NOT_A_TEST = {
-    "H17.2a": "the activating attack's two dice (both 6): no roll of its own",
-    "TOO.DAMAGE": "read on the hit location table (no target number); success: killed outright",
+    "H17.2a": ("the activating attack's two dice (both 6), no roll of its own", "activated", "not activated"),
+    "TOO.DAMAGE": ("a d10 and a d6 read on the hit location table (no target number)",
+                   "killed outright", "not killed outright"),
 }
 COMPARE = {">=": lambda a, b: a >= b, ">": lambda a, b: a > b,
            "<=": lambda a, b: a <= b, "<": lambda a, b: a < b}
@@ -84,7 +86,8 @@ def explain(r: dict[str, Any], tests: dict[str, tuple[str, str]]) -> str:
     rolled = "+".join(map(str, dice)) + (f" = {sum(dice)}" if len(dice) > 1 else "")
     outcome = "success" if r["success"] else "failed"
     if rule in NOT_A_TEST:
-        return f"rolled {rolled}; {NOT_A_TEST[rule]}: {outcome}"
+        what, yes, no = NOT_A_TEST[rule]
+        return f"dice {', '.join(map(str, dice))}: {what}: {yes if r['success'] else no}"
     test = (TESTS.get(rule) or tests.get(rule)) if isinstance(rule, str) else None
     if test is None or not isinstance(need, int | float):
         return (f"rolled {rolled}, mods {_signed(mods)}; need {need} (this rule's own test: "
