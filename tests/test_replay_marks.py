@@ -160,3 +160,58 @@ def test_the_fragment_styles_only_itself_and_names_its_own_hash():
     rid = re.search(r'class="sim-replay" id="([^"]+)" data-hash="([^"]+)"', frag)
     assert rid.group(2) == rid.group(1) + "-t"
     assert 'data-hash="t"' in viz.replay_html(sc, log, frames=5)
+
+
+SHIPPED = sorted(p.stem for p in SCENARIOS.glob("*.yaml") if not re.search(r"^study:", p.read_text(), re.M))
+LOOK_OF = {"off_board": "gone", "reserve": "gone", "withdrawn": "gone", "hidden": "hidden",
+           "revealed": "shown", "eliminated": "dead", "killed": "dead"}
+
+
+def _looks_by_the_records(records) -> dict[str, dict[float, str]]:
+    """unit -> {t: how it looks after every record up to t}, read from the records alone:
+    set up off the board or hidden (``place``), a record's own ``state``, a spotting or
+    reveal (of its ``target``), a rehide, a ``deploy``'s ``hidden``, an ``eliminate``."""
+    now: dict[str, str] = {}
+    out: dict[str, dict[float, str]] = {}
+    for r in records:
+        ev = r["event"]
+        u = r.get("target") if ev in ("spot", "reveal") and r.get("target") else r.get("unit")
+        if u is None or now.get(u) == "dead" or r.get("success") is False:
+            continue
+        if ev == "place":
+            now[u] = "gone" if r["on_board"] is False else "hidden" if "hidden" in r["flags"] else "shown"
+        elif ev == "eliminate":
+            now[u] = "dead"
+        elif isinstance(r.get("state"), str) and r["state"] in LOOK_OF and u == r["unit"]:
+            now[u] = LOOK_OF[r["state"]]
+        elif ev in ("spot", "reveal"):
+            now[u] = "shown"
+        elif ev == "rehide" or ev == "deploy" and r.get("hidden") is True:
+            now[u] = "hidden"
+        if u in now:
+            out.setdefault(u, {})[r["t"]] = now[u]
+    return out
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_the_replay_draws_each_unit_as_its_own_lifecycle_records_say(name):
+    """Checked at every record instant against the records themselves, not through
+    ``unit_states``: an H17 sniper off the board and a FOW sniper in its reserve are not
+    drawn, a hidden one is a ring, a spotted one a dot, a fallen one a cross for good."""
+    sc = load_scenario(SCENARIOS / f"{name}.yaml")
+    for seed in (1, 2):
+        log = run_battle(sc, seed).log
+        data = replay_data(sc, log, frames=5)[0]
+        want = _looks_by_the_records(log.records)
+        checked = Counter()
+        for u in data["units"]:
+            wanted = want.get(u["id"], {})
+            current = None
+            for t in sorted({r["t"] for r in log.records}):
+                current = wanted.get(t, current)
+                if current is None:
+                    continue
+                look = [row for row in u["looks"] if row[0] <= t][-1][1]
+                assert look == current, (u["id"], t)
+                checked[look] += 1
+        assert checked["shown"] > 0 and (name not in ("village_sniper", "crossing_sniper") or checked["gone"] > 0)
