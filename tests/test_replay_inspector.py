@@ -168,3 +168,22 @@ def test_the_player_fills_its_container_and_its_text_is_readable_at_1280_px(adva
         assert browser.evaluate(f"{svg}.getBoundingClientRect().width") == 480
     finally:
         browser.send("Emulation.clearDeviceMetricsOverride", session=True)
+
+
+def test_two_fragments_on_one_page_keep_their_own_clocks_in_the_hash(advance, browser):
+    sc, log, path, folder = advance
+    other = run_battle(sc, 2).log
+    page = folder / "two.html"
+    page.write_text("<!DOCTYPE html><html><body>" + replay_fragment(sc, log, frames=10)
+                    + replay_fragment(sc, other, frames=10) + "</body></html>", encoding="utf-8")
+    _open(browser, page)
+    ids = browser.evaluate("[...document.querySelectorAll('.sim-replay')].map(r => r.id)")
+    assert len(set(ids)) == 2 and browser.evaluate("location.hash") == ""    # opening writes nothing
+    second = "document.querySelectorAll('.sim-replay')[1]"
+    browser.evaluate(f"{second}.querySelector('button.next-event').click()")
+    t = float(browser.evaluate(f"{second}.dataset.time"))
+    assert browser.evaluate("location.hash") == f"#{ids[1]}-t={round(t, 3):g}"
+    assert browser.evaluate(f"{ROOT}.dataset.time") == "0"                    # the first did not move
+    _open(browser, page, f"#{ids[0]}-t=7&{ids[1]}-t=3")
+    times = [browser.evaluate(f"document.querySelectorAll('.sim-replay')[{i}].dataset.time") for i in (0, 1)]
+    assert times == ["7", "3"]

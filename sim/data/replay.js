@@ -113,7 +113,8 @@
     } else if (m.k === "hit") {
       make("circle", {cx: p[0], cy: p[1], r: 13, fill: "none", stroke: "#c00", "stroke-width": 3}, g);
     } else if (m.k === "halt") {
-      cross(p[0], p[1], 6, "black", "gold", g);
+      make("path", {d: "M" + p[0] + "," + (p[1] - 8) + "l8,8l-8,8l-8,-8z", fill: "gold",
+                    stroke: "black", "stroke-width": 1.5}, g);
     } else if (m.k === "pin") {
       make("path", {d: "M" + p[0] + "," + (p[1] - 24) + "l7,12h-14z", fill: "darkorange",
                     stroke: "black", "stroke-width": 1}, g);

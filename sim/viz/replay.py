@@ -152,7 +152,7 @@ def _legend(data: dict[str, Any], ground: list[tuple[str, str, float]]) -> str:
                     "</span>hidden (not yet seen)</span>")
     shown = [("shot", '<span style="color:#c00">—</span> shot or roll at a target (dashed: failed)'),
              ("hit", '<span style="color:#c00">◎</span> hit'),
-             ("halt", '<span style="color:goldenrod;font-weight:bold">✕</span> halt'),
+             ("halt", '<span style="color:goldenrod">◆</span> halt (where the mover stopped)'),
              ("pin", '<span style="color:darkorange">▲</span> pinned'),
              ("fell", '<span style="font-weight:bold">✕</span> eliminated (where it fell, in its side\'s colour)')]
     keys += [f'<span class="key">{text}</span>' for kind, text in shown if kind in kinds]
