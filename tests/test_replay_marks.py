@@ -15,6 +15,7 @@ from sim import viz
 from sim.catalogue import TITLES
 from sim.replication import run_battle
 from sim.scenario.load import load_scenario
+from sim.viz.marks import groups
 from sim.viz.replay import replay_data, replay_fragment
 from sim.viz.rolls import COMPARE, NOT_A_TEST, TESTS, explain, learn_tests
 from sim.viz.tracks import state_at
@@ -53,7 +54,8 @@ def test_every_shot_hit_halt_pin_and_fall_has_its_mark(battles, name):
         assert m["t"] == r["t"] and m["g"] in m["r"] and all(recs[j]["t"] == r["t"] for j in m["r"])
     # a halt's records are the halt, its firer's snap fire at the mover, and what followed
     for m in (m for m in data["marks"] if m["k"] == "halt"):
-        halt, fire = recs[m["r"][0]], recs[m["r"][1]]
+        k = m["r"].index(m["g"])
+        halt, fire = recs[m["r"][k]], recs[m["r"][k + 1]]
         assert halt["event"] == "halt" and fire["rule"] == "SF.ROLL"
         assert (fire["unit"], fire["target"]) == (halt["firer"], halt["unit"])
 
@@ -215,3 +217,15 @@ def test_the_replay_draws_each_unit_as_its_own_lifecycle_records_say(name):
                 assert look == current, (u["id"], t)
                 checked[look] += 1
         assert checked["shown"] > 0 and (name not in ("village_sniper", "crossing_sniper") or checked["gone"] > 0)
+
+
+def test_a_halt_groups_the_decision_before_it_and_what_followed():
+    def rec(event, **kw):
+        return {"t": 2.0, "turn": 1, "side": "blue", "phase": "movement", "event": event, "rule": None, **kw}
+    records = [rec("move", unit="b1"), rec("decide", unit="r1", target="b1", choice="take"),
+               rec("halt", unit="b1", firer="r1", pos=[1, 1]), rec("decide", unit="r1", target="b1", choice="take"),
+               rec("snap_fire", unit="r1", target="b1", dice=[5], mods=0, need=4, success=True),
+               rec("hit", unit="b1", target="b1", by="r1"), rec("eliminate", unit="b1"),
+               rec("shoot", unit="r2", target="b9", dice=[1], mods=0, need=4, success=False)]
+    got = groups(records)
+    assert got[2] == [1, 2, 3, 4, 5, 6] and got[4] == got[2] and got[0] == [0] and got[7] == [7]

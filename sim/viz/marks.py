@@ -2,9 +2,10 @@
 roll at a target), hit, halt, pin and elimination, each with the records behind it, and
 each unit's look over time (off the table, hidden, in view, fallen) and its table spells.
 
-A record opens a *group* when it is a halt or a shot; the records after it at the same
-instant that name one of the group's units (``unit``, ``target``, ``by``, ``firer``) join
-it: the snap fire after a halt, the hit, save, pin and elimination after a shot. A mark's
+A record opens a *group* when it is a halt or a shot; the decisions just before it and the
+records after it at the same instant that name one of the group's units (``unit``,
+``target``, ``by``, ``firer``) join it: the reaction taken, the snap fire after a halt,
+the hit, save, pin and elimination after a shot. A mark's
 records are its group. A unit's look comes from ``unit_states`` (the lifecycle lane wins,
 as in ``tracks.state_at``), so the replay and the timelines cannot disagree.
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sim.events import ELIMINATE, HALT, HIT, PIN
+from sim.events import DECIDE, ELIMINATE, HALT, HIT, PIN
 from sim.viz.rolls import is_roll
 from sim.viz.states import subject
 from sim.viz.tracks import position_on, state_at
@@ -40,17 +41,24 @@ def groups(records: list[dict[str, Any]]) -> list[list[int]]:
     """For each record, the indices of its group (see the module docstring)."""
     out: list[list[int]] = [[i] for i in range(len(records))]
     open_: list[int] | None = None
+    head: dict[str, Any] = {}          # the record that opened the open group
     names: set[str] = set()
     for i, r in enumerate(records):
-        if open_ is not None and records[open_[0]]["t"] != r["t"]:
+        if open_ is not None and head["t"] != r["t"]:
             open_ = None
-        first = records[open_[0]] if open_ is not None else None
-        follows_halt = (first is not None and first.get("event") == HALT and is_shot(r)
-                        and r.get("unit") == first.get("firer") and r.get("target") == first.get("unit")
-                        and len(open_ or []) == 1)
+        follows_halt = (open_ is not None and head.get("event") == HALT and is_shot(r)
+                        and r.get("unit") == head.get("firer") and r.get("target") == head.get("unit")
+                        and not any(is_shot(records[j]) for j in open_))
         if (r.get("event") == HALT or is_shot(r)) and not follows_halt:
-            open_, names = [i], _names(r)
-            out[i] = open_
+            open_, head, names = [i], r, _names(r)
+            # the decisions just before it that chose it (a reaction taken, with its chance)
+            j = i - 1
+            while j >= 0 and records[j]["t"] == r["t"] and records[j].get("event") == DECIDE \
+                    and out[j] == [j] and _names(records[j]) & names:
+                open_.insert(0, j)
+                j -= 1
+            for k in open_:
+                out[k] = open_
         elif open_ is not None and _names(r) & names:
             open_.append(i)
             names |= _names(r)
@@ -86,14 +94,12 @@ def segments(track: list[tuple[float, float, float]], look: list[list[Any]], end
     piece ends where it fell."""
     spells: list[tuple[float, float]] = []
     start: float | None = None
-    for i, (t, kind, _) in enumerate(look):
+    for t, kind, _ in look:
         if kind in ("hidden", "shown") and start is None:
             start = t
         if kind in ("gone", "dead") and start is not None:
             spells.append((start, t))
             start = None
-        if kind == "dead" and start is None and not spells and i == 0:
-            spells.append((t, t))
     if start is not None:
         spells.append((start, max(end, start)))
     out = []
