@@ -333,7 +333,7 @@
   root.addEventListener("keydown", function (e) {
     var tag = e.target.tagName;
     if (tag === "INPUT") { return; }                       // the slider keeps its own keys
-    var el = e.target;
+    var el = e.target, handled = true;
     if (e.key === "Enter" && el.getAttribute && (el.hasAttribute("data-mark") || el.hasAttribute("data-unit"))) {
       e.preventDefault();
       el.dispatchEvent(new MouseEvent("click"));
@@ -342,6 +342,9 @@
     else if (e.key === "ArrowLeft") { e.preventDefault(); if (e.shiftKey) { stepEvent(-1); } else { stepFrame(-1); } }
     else if (e.key === "Home") { e.preventDefault(); pause(); drawFrame(0); }
     else if (e.key === "End") { e.preventDefault(); pause(); drawFrame(last); }
+    else { handled = false; }
+    // a key the player used is not also a notebook's shortcut (arrows move between cells)
+    if (handled) { e.stopPropagation(); }
   });
   var start = hashTime();
   draw(start === null ? D.t[0] : start, start === null);
