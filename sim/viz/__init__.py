@@ -3,7 +3,8 @@
 - ``plot_map(scenario, log=None, t=None)``: terrain, units, radii, paths, halt points;
 - ``plot_timeline(log)``: per-unit state lanes and sniper lifecycle lanes;
 - ``animate(scenario, log)``: an animated replay (matplotlib); ``replay_html(scenario, log)``:
-  the same as one self-contained HTML page that plays offline;
+  the same as one self-contained HTML page that plays offline (``replay_fragment``: for a
+  notebook cell);
 - ``unit_tracks`` / ``positions_at`` and ``unit_states`` / ``states_frame``: where each
   unit is, and what it is doing, at any instant (pure functions of the log);
 - study plots (``plot_means``, ``plot_differences``, ``plot_response``, ``plot_study``).
@@ -16,7 +17,7 @@ from __future__ import annotations
 from sim.viz.animation import animate, save_frame
 from sim.viz.common import records_of
 from sim.viz.maps import halt_table, plot_map
-from sim.viz.replay import replay_html
+from sim.viz.replay import replay_fragment, replay_html
 from sim.viz.states import Span, states_frame, unit_states
 from sim.viz.study_plots import plot_differences, plot_means, plot_response, plot_study
 from sim.viz.timeline import ACTIVITY_COLOURS, LIFECYCLE_COLOURS, plot_timeline
@@ -25,5 +26,5 @@ from sim.viz.tracks import frame_times, position_at, positions_at, unit_tracks
 __all__ = ["ACTIVITY_COLOURS", "LIFECYCLE_COLOURS", "Span", "animate", "frame_times", "halt_table",
            "plot_differences", "plot_map",
            "plot_means", "plot_response", "plot_study", "plot_timeline", "position_at",
-           "positions_at", "records_of", "replay_html", "save_frame", "states_frame",
+           "positions_at", "records_of", "replay_fragment", "replay_html", "save_frame", "states_frame",
            "unit_states", "unit_tracks"]

@@ -37,10 +37,19 @@ def escape(text: Any) -> str:
     return html.escape(text, quote=True)
 
 
-def png_uri(fig: Any, dpi: int = 100) -> str:
-    """A matplotlib Figure as a ``data:image/png;base64,...`` URI."""
+def png_uri(fig: Any, dpi: int = 100, colours: int | None = None) -> str:
+    """A matplotlib Figure as a ``data:image/png;base64,...`` URI; given ``colours``, in
+    a palette of at most that many (a flat map's picture is then about half the size)."""
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=dpi)
+    if colours is not None:
+        from PIL import Image
+
+        buf.seek(0)
+        flat = Image.open(buf).convert("RGB").quantize(colors=colours, method=Image.Quantize.MEDIANCUT,
+                                                       dither=Image.Dither.NONE)
+        buf = io.BytesIO()
+        flat.save(buf, format="PNG", optimize=True)
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 

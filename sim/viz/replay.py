@@ -1,17 +1,19 @@
 """The offline replay: one self-contained HTML page (or notebook fragment) that plays a
-battle from its event log with the network off.
+battle from its event log with the network off, and answers "why did that happen?".
 
 The terrain is drawn once (``draw_terrain``) into a PNG kept inline as a data: URI; the
-units, their trails, the reaction radii, the halt points and the clock are data (JSON)
-that a small script (``sim/data/replay.js``) draws as SVG over it, frame by frame, with
-play/pause, step, first/last and a time slider. Frames are the instants of
-``frame_times`` and show what ``animate`` shows at them: each unit where its track says,
-hidden snipers as rings, units out of play not at all. The page's Content-Security-Policy
-forbids every fetch, so it cannot call out even by mistake; a 50-frame replay of a shipped
-battle is about 100 KB.
+units (their table spells and trails, how they look over time), the reaction radii, the
+marks of shots, hits, halts, pins and falls, the log's records with each roll told in
+words (``sim.viz.rolls``) and the titles of the rule IDs in the log are data (JSON) that a
+small script (``sim/data/replay.js``) draws as SVG over it at any instant: play/pause,
+frame and *event* steps, first/last, a time slider, an inspector that shows the records
+behind a clicked (or focused) unit or mark, and the clock in the URL hash (``#t=12.5``;
+``#<id>-t=12.5`` in a fragment, so several on one page keep apart). The SVG scales with
+its container. The page's Content-Security-Policy forbids every fetch.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 from importlib import resources
 from typing import Any
@@ -20,75 +22,123 @@ from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
 
 from sim import arguments
-from sim.events import HALT
-from sim.viz.common import scenario_of
+from sim.catalogue import TITLES
+from sim.engine.jsonl import clean
+from sim.viz.common import HEX_RADIUS, scenario_of
 from sim.viz.html import escape, page, png_uri
-from sim.viz.maps import draw_terrain
-from sim.viz.tracks import GONE, Battle, position_at, state_at
+from sim.viz.maps import HEX_LABELS, draw_terrain
+from sim.viz.marks import groups, looks, mark_list, segments
+from sim.viz.rolls import explain, is_roll, learn_tests
+from sim.viz.tracks import GONE, Battle, position_on, state_at
 
+DPI = 160   # the picture's pixels per inch: its ground names stay readable when it scales
 CSS = """
-.sim-replay { font-family: system-ui, sans-serif; font-size: 13px; max-width: 100%; }
-.sim-replay svg { max-width: 100%; height: auto; border: 1px solid #ccc; display: block; }
-.sim-replay .controls { display: flex; gap: 0.4em; align-items: center; margin: 0.4em 0; flex-wrap: wrap; }
-.sim-replay button { font: inherit; padding: 0.15em 0.6em; cursor: pointer; }
-.sim-replay input.time { flex: 1 1 16em; }
+.sim-replay { font-family: system-ui, sans-serif; font-size: 14px; line-height: 1.35; max-width: 100%; color: #222; }
+.sim-replay .sr-board { display: flex; flex-wrap: wrap; gap: 0.6em; align-items: flex-start; }
+.sim-replay .sr-map { flex: 1 1 100%; min-width: 0; }
+.sim-replay svg.sr-svg { width: 100%; height: auto; border: 1px solid #ccc; display: block; box-sizing: border-box; }
+.sim-replay .sr-controls { display: flex; gap: 0.3em; align-items: center; margin: 0.4em 0; flex-wrap: wrap; }
+.sim-replay .sr-controls button { font: inherit; padding: 0.15em 0.5em; cursor: pointer; }
+.sim-replay input.time { flex: 1 1 12em; }
 .sim-replay .clock { font-variant-numeric: tabular-nums; }
-.sim-replay .legend span.key { display: inline-block; margin-right: 1em; white-space: nowrap; }
+.sim-replay .sr-inspector { flex: 1 1 100%; max-height: 26em; overflow-y: auto; border: 1px solid #ccc;
+                            padding: 0.4em 0.6em; background: #fafafa; }
+.sim-replay .sr-inspector .sr-rec { border-top: 1px solid #ddd; padding: 0.3em 0; }
+.sim-replay .sr-inspector .sr-head { font-weight: bold; }
+.sim-replay .sr-inspector .sr-why { color: #063; }
+.sim-replay .sr-inspector .sr-fields { color: #555; word-break: break-word; }
+.sim-replay .sr-off { color: #555; min-height: 1.35em; }
+.sim-replay .sr-legend span.key { display: inline-block; margin-right: 1em; white-space: nowrap; }
 .sim-replay .swatch { display: inline-block; width: 0.9em; height: 0.9em; vertical-align: -0.1em;
                       margin-right: 0.3em; border: 1px solid #555; }
+.sim-replay [data-mark], .sim-replay [data-unit] { cursor: pointer; }
+.sim-replay [data-mark]:focus, .sim-replay [data-unit]:focus { outline: 2px solid #06c; }
 """
 
 
-def replay_data(scenario: Any, log: Any, frames: Any = 60, fps: int = 8,
-                width: int = 760) -> tuple[dict[str, Any], str, list[tuple[str, str, float]]]:
-    """The replay's frames as data (pixel positions over the terrain picture), the
-    picture as a data: URI, and the ground legend (label, colour, alpha)."""
-    arguments.count(fps, "fps")
-    arguments.count(width, "width")
-    b = Battle(scenario, log, frames)
-    recs, terrain, times, tracks, spans = b.records, b.terrain, b.times, b.tracks, b.spans
-    colours, side_of, snipers, attacker = b.colours, b.side_of, b.snipers, b.attacker
-    radius, rlabel = b.radius, b.radius_label
-
-    fig = Figure(figsize=(width / 100, width / 100), dpi=100)
+def _picture(terrain: Any, width: int) -> tuple[Any, float, int, str, list, bool]:
+    """A map from table to picture pixels, its scale (pixels per table unit), the
+    picture's height, the terrain as a PNG (data: URI), the ground legend handles, and
+    whether the hexes' names are to be written over it (they are drawn as text, not in
+    the picture, to stay readable)."""
+    fig = Figure(figsize=(width / DPI, width / DPI), dpi=DPI)
     ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
-    ground = draw_terrain(ax, terrain)
+    hexes = terrain.kind == "hex" and len(terrain.nodes) <= HEX_LABELS
+    ground = draw_terrain(ax, terrain, graph=False, coords=False)
     ax.set_axis_off()
     ax.set_aspect("auto")
     (left, right), (bottom, top) = ax.get_xlim(), ax.get_ylim()
     scale = width / (right - left)
     height = max(1, round(abs(top - bottom) * scale))
-    fig.set_size_inches(width / 100, height / 100)
+    fig.set_size_inches(width / DPI, height / DPI)
 
     def px(x: float, y: float) -> list[float]:
         return [round((x - left) * scale, 1), round((top - y) / (top - bottom) * height, 1)]
+    return px, scale, height, png_uri(fig, dpi=DPI, colours=64), ground, hexes
 
+
+def replay_data(scenario: Any, log: Any, frames: Any = 60, fps: int = 8,
+                width: int = 1000) -> tuple[dict[str, Any], str, list[tuple[str, str, float]]]:
+    """The replay's data (pixel positions over the terrain picture), the picture as a
+    data: URI, and the ground legend (label, colour, alpha). ``pos``/``fill`` (each frame's
+    units) are for checks; the page computes them from ``units`` at any instant."""
+    arguments.count(fps, "fps")
+    arguments.count(width, "width")
+    b = Battle(scenario, log, frames)
+    recs, times, tracks, spans = b.records, b.times, b.tracks, b.spans
+    px, scale, height, picture, ground, hexes = _picture(b.terrain, width)
+    end = recs[-1]["t"] if recs else 0.0
     units = [u for u in tracks if tracks[u]]
-    pos, fill, clock = [], [], []
+    look = looks(spans, units, b.snipers)
+    pos, fill = [], []
     for t in times:
         state = state_at(spans, t)
         row_pos: list[list[float] | None] = []
-        row_fill = []
         for u in units:
             s = state.get(u)
-            p = position_at(tracks[u], t)
-            row_pos.append(None if s in GONE or p is None else px(*p))
-            row_fill.append(0 if s == "hidden" or (u in snipers and s is None) else 1)
+            row_pos.append(None if s in GONE else px(*position_on(tracks[u], t)))
         pos.append(row_pos)
-        fill.append(row_fill)
-        now = b.clock(t)
-        clock.append(f"t = {t:.2f}   turn {now[0]} ({now[1]}, {now[2]})")
+        fill.append([0 if state.get(u) == "hidden" or (u in b.snipers and state.get(u) is None) else 1
+                     for u in units])
+
+    def where(u: str, t: float) -> list[float] | None:
+        return list(position_on(tracks[u], t)) if tracks.get(u) else None
+
+    marks = mark_list(recs, where)
+    behind = groups(recs)
+    for m in marks:
+        m["r"] = behind[m["g"]]
+        p = m["p"]
+        m["p"] = [*px(p[0], p[1]), *(px(p[2], p[3]) if len(p) == 4 else [])]
+    tests = learn_tests(recs)
+    clock: list[list[Any]] = []
+    for r in recs:
+        row = [r["t"], r.get("turn"), r.get("side"), r.get("phase")]
+        if not clock or clock[-1][1:] != row[1:]:
+            clock.append(row)
+    step = (times[-1] - times[0]) / max(1, len(times) - 1)
+    radius = b.radius
     data = {
-        "fps": fps, "t": times, "clock": clock, "pos": pos, "fill": fill,
-        "units": [{"id": u, "side": side_of.get(u), "colour": to_hex(colours.get(side_of.get(u), "black")),
-                   "radius": round(radius * scale, 2) if radius and side_of.get(u) not in (None, attacker) else 0,
+        "fps": fps, "t": times, "end": end, "linger": max(1.0, 1.5 * step),
+        "instants": sorted({r["t"] for r in recs}), "clock": clock,
+        "pos": pos, "fill": fill,
+        "units": [{"id": u, "side": b.side_of.get(u), "colour": to_hex(b.colours.get(b.side_of.get(u), "black")),
+                   "radius": round(radius * scale, 2) if radius and b.side_of.get(u) not in (None, b.attacker) else 0,
+                   "looks": look[u],
+                   "segs": [[[t, *px(x, y)] for t, x, y in seg] for seg in segments(tracks[u], look[u], end)],
                    "track": [[t, *px(x, y)] for t, x, y in tracks[u]]} for u in units],
-        "halts": [[r["t"], *px(*r["pos"])] for r in recs if r.get("event") == HALT and r.get("pos")],
-        "radius_label": rlabel if radius else "",
+        "marks": marks,
+        "records": [clean(r) for r in recs],          # as the log file has them
+        "why": {str(i): explain(r, tests) for i, r in enumerate(recs) if is_roll(r)},
+        "titles": {rid: TITLES[rid] for rid in dict.fromkeys(r.get("rule") for r in recs)
+                   if isinstance(rid, str) and rid in TITLES},
+        "hexes": ([[*px(*b.terrain.pos(n)), str(n)] for n in b.terrain.nodes] if hexes else []),
+        "hex_r": round(HEX_RADIUS * scale, 1),
+        "radius_label": b.radius_label if radius else "",
         "width": width, "height": height,
     }
     legend = [(h.get_label(), to_hex(h.get_facecolor()), float(h.get_alpha() or 1.0)) for h in ground]
-    return data, png_uri(fig), legend
+    return data, picture, legend
 
 
 def _legend(data: dict[str, Any], ground: list[tuple[str, str, float]]) -> str:
@@ -96,49 +146,80 @@ def _legend(data: dict[str, Any], ground: list[tuple[str, str, float]]) -> str:
     for side, colour in dict.fromkeys((u["side"], u["colour"]) for u in data["units"]):
         keys.append(f'<span class="key"><span class="swatch" style="background:{colour};'
                     f'border-radius:50%"></span>{escape(side)}</span>')
-    if any(0 in row for row in data["fill"]):
+    kinds = {m["k"] for m in data["marks"]}
+    if any(row[1] == "hidden" for u in data["units"] for row in u["looks"]):
         keys.append('<span class="key"><span class="swatch" style="background:white;border-radius:50%">'
                     "</span>hidden (not yet seen)</span>")
-    if data["halts"]:
-        keys.append('<span class="key"><span style="color:goldenrod;font-weight:bold">✕</span> halt</span>')
+    shown = [("shot", '<span style="color:#c00">—</span> shot or roll at a target (dashed: failed)'),
+             ("hit", '<span style="color:#c00">◎</span> hit'),
+             ("halt", '<span style="color:goldenrod">◆</span> halt (where the mover stopped)'),
+             ("pin", '<span style="color:darkorange">▲</span> pinned'),
+             ("fell", '<span style="font-weight:bold">✕</span> eliminated (where it fell, in its side\'s colour)')]
+    keys += [f'<span class="key">{text}</span>' for kind, text in shown if kind in kinds]
+    words = {w for u in data["units"] for row in u["looks"] if row[1] in ("hidden", "shown")
+             for w in row[2].split(" · ") if w}
+    if words:
+        keys.append(f'<span class="key">a label names its unit\'s state: {escape(", ".join(sorted(words)))}</span>')
     if data["radius_label"]:
         keys.append(f'<span class="key">◌ {escape(data["radius_label"])} (dashed)</span>')
     for label, colour, alpha in ground:
         keys.append(f'<span class="key"><span class="swatch" style="background:{colour};opacity:{alpha:.2f}">'
                     f"</span>{escape(label)}</span>")
-    return '<div class="legend">' + "".join(keys) + "</div>"
+    return '<div class="sr-legend">' + "".join(keys) + "</div>"
 
 
-def replay_fragment(scenario: Any, log: Any, fps: int = 8, frames: Any = 60, width: int = 760) -> str:
-    """The replay as an HTML fragment (a notebook output): player, legend, data, script."""
-    scenario = scenario_of(scenario)
+def _button(cls: str, text: str, title: str) -> str:
+    return f'<button type="button" class="{cls}" title="{title}" aria-label="{title}">{text}</button>'
+
+
+def _fragment(scenario: Any, log: Any, fps: int, frames: Any, width: int, page_hash: bool) -> str:
     data, picture, ground = replay_data(scenario, log, frames=frames, fps=fps, width=width)
+    legend = _legend(data, ground)
+    for key in ("pos", "fill", "track"):   # the page computes these from the spells
+        data.pop(key, None)
+        for u in data["units"]:
+            u.pop(key, None)
     script = resources.files("sim").joinpath("data/replay.js").read_text(encoding="utf-8")
-    blob = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
+    # every "<" as \u003c: no log text can end the script element or open a comment in it
+    blob = json.dumps(data, separators=(",", ":"), default=str).replace("<", "\\u003c")
+    rid = "sim-replay-" + hashlib.sha1(blob.encode()).hexdigest()[:10]
+    key = "t" if page_hash else f"{rid}-t"
     w, h = data["width"], data["height"]
-    return (f'<div class="sim-replay" tabindex="0" data-frame="0" data-playing="0">'
+    controls = "".join([
+        _button("first", "|◀", "first frame (Home)"),
+        _button("prev-event", "◀ event", "previous event (Shift+Left)"),
+        _button("back", "◀ frame", "one frame back (Left)"),
+        _button("play", "▶ play", "play or pause (space)"),
+        _button("step", "frame ▶", "one frame on (Right)"),
+        _button("next-event", "event ▶", "next event (Shift+Right)"),
+        _button("last", "▶|", "last frame (End)")])
+    return (f'<div class="sim-replay" id="{rid}" data-hash="{key}" tabindex="0" data-frame="0" data-playing="0">'
             f"<style>{CSS}</style>"
-            f'<div class="controls"><button class="first" title="first frame">« first</button>'
-            f'<button class="back" title="one frame back">◀ step</button>'
-            f'<button class="play" title="play or pause (space)">▶ play</button>'
-            f'<button class="step" title="one frame on">step ▶</button>'
-            f'<button class="last" title="last frame">last »</button>'
+            f'<div class="sr-controls">{controls}'
             f'<input class="time" type="range" min="0" max="{len(data["t"]) - 1}" value="0" '
-            f'aria-label="time"><span class="clock"></span></div>'
-            f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" height="{h}">'
-            f'<image href="{picture}" x="0" y="0" width="{w}" height="{h}"/></svg>'
-            f"{_legend(data, ground)}"
+            f'aria-label="time"><span class="clock" aria-live="polite"></span></div>'
+            f'<div class="sr-off"></div>'
+            f'<div class="sr-board"><div class="sr-map">'
+            f'<svg class="sr-svg" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" '
+            f'preserveAspectRatio="xMidYMid meet" role="img" aria-label="the battle map">'
+            f'<image href="{picture}" x="0" y="0" width="{w}" height="{h}"/></svg>{legend}</div>'
+            f'<div class="sr-inspector" aria-live="polite"><div class="sr-hint">Click a unit or a mark '
+            f'(or Tab to it and press Enter) to see the log records behind it.</div></div></div>'
             f'<script type="application/json" class="sim-replay-data">{blob}</script>'
             f"<script>{script}</script></div>")
 
 
-def replay_html(scenario: Any, log: Any, fps: int = 8, frames: Any = 60, width: int = 760,
-                page_title: str | None = None) -> str:
-    """The replay as one self-contained HTML page: open it from a file, offline.
+def replay_fragment(scenario: Any, log: Any, fps: int = 8, frames: Any = 60, width: int = 1000) -> str:
+    """The replay as an HTML fragment for a notebook cell (``IPython.display.HTML``): its
+    styles apply to itself only, and its clock goes in the URL hash under its own id."""
+    return _fragment(scenario_of(scenario), log, fps, frames, width, page_hash=False)
 
-    In a notebook, ``IPython.display.HTML(replay_html(...))`` shows the same player.
-    """
+
+def replay_html(scenario: Any, log: Any, fps: int = 8, frames: Any = 60, width: int = 1000,
+                page_title: str | None = None) -> str:
+    """The replay as one self-contained HTML page: open it from a file, offline; ``#t=12.5``
+    opens it at that time. In a notebook, show ``replay_fragment`` instead."""
     scenario = scenario_of(scenario)
     title = page_title or f"{getattr(scenario, 'name', 'battle')}: replay"
-    body = f"<h1>{escape(title)}</h1>\n" + replay_fragment(scenario, log, fps=fps, frames=frames, width=width)
+    body = f"<h1>{escape(title)}</h1>\n" + _fragment(scenario, log, fps, frames, width, page_hash=True)
     return page(title, body)

@@ -120,10 +120,13 @@ def frame_list(frames: Any) -> list[float]:
 
 
 def state_at(spans: list[Any], t: float) -> dict[str, str]:
-    """unit -> shown state at t (lifecycle wins over activity)."""
+    """unit -> shown state at t (lifecycle wins over activity). A span holds from its
+    start up to its end; at the battle's end (the last span end) the spans that close
+    there still hold, so the last frame shows a team in its reserve as in its reserve."""
     out: dict[str, str] = {}
+    last = max((s.end for s in spans), default=0.0)
     for s in spans:
-        if s.start <= t < s.end or (t >= s.end and s.state in ("eliminated", "killed")):
+        if s.start <= t < s.end or (t >= s.end and (s.state in ("eliminated", "killed") or s.end == last)):
             if s.lane == "lifecycle" or s.unit not in out:
                 out[s.unit] = s.state
     return out
