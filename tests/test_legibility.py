@@ -88,3 +88,11 @@ def test_hidden_and_empty_texts_are_not_looked_at():
 def test_not_a_figure_is_an_input_error():
     with pytest.raises(InputError, match="fig"):
         check_legible("figure.png")
+
+
+def test_an_annotations_arrow_is_not_text():
+    fig, ax = good()
+    ax.text(0.5, 0.5, "mover", fontsize=10)
+    ax.annotate("halt", (0.52, 0.52), xytext=(0.1, 0.9), fontsize=10,
+                arrowprops={"arrowstyle": "->"})   # the arrow crosses "mover", its words do not
+    assert check_legible(fig) == []

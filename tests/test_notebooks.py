@@ -44,7 +44,8 @@ def _check_every_figure(record, keep):
     class Checking(type(png)):
         def __call__(self, obj):
             if isinstance(obj, Figure):
-                cell, k = shell.execution_count, next(count)
+                # the shell has counted past the running cell already
+                cell, k = shell.execution_count - 1, next(count)
                 with open(record, "a") as out:
                     out.write(json.dumps({"cell": cell, "figure": k,
                                           "problems": check_legible(obj)}) + "\\n")

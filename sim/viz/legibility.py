@@ -95,7 +95,7 @@ def check_legible(fig: Any, *, width: int = WIDTH, dpi: float = DPI,
     try:
         renderer = FigureCanvasAgg(fig).get_renderer()
         texts = _drawn_texts(fig, renderer)
-        boxes = [t.get_window_extent(renderer) for t in texts]
+        boxes = [Text.get_window_extent(t, renderer) for t in texts]   # an arrow is not text
         legend_boxes = [(lg, lg.get_window_extent(renderer)) for lg in _legends(fig)]
         fig_box = fig.bbox.frozen()
     finally:

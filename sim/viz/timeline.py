@@ -105,7 +105,9 @@ def plot_timeline(log: Any, ax: Any = None, path: Any = None, *, scenario: Any =
         handles += [Line2D([], [], marker="v", color="crimson", linestyle="", label="hit"),
                     Line2D([], [], marker="|", color="dimgrey", linestyle="",
                            label="other event")]
+    both = any(lane_ == "lifecycle" for lane_, _ in drawn)
     ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=10,
-              title="thin bars: activity; thick: a sniper's state", title_fontsize=10)
+              title="thin bars: activity; thick: a sniper's state" if both else None,
+              title_fontsize=10)
     ax.set_title(title or f"{getattr(scenario, 'name', 'battle')}: timeline", fontsize=12)
     return save(fig, path)
