@@ -90,7 +90,9 @@ def check_legible(fig: Any, *, width: int = WIDTH, dpi: float = DPI,
     if not isinstance(fig, Figure):
         raise arguments.fail("fig", "a matplotlib Figure", fig)
     arguments.count(width, "width")
-    arguments.number(dpi, "dpi")
+    arguments.number(dpi, "dpi", positive=True)
+    arguments.number(min_size, "min_size", least=0)
+    arguments.number(slack, "slack", least=0)
     old = fig.canvas
     try:
         renderer = FigureCanvasAgg(fig).get_renderer()
