@@ -110,31 +110,17 @@ def test_the_demos_and_plot_pictures_are_legible_at_1280_px(run, tmp_path, monke
         assert check_legible(fig, dpi=dpi) == [], path
 
 
-FARM = """\
-study: farm
-scenario: village_sniper.yaml
-seed: 21
-replications: 2
-variants: {a: {}}
-factors:
-  design: sobol
-  samples: 16
-  vary:
-    rules.h17.ap_range: [3, 9]
-    rules.h17.ap_need: [6, 10]
-    rules.h17.placement: [best_cover, random, nearest]
-    forces.blue.0.move: [2.0, 4.0]
-metrics: [attacker_won, end_time]
-"""
 
 
 def test_the_farming_pictures_are_legible_at_1280_px(tmp_path, monkeypatch):
     """What `sim analyse --out` writes (and a designed study's report embeds)."""
     from sim.cli import main
     from sim.viz import check_legible, farming_plots
+    from test_study_farming import FARM  # the farming tests' small study, 16 points
 
     shutil.copy(SCENARIOS / "village_sniper.yaml", tmp_path)
-    (tmp_path / "farm.yaml").write_text(FARM)
+    (tmp_path / "farm.yaml").write_text(FARM.replace("SAMPLES", "16").replace("replications: 3",
+                                                                            "replications: 2"))
     db = str(tmp_path / "r.db")
     assert main(["study", str(tmp_path / "farm.yaml"), "--db", db, "--quiet"]) == 0
     figs = drawn(monkeypatch, farming_plots)
