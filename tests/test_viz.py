@@ -307,6 +307,19 @@ def test_the_fallen_are_crosses_where_they_fell_and_labels_keep_clear(advance):
     expect = viz.positions_at(sc, log, falls[0]["t"])[falls[0]["unit"]]
     assert cross.get_offsets().tolist()[0] == pytest.approx(list(expect))
     assert viz.check_legible(fig) == []
+    # no label of a unit (or of anything) covers a cross, a unit or a halt
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    fig.draw(renderer)
+    ax = fig.axes[0]
+    marks = [ax.transData.transform(p) for c in ax.collections if c.get_label()
+             and c.get_label()[0] != "_" for p in c.get_offsets().tolist() if not math.isnan(p[0])]
+    assert len(marks) > 6
+    for label in ax.texts:
+        if label.get_visible() and label.get_text():
+            box = label.get_window_extent(renderer)
+            assert not any(box.contains(x, y) for x, y in marks), label.get_text()
 
 
 def test_a_halts_firer_is_drawn_from_the_record_after_it_fell():
