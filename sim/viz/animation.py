@@ -134,11 +134,11 @@ def animate(scenario, log, fps: int = 8, frames=60, *, figsize=(11, 5.5), dpi: i
 
 
 def save_frame(scenario, log, t: float, path, **kw):
-    """Render the replay's frame at time t to a PNG; returns the Figure."""
+    """Render the replay's frame at time t to a PNG (at 100 dpi, like sim's other pictures); returns the Figure."""
     arguments.number(t, "t")
     arguments.path(path)
     anim = animate(scenario, log, frames=[t], **kw)
     anim.update_frame(0)
     anim._draw_was_started = True  # rendered by hand: no "deleted without rendering" warning
-    write_figure(anim._fig, path)
+    write_figure(anim._fig, path, dpi=100)
     return anim._fig
