@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from matplotlib.figure import Figure
 
 import sim
 import sim.viz
@@ -209,6 +210,11 @@ CASES = [
     ("viz.frame_times", {"log": 7}, "log"),
     ("viz.halt_table", {"log": 7}, "log"),
     ("viz.records_of", {"log": 7}, "log"),
+    ("viz.check_legible", {"fig": "figure.png"}, "fig"),
+    ("viz.check_legible", {"fig": Figure(), "width": 0}, "width"),
+    ("viz.check_legible", {"fig": Figure(), "dpi": NAN}, "dpi"),
+    ("viz.check_legible", {"fig": Figure(), "min_size": -1}, "min_size"),
+    ("viz.check_legible", {"fig": Figure(), "slack": "1"}, "slack"),
     ("viz.position_at", {"track": [(0.0, 1.0, 2.0)], "t": None}, "t"),
     ("viz.positions_at", {"scenario": SC, "log": LOG, "t": "soon"}, "t"),
     ("viz.positions_at", {"scenario": 5, "log": LOG, "t": 1.0}, "scenario"),

@@ -5,9 +5,15 @@ current interpreter's ``python3`` kernel, from the ``notebooks/`` folder as a te
 would. A notebook writes only into its own temporary directory (``OUT``) and removes it
 at the end; lessons 01 and 04 show live controls (ipywidgets), whose callbacks the
 notebooks also call themselves, so they are exercised headless too.
+
+Every picture a notebook shows is checked as it is shown: a first cell (``HOOK``, run
+before the lesson's own) makes the kernel's PNG formatter pass each matplotlib Figure to
+``sim.viz.check_legible`` (at 1280 px wide, 100 dpi: the inline pictures' dpi) before
+drawing it, and the test fails naming each problem with the cell that drew it.
 """
 from __future__ import annotations
 
+import json
 import sys
 import time
 from pathlib import Path
@@ -22,6 +28,56 @@ NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.i
 LIMIT = 600  # seconds: a cell that runs this long has hung (not a speed target)
 WIDGETS = {"01_snap_fire", "04_what_if_study"}   # the lessons with live controls
 KEEPS_TEMP: set[str] = set()   # notebooks allowed to leave their temporary folder (none)
+
+# Run first in the kernel: the PNG formatter (whatever backend registered it, now or later
+# in the lesson) checks every Figure it draws, appending {cell, figure, problems} as one
+# JSON line to RECORD; with KEEP a folder, it also saves each picture there.
+HOOK = """\
+def _check_every_figure(record, keep):
+    import itertools, json
+    from matplotlib.figure import Figure
+    from sim.viz import check_legible
+    shell = get_ipython()
+    png = shell.display_formatter.formatters["image/png"]
+    count = itertools.count(1)
+
+    class Checking(type(png)):
+        def __call__(self, obj):
+            if isinstance(obj, Figure):
+                # the shell has counted past the running cell already
+                cell, k = shell.execution_count - 1, next(count)
+                with open(record, "a") as out:
+                    out.write(json.dumps({"cell": cell, "figure": k,
+                                          "problems": check_legible(obj)}) + "\\n")
+                if keep:
+                    obj.savefig(f"{keep}/cell{cell:02d}_{k}.png", dpi=100, bbox_inches="tight")
+            return super().__call__(obj)
+
+    png.__class__ = Checking
+
+_check_every_figure(RECORD, KEEP)
+del _check_every_figure
+"""
+
+
+def run_checked(path: Path, record: Path, keep: str | None = None):
+    """Run the notebook at ``path`` with ``HOOK`` first; returns it (without the hook's
+    cell) and what the hook recorded, each problem with the lesson's cell number."""
+    nb = nbformat.read(path, as_version=4)
+    hook = HOOK.replace("RECORD", repr(str(record))).replace("KEEP", repr(keep))
+    nb.cells.insert(0, nbformat.v4.new_code_cell(hook))
+    client = nbclient.NotebookClient(
+        nb, timeout=LIMIT, kernel_name="python3", allow_errors=False,
+        resources={"metadata": {"path": str(path.parent)}})
+    client.execute()
+    hook = nb.cells.pop(0)
+    # execution counts: the hook's cell is 1; the lesson's cells are numbered from 0
+    cell_of = {c.execution_count: i for i, c in enumerate(nb.cells) if c.cell_type == "code"}
+    found = [json.loads(line) for line in record.read_text().splitlines()] if record.exists() else []
+    problems = [f"cell {cell_of.get(f['cell'], '?')}, picture {f['figure']}: {p}"
+                for f in found for p in f["problems"]]
+    assert hook.outputs == [], hook.outputs
+    return nb, len(found), problems
 
 
 def test_there_are_six_notebooks():
@@ -40,13 +96,8 @@ def test_notebook_is_committed_without_outputs(path):
 def test_notebook_runs(path, tmp_path, monkeypatch):
     monkeypatch.setenv("TMPDIR", str(tmp_path))  # the notebook's OUT lands under tmp_path
     monkeypatch.setenv("MPLBACKEND", "module://matplotlib_inline.backend_inline")
-    nb = nbformat.read(path, as_version=4)
-    client = nbclient.NotebookClient(
-        nb, timeout=LIMIT, kernel_name="python3", allow_errors=False,
-        resources={"metadata": {"path": str(path.parent)}})
-    client.kernel_manager_class  # noqa: B018 - resolve before timing
     start = time.perf_counter()
-    client.execute()
+    nb, figures, problems = run_checked(path, tmp_path / "legibility.jsonl")
     took = time.perf_counter() - start  # reported, never asserted (LIMIT only stops a hang)
     images = sum("image/png" in o.get("data", {}) for c in nb.cells if c.cell_type == "code"
                  for o in c.outputs)
@@ -56,4 +107,6 @@ def test_notebook_runs(path, tmp_path, monkeypatch):
     assert (widgets > 0) == (path.stem in WIDGETS), f"{path.name} shows {widgets} widgets"
     left = [p.name for p in tmp_path.iterdir() if p.name.startswith("sim-")]
     assert path.stem in KEEPS_TEMP or left == [], f"{path.name} left {left} behind"
-    print(f"{path.name}: {took:.1f} s, {images} pictures", file=sys.stderr)
+    assert figures >= 1, f"{path.name}: no Figure reached the legibility check"
+    assert not problems, f"{path.name}: pictures a projector cannot carry:\n" + "\n".join(problems)
+    print(f"{path.name}: {took:.1f} s, {images} pictures, {figures} checked", file=sys.stderr)

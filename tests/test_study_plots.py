@@ -80,3 +80,53 @@ def test_axes_carry_units_and_constant_metrics_are_marked(run, tmp_path):
     assert "constant" in [t.get_text() for t in axes["arrived"].texts]   # 0 in every replication
     legend = captured["fig"].legends[0]
     assert [t.get_text() for t in legend.get_texts()] == ["snap_fire", "zone_of_control_variant"]
+
+
+def drawn(monkeypatch, *modules):
+    """Every Figure the plotting ``modules`` write, with the dpi it is written at."""
+    from sim import files
+
+    found = []
+
+    def keep(fig, path, dpi=100):
+        found.append((str(path), fig, dpi))
+        return files.write_figure(fig, path, dpi=dpi)
+
+    for m in modules:
+        monkeypatch.setattr(m, "write_figure", keep)
+    return found
+
+
+def test_the_demos_and_plot_pictures_are_legible_at_1280_px(run, tmp_path, monkeypatch):
+    """What `sim demo` and `sim study --plot` write (and the report embeds)."""
+    from sim.cli import main
+    from sim.viz import check_legible
+
+    figs = drawn(monkeypatch, study_plots)
+    assert main(["demo", "--fast", "--quiet", "--workers", "1", "--out", str(tmp_path / "demo")]) == 0
+    study_plots.plot_study(run, str(tmp_path / "factors"))
+    assert len(figs) == 6
+    for path, fig, dpi in figs:
+        assert check_legible(fig, dpi=dpi) == [], path
+
+
+
+
+def test_the_farming_pictures_are_legible_at_1280_px(tmp_path, monkeypatch):
+    """What `sim analyse --out` writes (and a designed study's report embeds)."""
+    from sim.cli import main
+    from sim.viz import check_legible, farming_plots
+    from test_study_farming import FARM  # the farming tests' small study, 16 points
+
+    shutil.copy(SCENARIOS / "village_sniper.yaml", tmp_path)
+    (tmp_path / "farm.yaml").write_text(FARM.replace("SAMPLES", "16").replace("replications: 3",
+                                                                            "replications: 2"))
+    db = str(tmp_path / "r.db")
+    assert main(["study", str(tmp_path / "farm.yaml"), "--db", db, "--quiet"]) == 0
+    figs = drawn(monkeypatch, farming_plots)
+    assert main(["analyse", str(tmp_path / "farm.yaml"), "--db", db, "--out",
+                 str(tmp_path / "out"), "--resamples", "20"]) == 0
+    assert {p.rsplit("/", 1)[1].split("_")[0] for p, _, _ in figs} == {
+        "main", "interactions", "tornado", "tree"}
+    for path, fig, dpi in figs:
+        assert check_legible(fig, dpi=dpi) == [], path

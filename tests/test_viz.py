@@ -228,8 +228,14 @@ def test_hex_map_is_drawn_as_its_rows_are_written(tmp_path):
     ax = fig.axes[0]
     bottom, top = ax.get_ylim()
     assert top < bottom                  # y (the row) grows downwards: row 0 at the top
-    coords = {t.get_text() for t in ax.texts}
-    assert {"0,0", "-4,8", "12,4"} <= coords   # each hex carries the "q,r" keys use
+    # columns along the top and rows down the side, not a "q,r" crowding every hex ...
+    assert [t.get_text() for t in ax.get_yticklabels()][:3] == ["0", "1", "2"]
+    assert [t.get_text() for t in ax.get_xticklabels()][:3] == ["0", "1", "2"]
+    assert not {"0,0", "-4,8", "12,4"} & {t.get_text() for t in ax.texts}
+    assert viz.check_legible(fig) == []
+    # ... unless asked for (a zoomed view)
+    coords = {t.get_text() for t in viz.plot_map(sc, coords=True).axes[0].texts}
+    assert {"0,0", "-4,8", "12,4"} <= coords   # the "q,r" keys use
     legend = [t.get_text() for t in ax.get_legend().get_texts()]
     assert any(t.startswith("W woods") for t in legend) and any(t.startswith("B building") for t in legend)
     assert not any(t == "halt" for t in legend)    # no halts in this picture, no halt entry
@@ -255,3 +261,102 @@ def test_span_fields():
 def test_study_plots_reexported_if_present():
     pytest.importorskip("sim.viz.study_plots")
     assert callable(viz.plot_means) and callable(viz.plot_study)
+
+
+def test_maps_timelines_and_frames_of_every_shipped_scenario_are_legible():
+    """At 1280 px: labels of 10 pt or more, no text over text, legends beside the data."""
+    for name in ("open_ground_advance", "crossing_sniper", "village_sniper",
+                 "stalingrad_bookstore", "platoon_attack"):
+        sc = load_scenario(SCENARIOS / f"{name}.yaml")
+        log = run_battle(sc, 1).log
+        mid = log.records[-1]["t"] / 2
+        figs = {"map": viz.plot_map(sc, log), "map at t": viz.plot_map(sc, log, t=mid, los=True),
+                "timeline": viz.plot_timeline(log, scenario=sc)}
+        anim = viz.animate(sc, log, frames=[mid])
+        anim._draw_was_started = True
+        anim.update_frame(0)
+        figs["frame"] = anim._fig
+        for what, fig in figs.items():
+            assert viz.check_legible(fig) == [], (name, what)
+
+
+def test_one_legend_swatch_per_kind_of_ground_and_no_lattice(advance):
+    sc, log = advance
+    fig = viz.plot_map(sc, log)
+    entries = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    assert [e for e in entries if "cover 1, hindrance 0" in e] == ["hedge (cover 1, hindrance 0, cost 1)"]
+    assert not fig.axes[0].collections[0].__class__.__name__ == "LineCollection"
+    assert not any(type(c).__name__ == "LineCollection" for c in fig.axes[0].collections)
+
+
+def test_waypoint_names_are_not_printed_where_a_unit_is_named(advance):
+    sc, log = advance
+    fig = viz.plot_map(sc, log)
+    fig.canvas.draw() if hasattr(fig.canvas, "renderer") else viz.check_legible(fig)
+    drawn = {t.get_text() for t in fig.axes[0].texts if t.get_visible()}
+    assert {"r1", "r2", "r3", "OBJ", "hedge1"} <= drawn
+    assert not {"R1", "R2", "R3"} & drawn     # r1 stands on R1: its name is enough
+
+
+def test_the_fallen_are_crosses_where_they_fell_and_labels_keep_clear(advance):
+    sc, log = advance
+    falls = log.where(event="eliminate")
+    t = falls[0]["t"] + 0.01
+    fig = viz.plot_map(sc, log, t=t)
+    (cross,) = [c for c in fig.axes[0].collections if c.get_label().startswith("eliminated")]
+    expect = viz.positions_at(sc, log, falls[0]["t"])[falls[0]["unit"]]
+    assert cross.get_offsets().tolist()[0] == pytest.approx(list(expect))
+    assert viz.check_legible(fig) == []
+    # no label of a unit (or of anything) covers a cross, a unit or a halt
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    fig.draw(renderer)
+    ax = fig.axes[0]
+    marks = [ax.transData.transform(p) for c in ax.collections if c.get_label()
+             and c.get_label()[0] != "_" for p in c.get_offsets().tolist() if not math.isnan(p[0])]
+    assert len(marks) > 6
+    for label in ax.texts:
+        if label.get_visible() and label.get_text():
+            box = label.get_window_extent(renderer)
+            assert not any(box.contains(x, y) for x, y in marks), label.get_text()
+
+
+def test_a_halts_firer_is_drawn_from_the_record_after_it_fell():
+    sc = load_scenario(SCENARIOS / "open_ground_advance.yaml")
+    log = run_battle(sc, 1).log
+    dead = {r["unit"]: r["t"] for r in log.where(event="eliminate")}
+    halt = next(h for h in log.where(event="halt") if h["firer"] in dead)
+    fig = viz.plot_map(sc, log, t=dead[halt["firer"]] + 0.01)
+    ax = fig.axes[0]
+    (firers,) = [c for c in ax.collections if c.get_label().startswith("a halt's firer")]
+    assert list(halt["firer_pos"]) in firers.get_offsets().tolist()
+    rings = [p for p in ax.patches if type(p).__name__ == "Circle" and p.get_linestyle() == ":"]
+    assert any(tuple(c.center) == tuple(halt["firer_pos"]) and c.get_radius() == halt["radius"]
+               for c in rings)
+
+
+def test_timeline_colours_are_distinct_and_each_state_has_one_entry():
+    from matplotlib.colors import to_rgb
+
+    def lab(c):
+        def lin(v):
+            return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
+        r, g, b = (lin(v) for v in to_rgb(c))
+        x, y, z = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.9505, \
+            0.2126 * r + 0.7152 * g + 0.0722 * b, (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.089
+        f = [v ** (1 / 3) if v > 0.008856 else 7.787 * v + 16 / 116 for v in (x, y, z)]
+        return 116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])
+
+    palette = {**{f"a:{k}": c for k, c in viz.ACTIVITY_COLOURS.items()},
+               **{f"l:{k}": c for k, c in viz.LIFECYCLE_COLOURS.items() if k != "eliminated"}}
+    assert viz.LIFECYCLE_COLOURS["eliminated"] == viz.ACTIVITY_COLOURS["eliminated"]
+    for (a, ca), (b, cb) in __import__("itertools").combinations(palette.items(), 2):
+        assert math.dist(lab(ca), lab(cb)) > 20, (a, b)   # CIE76: plainly different
+    log = [_rec(0.0, "deploy", "s", pos=[0, 0], sniper=True, hidden=True),
+           _rec(1.0, "move", "s", pos=[0, 0], waypoints=[[1, 0]]),
+           _rec(2.0, "eliminate", "s"), _rec(3.0, "end")]
+    fig = viz.plot_timeline(log)
+    entries = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    assert sum("eliminated" in e for e in entries) == 1
+    assert viz.check_legible(fig) == []

@@ -77,7 +77,7 @@ def main_effects(a, r, terrain: str, ylabel: str, path: str) -> str:
     factors = a.plan.factors
     cols = min(3, len(factors))
     rows = math.ceil(len(factors) / cols)
-    fig = Figure(figsize=(4.2 * cols, 3.2 * rows + 0.6), layout="constrained")
+    fig = Figure(figsize=(3.8 * cols, 3.2 * rows + 0.6), layout="constrained")  # ≤ 1280 px
     axes = fig.subplots(rows, cols, squeeze=False).ravel()
     pts = sorted(r.responses)
     y = np.array([r.responses[p] for p in pts])
@@ -106,8 +106,8 @@ def main_effects(a, r, terrain: str, ylabel: str, path: str) -> str:
                 ax.errorbar(c, m, yerr=half, fmt="s", color="C0", capsize=4)
             elif g.sum() == 1:
                 ax.plot(c, y[g][0], "s", color="C0")
-        ax.set_xlabel(factor_label(f.key, f.kind, terrain), fontsize=8)
-        ax.set_ylabel(ylabel, fontsize=8)
+        ax.set_xlabel(factor_label(f.key, f.kind, terrain), fontsize=10)
+        ax.set_ylabel(ylabel, fontsize=10)
         ax.grid(alpha=0.3)
     for ax in axes[len(factors):]:
         ax.set_visible(False)
@@ -139,16 +139,16 @@ def interactions(a, r, ylabel: str, path: str) -> str:
         for v in range(k):
             if np.isfinite(grid[u, v]):
                 dark = abs(grid[u, v]) > 0.6 * lim
-                ax.text(v, u, f"{grid[u, v]:+.2g}", ha="center", va="center", fontsize=7,
+                ax.text(v, u, f"{grid[u, v]:+.2g}", ha="center", va="center", fontsize=10,
                         color="white" if dark else "black")
-    ax.set_xticks(range(k), short, rotation=45, ha="right", fontsize=8)
-    ax.set_yticks(range(k), short, fontsize=8)
+    ax.set_xticks(range(k), short, rotation=90, fontsize=10)  # upright boxes: none overlaps
+    ax.set_yticks(range(k), short, fontsize=10)
     ax.set_xlabel("factor")
     ax.set_ylabel("factor")
     fig.colorbar(im, ax=ax, label=f"change of one factor's effect\non {ylabel}")
     fitted = int(np.isfinite(grid).sum() // 2)
     ax.set_title(f"Interactions in the linear model of {r.metric} ({r.variant})\n"
-                 f"{fitted} fitted; blank: not in the model", fontsize=9)
+                 f"{fitted} fitted; blank: not in the model", fontsize=10)
     return _save(fig, path)
 
 
@@ -183,11 +183,11 @@ def tornado(r, ylabel: str, path: str) -> str:
         err = np.array([[max(0.0, v - x.ci_low) for v, x in zip(vals, items)],
                         [max(0.0, x.ci_high - v) for v, x in zip(vals, items)]])
         ax.barh(ys, vals, height=height, color=colour, label=label, xerr=err, capsize=3)
-    ax.set_yticks(range(len(order)), order, fontsize=8)
+    ax.set_yticks(range(len(order)), order, fontsize=10)
     ax.axvline(0, color="0.3", lw=0.8)
     ax.set_xlabel(xlabel)
     ax.set_ylabel("factor")
-    ax.legend(fontsize=8, loc="lower right")
+    ax.legend(fontsize=10, loc="upper left", bbox_to_anchor=(1.01, 1))
     ax.grid(axis="x", alpha=0.3)
     ax.set_title(f"What drives {r.metric} ({r.variant}): 95% intervals", fontsize=10)
     return _save(fig, path)
@@ -199,13 +199,13 @@ def tree(r, ylabel: str, path: str) -> str:
 
     m = r.model
     leaves = int(m.tree.get_n_leaves())
-    fig = Figure(figsize=(max(8, 2.3 * leaves), 5.5), layout="constrained")
+    fig = Figure(figsize=(min(11.6, max(8, 2.3 * leaves)), 5.5), layout="constrained")  # ≤ 1280 px
     FigureCanvasAgg(fig)  # plot_tree measures text, which needs a renderer
     ax = fig.subplots()
     plot_tree(m.tree, feature_names=m.names, filled=True, impurity=False, precision=3,
-              rounded=True, fontsize=8, ax=ax)
+              rounded=True, fontsize=10, ax=ax)
     ax.set_title(f"Regression tree of {ylabel} ({r.variant}), out-of-sample R^2 "
                  f"{m.tree_r2:.2f}\nvalue: the mean over the design points in the node; "
                  "'level=x <= 0.5' reads 'not level x'; thresholds in the knobs' units",
-                 fontsize=9)
+                 fontsize=10)
     return _save(fig, path)

@@ -15,6 +15,7 @@ figure displays itself when it is a cell's last value.
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 from matplotlib.collections import LineCollection, PatchCollection
@@ -33,14 +34,14 @@ from sim.viz.common import (
     terrain_from,
     unit_info,
 )
-from sim.viz.labels import annotate_units
+from sim.viz.labels import CENTRE, annotate_units, placer, points_per_unit
 from sim.viz.states import unit_states
 from sim.viz.tracks import position_on, unit_tracks
 
 # -- drawing -----------------------------------------------------------------------------
 HEX_COLOURS = {"open": "whitesmoke", "woods": "darkolivegreen", "building": "saddlebrown",
                "hedge": "yellowgreen", "rubble": "tan", "impassable": "dimgrey"}
-HEX_LABELS = 400  # a hex map of at most this many hexes gets each hex's "q,r" written in it
+FONT = 10  # points: every word on a map a projector must carry
 
 
 def _area_colour(kind) -> str:
@@ -62,96 +63,133 @@ def _ground_key(name: str, cover, hindrance, blocks: bool, cost) -> str:
     return f"{name} (cover {cover}, hindrance {hindrance}{sight}, cost {cost:g})"
 
 
-def draw_terrain(ax, terrain, graph: bool = True, coords: bool | None = None) -> list:
-    """Ground (areas or hex cells) and, faintly, the waypoint graph; returns the legend
-    handles of the ground types drawn.
+def _kind_name(names: list[str]) -> str:
+    """What areas of one type are called: their names without a trailing number
+    ("hedge1", "hedge2" -> "hedge"), up to three of them."""
+    bare = list(dict.fromkeys(re.sub(r"[\s_-]*\d+$", "", n) or n for n in names))
+    return " / ".join(bare[:3]) + (" / ..." if len(bare) > 3 else "")
 
-    A hex map is drawn as its rows are written, row 0 at the top, and (``coords``, by
-    default when it has at most ``HEX_LABELS`` hexes) each hex carries its ``"q,r"``, the
-    name every scenario key uses. A table is drawn in cm, y up.
-    """
+
+def _table_ground(ax, terrain, place) -> list:
+    """A table's areas, each named; one legend swatch per kind of ground (same colour,
+    cover, hindrance, sight and cost), however many areas share it."""
+    x0, y0, x1, y1 = terrain.bounds
+    ax.add_patch(Rectangle((x0, y0), x1 - x0, y1 - y0, facecolor="oldlace",
+                           edgecolor="black", linewidth=1, zorder=0))
+    kinds: dict[tuple, list[str]] = {}
+    for area in terrain.areas:
+        t = area.type
+        colour = _area_colour(t)
+        ax.add_patch(Polygon(list(area.polygon.exterior.coords), closed=True, facecolor=colour,
+                             alpha=0.45, edgecolor="black", linewidth=0.5, zorder=0.5))
+        c = area.polygon.representative_point()
+        place.add(area.name, (c.x, c.y), places=CENTRE, zorder=0.6, color="black",
+                  fontstyle="italic")
+        key = (colour, t.passable, t.cover, t.hindrance, t.blocks_sight, t.cost)
+        kinds.setdefault(key, []).append(t.name)
+    legend = [Patch(facecolor="oldlace", edgecolor="black", label="open ground")]
+    for (colour, passable, cover, hindrance, blocks, cost), names in kinds.items():
+        name = _kind_name(names)
+        label = (_ground_key(name, cover, hindrance, blocks, cost) if passable else
+                 name if name == "impassable" else f"{name} (impassable)")
+        legend.append(Patch(facecolor=colour, alpha=0.45, edgecolor="black", label=label))
+    return legend
+
+
+def _hex_ground(ax, terrain, coords: bool) -> list:
+    """Hex cells, row 0 at the top; columns and rows on the axes (``coords``: each hex's
+    "q,r" written in it too, for a zoomed view)."""
     g = terrain.graph
     legend: dict[str, Patch] = {}
-    if terrain.kind == "hex":
-        cells = []
+    cells = []
+    for n in terrain.nodes:
+        d = g.nodes[n]
+        colour = _hex_colour(d)
+        alpha = 0.6 if colour != "whitesmoke" else 1.0
+        cells.append(RegularPolygon(d["pos"], 6, radius=HEX_RADIUS, orientation=0,
+                                    facecolor=colour, edgecolor="gainsboro", linewidth=0.5,
+                                    alpha=alpha))
+        label = _ground_key(f"{d.get('letter', '?')} {d.get('terrain')}", d.get("cover", 0),
+                            d.get("hindrance", 0), d.get("blocks_sight", False), d.get("cost", 1))
+        if not d.get("passable", True):
+            label = f"{d.get('letter', '?')} {d.get('terrain')} (impassable, blocks sight)"
+        legend.setdefault(label, Patch(facecolor=colour, edgecolor="silver", alpha=alpha,
+                                       label=label))
+    ax.add_collection(PatchCollection(cells, match_original=True, zorder=0))
+    if coords:
         for n in terrain.nodes:
-            d = g.nodes[n]
-            colour = _hex_colour(d)
-            alpha = 0.6 if colour != "whitesmoke" else 1.0
-            cells.append(RegularPolygon(d["pos"], 6, radius=HEX_RADIUS, orientation=0,
-                                        facecolor=colour, edgecolor="silver", linewidth=0.5,
-                                        alpha=alpha))
-            label = _ground_key(f"{d.get('letter', '?')} {d.get('terrain')}", d.get("cover", 0),
-                                d.get("hindrance", 0), d.get("blocks_sight", False), d.get("cost", 1))
-            if not d.get("passable", True):
-                label = f"{d.get('letter', '?')} {d.get('terrain')} (impassable, blocks sight)"
-            legend.setdefault(label, Patch(facecolor=colour, edgecolor="silver", alpha=alpha,
-                                           label=label))
-        ax.add_collection(PatchCollection(cells, match_original=True, zorder=0))
-        if coords if coords is not None else len(terrain.nodes) <= HEX_LABELS:
-            for n in terrain.nodes:
-                x, y = g.nodes[n]["pos"]
-                ax.text(x, y - 0.3, n, ha="center", va="center", fontsize=4.5, color="dimgrey",
-                        alpha=0.8, zorder=0.4)
-    else:
-        x0, y0, x1, y1 = terrain.bounds
-        ax.add_patch(Rectangle((x0, y0), x1 - x0, y1 - y0, facecolor="oldlace",
-                               edgecolor="black", linewidth=1, zorder=0))
-        legend["open"] = Patch(facecolor="oldlace", edgecolor="black", label="open ground")
-        for area in terrain.areas:
-            xy = list(area.polygon.exterior.coords)
-            colour = _area_colour(area.type)
-            ax.add_patch(Polygon(xy, closed=True, facecolor=colour, alpha=0.45,
-                                 edgecolor="black", linewidth=0.5, zorder=0.5))
-            c = area.polygon.representative_point()
-            ax.annotate(area.name, (c.x, c.y), ha="center", va="center", fontsize=7,
-                        color="black", alpha=0.7, zorder=0.6)
-            t = area.type
-            if t.passable:
-                label = _ground_key(t.name, t.cover, t.hindrance, t.blocks_sight, t.cost)
-            else:
-                label = t.name if t.name == "impassable" else f"{t.name} (impassable)"
-            legend.setdefault(label, Patch(facecolor=colour, alpha=0.45, edgecolor="black",
-                                           label=label))
-    if graph and g.number_of_edges():
-        segs = [(g.nodes[a]["pos"], g.nodes[b]["pos"]) for a, b in g.edges]
-        ax.add_collection(LineCollection(segs, colors="grey", linewidths=0.4, alpha=0.25,
-                                         zorder=0.7))
-    if terrain.kind == "table":  # named waypoints (not grid points) get their names
-        for n in terrain.nodes:
-            if isinstance(n, str) and "," not in n:
-                x, y = terrain.pos(n)
-                ax.plot(x, y, "+", color="black", markersize=4, alpha=0.5, zorder=0.8)
-                ax.annotate(n, (x, y), textcoords="offset points", xytext=(3, 3), fontsize=6,
-                            alpha=0.6)
+            x, y = g.nodes[n]["pos"]
+            ax.text(x, y - 0.3, n, ha="center", va="center", fontsize=FONT, color="dimgrey",
+                    zorder=0.4)
+    rows: dict[int, float] = {}
+    cols: dict[int, float] = {}
+    for n in terrain.nodes:
+        d = g.nodes[n]
+        col, row = d["offset"]
+        rows.setdefault(row, d["pos"][1])
+        if row == 0:
+            cols.setdefault(col, d["pos"][0])
+    step = max(1, math.ceil(2.2 * FONT / max(points_per_unit(ax), 1e-9)))  # "19" fits
+    ax.set_xticks([cols[c] for c in sorted(cols)][::step], [str(c) for c in sorted(cols)][::step])
+    ax.set_yticks([rows[r] for r in sorted(rows)][::step], [str(r) for r in sorted(rows)][::step])
+    ax.xaxis.tick_top()
+    ax.tick_params(length=0)
+    ax.set_xlabel('columns (top) and rows r (left): a hex is "q,r" with q = column − ⌊r/2⌋; '
+                  "1 hex = 1 unit of range")
+    return list(legend.values())
+
+
+def draw_terrain(ax, terrain, graph: bool = False, coords: bool = False,
+                 obstacles=None) -> list:
+    """Ground (areas or hex cells), named; returns the legend handles of the ground types.
+
+    A hex map is drawn as its rows are written, row 0 at the top, its columns and rows on
+    the axes (``coords``: each hex's ``"q,r"`` in it too). A table is drawn in cm, y up,
+    its named waypoints marked (each name where it fits). ``graph`` adds the waypoint
+    graph, faintly. ``obstacles()``: the data points of markers no name may cover.
+    """
+    g = terrain.graph
     x0, y0, x1, y1 = terrain.bounds
     pad = HEX_RADIUS if terrain.kind == "hex" else 0.02 * max(x1 - x0, y1 - y0, 1)
     ax.set_xlim(x0 - pad, x1 + pad)
     ax.set_aspect("equal")
     if terrain.kind == "hex":
         ax.set_ylim(y1 + pad, y0 - pad)   # row 0 at the top, as the rows are written
-        ax.set_xticks([])
-        ax.set_yticks([])
-        ax.set_xlabel('hexes "q,r": r the row (0 at the top), q = column − ⌊r/2⌋; '
-                      "1 hex = 1 unit of range", fontsize=8)
     else:
         ax.set_ylim(y0 - pad, y1 + pad)
         ax.set_xlabel("x (cm)")
         ax.set_ylabel("y (cm)")
-    return list(legend.values())
+    place = placer(ax, obstacles or list)
+    legend = (_hex_ground(ax, terrain, coords) if terrain.kind == "hex"
+              else _table_ground(ax, terrain, place))
+    if graph and g.number_of_edges():
+        segs = [(g.nodes[a]["pos"], g.nodes[b]["pos"]) for a, b in g.edges]
+        ax.add_collection(LineCollection(segs, colors="grey", linewidths=0.4, alpha=0.25,
+                                         zorder=0.7))
+    if terrain.kind == "table":  # named waypoints (not grid points): a mark, and a name
+        for n in terrain.nodes:
+            if isinstance(n, str) and "," not in n:
+                x, y = terrain.pos(n)
+                ax.plot(x, y, "+", color="black", markersize=6, alpha=0.6, zorder=0.8)
+                place.add(n, (x, y), optional=True, rank=2, color="dimgrey", zorder=0.8)
+                place.avoid.append((x, y))
+    return legend
 
 
 def plot_map(scenario, log=None, t: float | None = None, ax=None, path=None, *,
              los: bool = False, radii: bool = True, paths: bool = True, halts: bool = True,
-             graph: bool = True, labels: bool = True, title: str | None = None,
-             coords: bool | None = None, legend: bool = True):
+             graph: bool = False, labels: bool = True, title: str | None = None,
+             coords: bool = False, legend: bool = True):
     """Terrain, units (at time ``t``, or at their start), radii, paths and halt points.
 
-    Returns the Figure. With ``path`` it is also saved as a PNG. The halt points are one
-    scatter labelled ``"halt"`` (one point per ``halt`` record up to ``t``), the units one
-    scatter per side labelled with the side's name. The legend (beside the map) names the
-    sides, the marks and every ground type drawn; units on one spot share one label.
-    ``coords`` writes each hex's ``"q,r"`` (default: maps of at most 400 hexes).
+    Returns the Figure (12 in wide: legible at 1280 px); with ``path`` it is also saved as
+    a PNG. The halt points are one scatter labelled ``"halt"`` (one point per ``halt``
+    record up to ``t``), each joined to where its firer stood, and that firer's radius is
+    drawn there from the record when the firer has since moved or fallen. The units are
+    one scatter per side labelled with the side's name; an eliminated unit is a cross
+    where it fell. The legend (beside the map) names the sides, the marks and each kind of
+    ground once; units on one spot share one label, and no label covers another or a mark.
+    ``coords`` writes each hex's ``"q,r"``; ``graph`` draws the waypoint graph.
     """
     if scenario is None:
         raise arguments.fail("scenario", "a sim.Scenario, its terrain or a scenario file", scenario)
@@ -161,10 +199,11 @@ def plot_map(scenario, log=None, t: float | None = None, ax=None, path=None, *,
         arguments.number(t, "t")
     terrain = terrain_from(scenario)
     x0, y0, x1, y1 = terrain.bounds
-    # The map 6.5 in wide, the legend beside it; its height follows the map's shape.
+    # The map about 7.5 in wide, the legend beside it; its height follows the map's shape.
     aspect = (y1 - y0 + 1) / (x1 - x0 + 1)
-    fig, ax = new_axes(ax, figsize=(9.5, min(9.0, max(3.5, 6.5 * aspect + 1.4))))
-    ground = draw_terrain(ax, terrain, graph=graph, coords=coords)
+    fig, ax = new_axes(ax, figsize=(12, min(9.0, max(4.5, 7.5 * aspect + 1.6))))
+    marks_at: list[tuple[float, float]] = []    # markers no label may cover
+    ground = draw_terrain(ax, terrain, graph=graph, coords=coords, obstacles=lambda: marks_at)
     info = unit_info(scenario)
     colours = side_colours(scenario, recs)
     side_of = {u: i["side"] for u, i in info.items()}
@@ -194,6 +233,7 @@ def plot_map(scenario, log=None, t: float | None = None, ax=None, path=None, *,
     radius, rlabel = reaction_radius(scenario)
     gone = {"eliminated", "killed", "reserve", "withdrawn", "off_board"}
     marks: list = []
+    circled: set[tuple[float, float]] = set()
     if radii and radius:
         first = True
         for u, i in info.items():
@@ -202,28 +242,20 @@ def plot_map(scenario, log=None, t: float | None = None, ax=None, path=None, *,
             circle = ax.add_patch(Circle(where[u], radius, fill=False, linestyle="--",
                                          linewidth=0.9, edgecolor=colours.get(i["side"], "black"),
                                          alpha=0.8, zorder=3, label=rlabel if first else None))
+            circled.add((round(where[u][0], 9), round(where[u][1], 9)))
             if first:
                 marks.append(circle)
             first = False
     if halts:
-        hs = [r for r in upto if r.get("event") == HALT and r.get("pos") is not None]
-        for r in hs:
-            if r.get("firer_pos") is not None:
-                (x0, y0), (x1, y1) = r["pos"], r["firer_pos"]
-                ax.plot([x0, x1], [y0, y1], ":", color="black", linewidth=0.7, alpha=0.6,
-                        zorder=3)
-        xy = [r["pos"] for r in hs] or [[math.nan, math.nan]]
-        halt_marks = ax.scatter([p[0] for p in xy], [p[1] for p in xy], marker="X", s=60,
-                                color="gold", edgecolors="black", linewidths=0.8, zorder=6,
-                                label="halt")
-        if hs:
-            marks.append(halt_marks)
-    alive_pos = {}
+        marks += _halts(ax, [r for r in upto if r.get("event") == HALT and r.get("pos") is not None],
+                        circled if radii else None, marks_at)
+    dead = _fallen(recs, where, state, t)
+    living: list[tuple[str, tuple[float, float]]] = []
     sides: list = []
-    label_ids: list[str] = []
-    label_pts: list[tuple[float, float]] = []
     for side in colours:
-        us = [u for u in where if side_of.get(u) == side and state.get(u) not in gone]
+        # at t, the fallen are only their crosses; the whole battle starts every unit
+        us = [u for u in where if side_of.get(u) == side and state.get(u) not in gone
+              and (t is None or u not in dead)]
         pts = [where[u] for u in us]
         if not pts:
             continue
@@ -232,23 +264,21 @@ def plot_map(scenario, log=None, t: float | None = None, ax=None, path=None, *,
                                 label=str(side),
                                 facecolors=["none" if h else colours[side] for h in hidden],
                                 edgecolors=colours[side], linewidths=1.5))
-        for u, p in zip(us, pts):
-            alive_pos[u] = p
-            label_ids.append(u)
-            label_pts.append(p)
-    if labels:
-        annotate_units(ax, label_ids, label_pts, y_down=terrain.kind == "hex")
-    dead = [where[u] for u in where if state.get(u) in ("eliminated", "killed")]
-    if t is None:
-        dead = [r["pos"] for r in recs if r.get("event") == ELIMINATE and r.get("pos")]
+        living += list(zip(us, pts))
+    marks_at += [p for _, p in living]
     if dead:
-        marks.append(ax.scatter([p[0] for p in dead], [p[1] for p in dead], marker="x", s=50,
-                                color="black", zorder=5, label="eliminated"))
+        fell = list(dead.values())
+        marks_at += fell
+        marks.append(ax.scatter([p[0] for p in fell], [p[1] for p in fell], marker="x", s=60,
+                                color="black", linewidths=1.8, zorder=5,
+                                label="eliminated (where it fell)"))
+    if labels:
+        annotate_units(ax, [u for u, _ in living], [p for _, p in living],
+                       obstacles=lambda: marks_at)
     if los:
         segs = []
-        items = list(alive_pos.items())
-        for k, (u, p) in enumerate(items):
-            for v, q in items[k + 1:]:
+        for k, (u, p) in enumerate(living):
+            for v, q in living[k + 1:]:
                 if side_of.get(u) != side_of.get(v) and terrain.los_xy(p, q):
                     segs.append((p, q))
         if segs:
@@ -259,11 +289,57 @@ def plot_map(scenario, log=None, t: float | None = None, ax=None, path=None, *,
     # Without t, units stand where they started and the log's whole story is drawn over them.
     when = (f"t = {t:g}" if t is not None else
             "units at start, whole battle drawn" if recs else "start")
-    ax.set_title(title if title is not None else f"{name} ({when})", fontsize=10)
+    ax.set_title(title if title is not None else f"{name} ({when})", fontsize=12)
     if legend:
         ax.legend(handles=[*sides, *marks, *ground], loc="upper left", bbox_to_anchor=(1.01, 1),
-                  fontsize=7, framealpha=0.7, title="units, marks, ground", title_fontsize=7)
+                  fontsize=FONT, framealpha=0.9, title="units, marks, ground",
+                  title_fontsize=FONT)
     return save(fig, path)
+
+
+def _halts(ax, hs, circled, marks_at) -> list:
+    """Each halt point, joined to where its firer stood; where no radius is drawn around
+    that spot now (the firer moved, or fell), the record's radius is drawn there."""
+    out = []
+    firers: dict[tuple[float, float], float] = {}
+    for r in hs:
+        if r.get("firer_pos") is not None:
+            (hx, hy), (fx, fy) = r["pos"], r["firer_pos"]
+            ax.plot([hx, fx], [hy, fy], ":", color="black", linewidth=0.8, alpha=0.7, zorder=3)
+            spot = (round(fx, 9), round(fy, 9))
+            if circled is not None and spot not in circled and r.get("radius"):
+                firers.setdefault(spot, r["radius"])
+    for (fx, fy), rad in firers.items():
+        ax.add_patch(Circle((fx, fy), rad, fill=False, linestyle=":", linewidth=1.0,
+                            edgecolor="dimgrey", zorder=3))
+    if firers:
+        out.append(ax.scatter([p[0] for p in firers], [p[1] for p in firers], marker="o", s=40,
+                              facecolors="none", edgecolors="dimgrey", linewidths=1.2, zorder=4,
+                              label="a halt's firer and radius, where it stood (since moved or fallen)"))
+        marks_at += list(firers)
+    xy = [r["pos"] for r in hs] or [[math.nan, math.nan]]
+    halt_marks = ax.scatter([p[0] for p in xy], [p[1] for p in xy], marker="X", s=60,
+                            color="gold", edgecolors="black", linewidths=0.8, zorder=6,
+                            label="halt")
+    if hs:
+        out.insert(0, halt_marks)
+        marks_at += [tuple(p) for p in xy]
+    return out
+
+
+def _fallen(recs, where, state, t) -> dict[str, tuple[float, float]]:
+    """unit -> where it was eliminated (its record's position, else its track's), by ``t``."""
+    out = {}
+    for r in recs:
+        if r.get("event") == ELIMINATE and r.get("unit") and (t is None or r["t"] <= t):
+            p = r.get("pos") or where.get(r["unit"])
+            if p is not None:
+                out[r["unit"]] = (float(p[0]), float(p[1]))
+    if t is not None:
+        for u, s in state.items():
+            if s in ("eliminated", "killed") and u not in out and u in where:
+                out[u] = where[u]
+    return out
 
 
 def halt_table(log) -> list[dict[str, Any]]:

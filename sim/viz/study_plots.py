@@ -88,7 +88,7 @@ def _draw(ax, rows, estimates, zero: bool = False):
         colour = COLOURS[groups.index(group) % len(COLOURS)] if group else "tab:blue"
         if e.constant:
             h = ax.plot(e.mean, y, "o", mfc="white", color=colour)[0]
-            ax.annotate("constant", (e.mean, y), textcoords="offset points", xytext=(6, -3), fontsize=7)
+            ax.annotate("constant", (e.mean, y), textcoords="offset points", xytext=(6, -3), fontsize=10)
         elif math.isfinite(e.ci_low):
             h = ax.errorbar(e.mean, y, xerr=[[e.mean - e.ci_low], [e.ci_high - e.mean]], fmt="o",
                             color=colour, capsize=4)
@@ -97,7 +97,7 @@ def _draw(ax, rows, estimates, zero: bool = False):
         else:
             continue
         handles.setdefault(group, h)
-    ax.set_yticks(range(len(names)), names, fontsize=8)
+    ax.set_yticks(range(len(names)), names, fontsize=10)
     ax.set_ylim(len(names) - 0.5, -0.5)
     ax.grid(axis="x", alpha=0.3)
     if zero:
@@ -108,7 +108,7 @@ def _draw(ax, rows, estimates, zero: bool = False):
 def _legend(fig, handles, title):
     if any(handles):
         fig.legend([handles[g] for g in handles], list(handles), loc="outside right upper",
-                   title=title, fontsize=8, title_fontsize=8)
+                   title=title, fontsize=10, title_fontsize=10)
 
 
 def plot_means(run, path: str) -> str:
@@ -185,11 +185,11 @@ def plot_response(run, key: str, path: str) -> str:
                 style.pop("capsize")
                 handles[variant] = ax.plot(pos, means, **style)[0]
         if categorical:
-            ax.set_xticks(range(len(values)), [textwrap.fill(str(v), 14) for v in values], fontsize=8)
+            ax.set_xticks(range(len(values)), [textwrap.fill(str(v), 14) for v in values], fontsize=10)
             ax.set_xlim(-0.5, len(values) - 0.5)
         ax.set_title(m, fontsize=10)
         ax.set_ylabel(metric_label(m, run.kinds.get(m, "real")).removeprefix(f"{m} ").strip("()") or "value")
-        ax.set_xlabel(factor_label(key, "categorical" if categorical else "real", terrain), fontsize=8)
+        ax.set_xlabel(factor_label(key, "categorical" if categorical else "real", terrain))
         ax.grid(alpha=0.3)
     _legend(fig, handles, "variant")
     what = "means with 95% intervals" if single else "marginal means (averaged over the other factors)"

@@ -13,11 +13,14 @@ from sim.viz.states import sniper_ids, subject, unit_states
 if TYPE_CHECKING:
     from matplotlib.artist import Artist
 
-ACTIVITY_COLOURS = {"moving": "tab:green", "halted": "gold", "gone_to_ground": "tab:brown", "pinned": "tab:orange",
-                    "wounded": "tab:pink", "eliminated": "black"}
-LIFECYCLE_COLOURS = {"off_board": "gainsboro", "reserve": "lightsteelblue",
-                     "hidden": "seagreen", "revealed": "tab:red", "withdrawn": "silver",
-                     "eliminated": "black", "killed": "dimgrey"}
+# One colour per state, distinct across both lanes (a sniper's thin activity bar lies on
+# its thick lifecycle bar) and told apart with the common colour-vision deficiencies: the
+# activities in Okabe and Ito's saturated palette, the lifecycle in Tol's light one.
+ACTIVITY_COLOURS = {"moving": "#0072B2", "halted": "#E69F00", "gone_to_ground": "#CC79A7",
+                    "pinned": "#D55E00", "wounded": "#882255", "eliminated": "#000000"}
+LIFECYCLE_COLOURS = {"off_board": "#DDDDDD", "reserve": "#99DDFF", "hidden": "#44BB99",
+                     "revealed": "#EEDD88", "withdrawn": "#BBCC33", "eliminated": "#000000",
+                     "killed": "#777777"}
 
 
 def plot_timeline(log: Any, ax: Any = None, path: Any = None, *, scenario: Any = None,
@@ -44,10 +47,12 @@ def plot_timeline(log: Any, ax: Any = None, path: Any = None, *, scenario: Any =
                 seen.append(u)
         units = sorted(seen, key=lambda u: (u not in snipers, seen.index(u)))
     lane = {u: i for i, u in enumerate(units)}
-    fig, ax = new_axes(ax, figsize=(9, 0.45 * len(units) + 1.6))
+    fig, ax = new_axes(ax, figsize=(12, 0.45 * len(units) + 2.2))
+    with_life = {s.unit for s in spans if s.lane == "lifecycle"}
     for s in spans:
-        if s.unit not in lane:
-            continue
+        if s.unit not in lane or (s.state == "eliminated" and s.lane == "activity"
+                                  and s.unit in with_life):
+            continue   # a sniper's end is its lifecycle bar's, not a second black bar
         y = lane[s.unit]
         if s.lane == "lifecycle":
             ax.broken_barh([(s.start, s.end - s.start)], (y - 0.4, 0.8),
@@ -88,15 +93,21 @@ def plot_timeline(log: Any, ax: Any = None, path: Any = None, *, scenario: Any =
     phase = getattr(getattr(getattr(scenario, "rules", None), "base", None), "phase_length", None)
     per_phase = f"; a phase lasts {phase:g}" if phase else ""
     ax.set_xlabel(f"simulated time (grey lines: the start of each player-turn{per_phase})")
-    used = {(s.lane, s.state) for s in spans}
-    handles: list[Artist] = [Patch(color=c, label=k) for k, c in ACTIVITY_COLOURS.items()
-               if ("activity", k) in used]
-    handles += [Patch(color=c, alpha=0.85, label=f"lifecycle: {k}")
-                for k, c in LIFECYCLE_COLOURS.items() if ("lifecycle", k) in used]
+    drawn = {(s.lane, s.state) for s in spans if s.unit in lane}
+    # one entry per state drawn (eliminated once, whichever lane shows it)
+    handles: list[Artist] = [Patch(color=c, label=k.replace("_", " "))
+                             for k, c in ACTIVITY_COLOURS.items() if ("activity", k) in drawn]
+    shown = {h.get_label() for h in handles}
+    handles += [Patch(color=c, alpha=0.85, label=f"sniper: {k.replace('_', ' ')}")
+                for k, c in LIFECYCLE_COLOURS.items() if ("lifecycle", k) in drawn
+                and not (k == "eliminated" and "eliminated" in shown)]
     if ticks:
         handles += [Line2D([], [], marker="v", color="crimson", linestyle="", label="hit"),
                     Line2D([], [], marker="|", color="dimgrey", linestyle="",
                            label="other event")]
-    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=7)
-    ax.set_title(title or f"{getattr(scenario, 'name', 'battle')}: timeline", fontsize=10)
+    both = any(lane_ == "lifecycle" for lane_, _ in drawn)
+    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=10,
+              title="thin bars: activity; thick: a sniper's state" if both else None,
+              title_fontsize=10)
+    ax.set_title(title or f"{getattr(scenario, 'name', 'battle')}: timeline", fontsize=12)
     return save(fig, path)
