@@ -26,12 +26,13 @@ from sim.catalogue import TITLES
 from sim.engine.jsonl import clean
 from sim.viz.common import HEX_RADIUS, scenario_of
 from sim.viz.html import escape, page, png_uri
-from sim.viz.maps import HEX_LABELS, draw_terrain
+from sim.viz.maps import draw_terrain
 from sim.viz.marks import groups, looks, mark_list, segments
 from sim.viz.rolls import explain, is_roll, learn_tests
 from sim.viz.tracks import GONE, Battle, position_on, state_at
 
 DPI = 160   # the picture's pixels per inch: its ground names stay readable when it scales
+HEX_LABELS = 400   # a hex map of at most this many hexes gets each hex's "q,r" written over it (SVG text)
 CSS = """
 .sim-replay { font-family: system-ui, sans-serif; font-size: 14px; line-height: 1.35; max-width: 100%; color: #222; }
 .sim-replay .sr-board { display: flex; flex-wrap: wrap; gap: 0.6em; align-items: flex-start; }
