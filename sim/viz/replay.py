@@ -57,15 +57,16 @@ CSS = """
 """
 
 
-def _picture(terrain: Any, width: int) -> tuple[Any, float, int, str, list, bool]:
+def _picture(terrain: Any, width: int, starts: list[tuple[float, float]]) -> tuple[Any, float, int, str, list, bool]:
     """A map from table to picture pixels, its scale (pixels per table unit), the
     picture's height, the terrain as a PNG (data: URI), the ground legend handles, and
     whether the hexes' names are to be written over it (they are drawn as text, not in
-    the picture, to stay readable)."""
+    the picture, to stay readable). A waypoint's name is left out where a unit starts on it:
+    the unit's own label, drawn over the picture, would cover it."""
     fig = Figure(figsize=(width / DPI, width / DPI), dpi=DPI)
     ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
     hexes = terrain.kind == "hex" and len(terrain.nodes) <= HEX_LABELS
-    ground = draw_terrain(ax, terrain, graph=False, coords=False)
+    ground = draw_terrain(ax, terrain, graph=False, coords=False, obstacles=lambda: starts)
     ax.set_axis_off()
     ax.set_aspect("auto")
     (left, right), (bottom, top) = ax.get_xlim(), ax.get_ylim()
@@ -87,7 +88,8 @@ def replay_data(scenario: Any, log: Any, frames: Any = 60, fps: int = 8,
     arguments.count(width, "width")
     b = Battle(scenario, log, frames)
     recs, times, tracks, spans = b.records, b.times, b.tracks, b.spans
-    px, scale, height, picture, ground, hexes = _picture(b.terrain, width)
+    starts = [(tr[0][1], tr[0][2]) for tr in tracks.values() if tr]
+    px, scale, height, picture, ground, hexes = _picture(b.terrain, width, starts)
     end = recs[-1]["t"] if recs else 0.0
     units = [u for u in tracks if tracks[u]]
     look = looks(spans, units, b.snipers)
