@@ -24,11 +24,17 @@ simulated answer is deterministic: its tolerance says how far another run of the
 could honestly stray, and the test checks that the lesson's own seeds land inside it.
 The stated answer must appear in the exercise's text (formatted with ``:g``), so the text
 and the check cannot drift apart.
+
+The module also checks what every lesson shares: a link to the glossary
+(``notebooks/glossary.md``, the docs site's ``tutorials/glossary``) at the top, every
+``glossary.md#anchor`` naming one of its headings (as the site's heading anchors spell
+them), and a replay embedded as a fragment (``replay_fragment``), never as a whole page.
 """
 from __future__ import annotations
 
 import json
 import math
+import re
 import sys
 from pathlib import Path
 
@@ -39,6 +45,7 @@ nbclient = pytest.importorskip("nbclient")
 pytest.importorskip("ipykernel")
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("0*.ipynb"))
+GLOSSARY = NOTEBOOKS[0].parent / "glossary.md"
 LIMIT = 600  # seconds: a cell that runs this long has hung (not a speed target)
 KEYS = {"cell", "replace", "run", "code", "value", "answer", "tol", "check"}
 MARK = "@@exercise@@"
@@ -76,6 +83,23 @@ def _program(nb, spec: dict) -> list[str]:
     sources.append(f"import json as _json\nprint({MARK!r} + _json.dumps("
                    f"{{'value': float({spec['value']}), 'check': bool({spec.get('check', 'True')})}}))")
     return sources
+
+
+def _slug(heading: str) -> str:
+    # myst-parser's heading anchors (GitHub's rule): lower case, punctuation dropped
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_lesson_links_the_glossary_and_embeds_a_replay_fragment(path):
+    nb = nbformat.read(path, as_version=4)
+    assert "](glossary.md)" in nb.cells[0].source, "no glossary link at the top"
+    anchors = {_slug(h) for h in re.findall(r"^#+ (.+)$", GLOSSARY.read_text(encoding="utf-8"), re.M)}
+    linked = {a for c in nb.cells if c.cell_type == "markdown"
+              for a in re.findall(r"\]\(glossary\.md#([^)]+)\)", c.source)}
+    assert linked and linked <= anchors, f"no such glossary entry: {sorted(linked - anchors)}"
+    code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
+    assert "replay_html(" not in code   # a whole page, whose styles would restyle the notebook
 
 
 def test_every_lesson_has_two_or_three_exercises():
