@@ -62,6 +62,7 @@ def _exercises() -> list[tuple[Path, int, dict]]:
 
 
 EXERCISES = _exercises()
+IDS = [f"{p.stem[:2]}-{nbformat.read(p, as_version=4).cells[i].get('id')}" for p, i, _ in EXERCISES]
 
 
 def _program(nb, spec: dict) -> list[str]:
@@ -109,8 +110,7 @@ def test_every_lesson_has_two_or_three_exercises():
     assert len(per) == 6 and all(2 <= n <= 3 for n in per.values()), per
 
 
-@pytest.mark.parametrize("path,index,spec", EXERCISES,
-                         ids=[f"{p.stem[:2]}-{i}" for p, i, _ in EXERCISES])
+@pytest.mark.parametrize("path,index,spec", EXERCISES, ids=IDS)
 def test_exercise_text_states_the_checked_answer(path, index, spec):
     assert set(spec) <= KEYS and {"cell", "replace", "value", "answer", "tol"} <= set(spec)
     text = nbformat.read(path, as_version=4).cells[index].source
@@ -118,8 +118,7 @@ def test_exercise_text_states_the_checked_answer(path, index, spec):
     assert "**Exercise" in text
 
 
-@pytest.mark.parametrize("path,index,spec", EXERCISES,
-                         ids=[f"{p.stem[:2]}-{i}" for p, i, _ in EXERCISES])
+@pytest.mark.parametrize("path,index,spec", EXERCISES, ids=IDS)
 def test_exercise_answer_holds(path, index, spec, tmp_path, monkeypatch):
     monkeypatch.setenv("TMPDIR", str(tmp_path))
     monkeypatch.setenv("MPLBACKEND", "module://matplotlib_inline.backend_inline")
