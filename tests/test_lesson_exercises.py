@@ -1,0 +1,136 @@
+"""Every lesson's exercises, checked by running the lesson's own code with the exercise's change.
+
+An exercise is a markdown cell of a lesson (``notebooks/0*.ipynb``) that tells the student
+what to change and what they should find; its cell metadata holds the same exercise in a
+form a machine can run, under the key ``exercise``::
+
+    {"exercise": {
+        "cell": "c03",                          # the id of the code cell the student changes
+        "replace": [["lane()", "lane(firer_at=(50, 56))"]],   # the change: old -> new text,
+                                                # each old text found exactly once in that cell
+        "run": ["c01", "c03"],                  # the code cells to run, in order (ids); the
+                                                # changed one among them. Default: every code
+                                                # cell from the first through "cell"
+        "code": "x = ...",                      # optional: code the student adds, run last
+        "value": "halt['pos'][0]",              # a Python expression over the notebook's names
+        "answer": 42, "tol": 1e-9,              # the stated answer and its tolerance
+        "check": "len(halts) == 1"}}            # optional: an expression that must be true
+                                                # (e.g. what a picture should show)
+
+The test runs the chosen cells, changed, in a fresh kernel from ``notebooks/`` (as a
+teacher would; anything written lands in a temporary directory), and asserts that
+|value − answer| ≤ tol and that ``check`` is true. The lessons' seeds are fixed, so a
+simulated answer is deterministic: its tolerance says how far another run of the dice
+could honestly stray, and the test checks that the lesson's own seeds land inside it.
+The stated answer must appear in the exercise's text (formatted with ``:g``), so the text
+and the check cannot drift apart.
+
+The module also checks what every lesson shares: a link to the glossary
+(``notebooks/glossary.md``, the docs site's ``tutorials/glossary``) at the top, every
+``glossary.md#anchor`` naming one of its headings (as the site's heading anchors spell
+them), and a replay embedded as a fragment (``replay_fragment``), never as a whole page.
+"""
+from __future__ import annotations
+
+import json
+import math
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+nbformat = pytest.importorskip("nbformat")
+nbclient = pytest.importorskip("nbclient")
+pytest.importorskip("ipykernel")
+
+NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("0*.ipynb"))
+GLOSSARY = NOTEBOOKS[0].parent / "glossary.md"
+LIMIT = 600  # seconds: a cell that runs this long has hung (not a speed target)
+KEYS = {"cell", "replace", "run", "code", "value", "answer", "tol", "check"}
+MARK = "@@exercise@@"
+
+
+def _exercises() -> list[tuple[Path, int, dict]]:
+    found = []
+    for path in NOTEBOOKS:
+        nb = nbformat.read(path, as_version=4)
+        for i, cell in enumerate(nb.cells):
+            if cell.cell_type == "markdown" and "exercise" in cell.metadata:
+                found.append((path, i, cell.metadata["exercise"]))
+    return found
+
+
+EXERCISES = _exercises()
+IDS = [f"{p.stem[:2]}-{nbformat.read(p, as_version=4).cells[i].get('id')}" for p, i, _ in EXERCISES]
+
+
+def _program(nb, spec: dict) -> list[str]:
+    """The sources to run: the chosen code cells, with the exercise's change made."""
+    code = {c.get("id"): c for c in nb.cells if c.cell_type == "code"}
+    order = [c.get("id") for c in nb.cells if c.cell_type == "code"]
+    run = spec.get("run") or order[:order.index(spec["cell"]) + 1]
+    assert spec["cell"] in run, "the changed cell is not run"
+    sources = []
+    for cid in run:
+        src = code[cid].source
+        if cid == spec["cell"]:
+            for old, new in spec["replace"]:
+                assert src.count(old) == 1, f"{old!r} occurs {src.count(old)} times in cell {cid}"
+                src = src.replace(old, new)
+        sources.append(src)
+    if spec.get("code"):
+        sources.append(spec["code"])
+    sources.append(f"import json as _json\nprint({MARK!r} + _json.dumps("
+                   f"{{'value': float({spec['value']}), 'check': bool({spec.get('check', 'True')})}}))")
+    return sources
+
+
+def _slug(heading: str) -> str:
+    # myst-parser's heading anchors (GitHub's rule): lower case, punctuation dropped
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_lesson_links_the_glossary_and_embeds_a_replay_fragment(path):
+    nb = nbformat.read(path, as_version=4)
+    assert "](glossary.md)" in nb.cells[0].source, "no glossary link at the top"
+    anchors = {_slug(h) for h in re.findall(r"^#+ (.+)$", GLOSSARY.read_text(encoding="utf-8"), re.M)}
+    linked = {a for c in nb.cells if c.cell_type == "markdown"
+              for a in re.findall(r"\]\(glossary\.md#([^)]+)\)", c.source)}
+    assert linked and linked <= anchors, f"no such glossary entry: {sorted(linked - anchors)}"
+    code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
+    assert "replay_html(" not in code   # a whole page, whose styles would restyle the notebook
+
+
+def test_every_lesson_has_two_or_three_exercises():
+    per = {p.stem: 0 for p in NOTEBOOKS}
+    for path, _, _ in EXERCISES:
+        per[path.stem] += 1
+    assert len(per) == 6 and all(2 <= n <= 3 for n in per.values()), per
+
+
+@pytest.mark.parametrize("path,index,spec", EXERCISES, ids=IDS)
+def test_exercise_text_states_the_checked_answer(path, index, spec):
+    assert set(spec) <= KEYS and {"cell", "replace", "value", "answer", "tol"} <= set(spec)
+    text = nbformat.read(path, as_version=4).cells[index].source
+    assert f"{spec['answer']:g}" in text, f"the text does not state the answer {spec['answer']:g}"
+    assert "**Exercise" in text
+
+
+@pytest.mark.parametrize("path,index,spec", EXERCISES, ids=IDS)
+def test_exercise_answer_holds(path, index, spec, tmp_path, monkeypatch):
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setenv("MPLBACKEND", "module://matplotlib_inline.backend_inline")
+    nb = nbformat.read(path, as_version=4)
+    program = nbformat.v4.new_notebook(metadata=nb.metadata)
+    program.cells = [nbformat.v4.new_code_cell(s) for s in _program(nb, spec)]
+    nbclient.NotebookClient(program, timeout=LIMIT, kernel_name="python3", allow_errors=False,
+                            resources={"metadata": {"path": str(path.parent)}}).execute()
+    printed = "".join(o.get("text", "") for o in program.cells[-1].outputs if o.output_type == "stream")
+    got = json.loads(printed.split(MARK, 1)[1])
+    print(f"{path.stem} exercise (cell {index}): measured {got['value']:g}, "
+          f"stated {spec['answer']:g} ± {spec['tol']:g}", file=sys.stderr)
+    assert math.isfinite(got["value"])
+    assert abs(got["value"] - spec["answer"]) <= spec["tol"], got
+    assert got["check"], f"the check {spec.get('check')!r} is false"
