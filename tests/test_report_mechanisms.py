@@ -40,6 +40,8 @@ def test_a_zone_that_acts_far_less_than_snap_fire_is_flagged_in_words():
         "Under zoc its deciding rule SF.ZOC acts 1.50 times a battle against 10.9 for snap_fire's "
         "SF.HALT (less than 25% as often): the difference mostly measures how often each "
         "mechanism acts, not how well.")
+    assert "SF.HALT, in the 20 battles a cell the rule counts re-ran (less" in mechanism_warning(
+        "zoc", "snap_fire", counts, battles=20)
     # the baseline's mechanism may be the one that barely acts: it is named
     flipped = mechanism_warning("snap_fire", "zoc", counts)
     assert flipped is not None and flipped.startswith("Under zoc its deciding rule SF.ZOC")

@@ -18,7 +18,7 @@ from collections import Counter
 from typing import cast
 
 from sim.study.analysis.stats import LEVEL, Estimate, Summary
-from sim.study.reports.mechanisms import comparisons, mechanism_warning
+from sim.study.reports.mechanisms import RULE_COUNT_REPS, comparisons, mechanism_warning
 from sim.study.reports.summary import excludes_zero
 from sim.study.run.runner import StudyRun
 
@@ -97,7 +97,8 @@ def headline(run: StudyRun, counts: dict[str, Counter] | None = None) -> list[tu
                     "has every metric's difference.")]
     variant_of = {c.label: c.variant for c in run.study.cells}
     for _, variant, baseline in pairs[:HEADLINE_COMPARISONS]:
-        warning = mechanism_warning(variant, baseline, counts or {}, variant_of)
+        warning = mechanism_warning(variant, baseline, counts or {}, variant_of,
+                                    min(RULE_COUNT_REPS, run.replications))
         out += ([("flag", warning)] if warning else []) + [("measured", measured(run, variant, baseline, metric))]
     if len(pairs) > HEADLINE_COMPARISONS:
         out.append(("note", f"The other {len(pairs) - HEADLINE_COMPARISONS} comparisons are in the table."))

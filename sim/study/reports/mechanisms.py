@@ -75,12 +75,13 @@ def rate_text(x: float) -> str:
 
 
 def mechanism_warning(variant: str, baseline: str, counts: dict[str, Counter],
-                      variant_of: dict[str, str] | None = None) -> str | None:
+                      variant_of: dict[str, str] | None = None, battles: int | None = None) -> str | None:
     """The words flagging a comparison of two cells whose deciding rules act at very
     different rates (one less than ``MECHANISM_RATIO`` times the other's); None when it is
     not flagged or a cell has no rule counts. ``variant_of`` (cell label -> variant) makes
     a rule the rival's when it acts in any cell of the rival's variant, so a rare rule
-    missing from one cell by chance is not taken for a mechanism."""
+    missing from one cell by chance is not taken for a mechanism. ``battles``: how many
+    battles a cell's counts are the mean of, said in the words (they are a sample)."""
     if variant not in counts or baseline not in counts:
         return None
     of = variant_of or {}
@@ -92,6 +93,7 @@ def mechanism_warning(variant: str, baseline: str, counts: dict[str, Counter],
         [(variant, ours), (baseline, theirs)], key=lambda t: t[1][1])
     if lrate >= MECHANISM_RATIO * hrate:
         return None
+    sample = f", in the {battles} battles a cell the rule counts re-ran" if battles else ""
     return (f"Under {low} its deciding rule {lrule} acts {rate_text(lrate)} times a battle against "
-            f"{rate_text(hrate)} for {high}'s {hrule} (less than {MECHANISM_RATIO:.0%} as often): the "
+            f"{rate_text(hrate)} for {high}'s {hrule}{sample} (less than {MECHANISM_RATIO:.0%} as often): the "
             f"difference mostly measures how often each mechanism acts, not how well.")
