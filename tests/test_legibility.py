@@ -96,3 +96,31 @@ def test_an_annotations_arrow_is_not_text():
     ax.annotate("halt", (0.52, 0.52), xytext=(0.1, 0.9), fontsize=10,
                 arrowprops={"arrowstyle": "->"})   # the arrow crosses "mover", its words do not
     assert check_legible(fig) == []
+
+
+def test_texts_side_by_side_that_touch_are_flagged():
+    """Tick labels with no space between them ("-0.0050-0.0025") read as one number."""
+    fig, ax = good()
+    first = ax.text(0.3, 0.5, "-0.0050", fontsize=10)
+    fig.canvas.draw()
+    box = first.get_window_extent()
+    x = ax.transData.inverted().transform((box.x1 + 1.0, box.y0))[0]   # 1 px to its right
+    ax.text(x, 0.5, "-0.0025", fontsize=10)
+    (problem,) = check_legible(fig)
+    assert problem == ('text "-0.0050" in the panel "a title" runs into text "-0.0025" in the panel '
+                       '"a title" (less than 2 px apart)')
+
+
+def test_a_differences_panel_of_small_numbers_keeps_its_tick_labels_apart():
+    """The study plots' x axes hold at most 6 ticks: "-0.0050" and "-0.0025" do not touch."""
+    from types import SimpleNamespace
+
+    from sim.viz.study_plots import _draw
+
+    fig = Figure(figsize=(12, 3), layout="constrained")
+    ax = fig.add_subplot(1, 2, 1)
+    e = SimpleNamespace(mean=0.005, ci_low=-0.005, ci_high=0.015, constant=False)
+    _draw(ax, [("zoc - snap_fire", "")], [e], zero=True)
+    fig.add_subplot(1, 2, 2)
+    assert check_legible(fig) == []
+    assert len([t for t in ax.get_xticklabels() if t.get_text()]) <= 7

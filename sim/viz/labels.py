@@ -67,6 +67,11 @@ def _overlaps(a: Bbox, b: Bbox) -> bool:
     return a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1
 
 
+def _shared(a: Bbox, b: Bbox) -> float:
+    """The area two boxes share (0 when apart)."""
+    return max(0.0, min(a.x1, b.x1) - max(a.x0, b.x0)) * max(0.0, min(a.y1, b.y1) - max(a.y0, b.y0))
+
+
 class Placer(Artist):
     """Drawn just before the labels of its axes: moves each to its first free place."""
 
@@ -116,7 +121,9 @@ class Placer(Artist):
                 label.set_visible(False)
                 continue
             chosen = None
-            for dx, dy, ha, va in places:
+            least: tuple[float, tuple[float, float, str, str]] | None = None
+            for place in places:
+                dx, dy, ha, va = place
                 label.set(position=(dx, dy), horizontalalignment=ha, verticalalignment=va)
                 box = label.get_window_extent(renderer).padded(PAD * px)
                 inside = (box.x0 >= frame.x0 and box.x1 <= frame.x1 and box.y0 >= frame.y0
@@ -124,11 +131,15 @@ class Placer(Artist):
                 if inside and not any(_overlaps(box, t) for t in taken):
                     chosen = box
                     break
+                # no free place: the one covering least (off the frame counts as covered)
+                cost = sum(_shared(box, t) for t in taken) + (0.0 if inside else box.width * box.height)
+                if least is None or cost < least[0]:
+                    least = (cost, place)
             if chosen is None:
-                if optional:
+                if optional or least is None:
                     label.set_visible(False)
                     continue
-                dx, dy, ha, va = places[0]
+                dx, dy, ha, va = least[1]
                 label.set(position=(dx, dy), horizontalalignment=ha, verticalalignment=va)
                 chosen = label.get_window_extent(renderer).padded(PAD * px)
             taken.append(chosen)

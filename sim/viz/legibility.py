@@ -11,6 +11,9 @@ after the layout engine has run):
   text (a 10 pt label on a 16 in figure at 100 dpi reads as 8 pt at 1280 px);
 - **text over text**: no two drawn, non-empty texts have rendered boxes that overlap by
   more than ``slack`` pixels both ways (a box is the text's axis-aligned extent);
+- **words apart**: two texts side by side on one line (their boxes overlap by more than
+  half the lower one's height) are at least ``GAP`` pixels apart: tick labels that touch
+  ("-0.0050-0.0025") read as one;
 - **legends beside the data**: no legend's box overlaps the data area (the axes patch) of
   any visible axes of the figure by more than ``slack`` pixels both ways. Legends go
   outside the axes (``bbox_to_anchor``, ``fig.legend(loc="outside ...")``), never on top
@@ -37,6 +40,7 @@ WIDTH = 1280      # pixels: what a classroom projector shows
 DPI = 100         # the notebooks' inline pictures and sim's PNGs (farming plots: 110)
 MIN_SIZE = 10.0   # points, once shown WIDTH pixels wide
 SLACK = 1.0       # pixels: boxes that merely touch do not overlap
+GAP = 2.0         # pixels: the least space between two texts on one line
 
 
 def _drawn_texts(fig, renderer) -> list[Text]:
@@ -73,6 +77,13 @@ def _overlap(a: Bbox, b: Bbox, slack: float) -> bool:
     return w > slack and h > slack
 
 
+def _run_together(a: Bbox, b: Bbox) -> bool:
+    """Side by side on one line, with less than ``GAP`` pixels between them."""
+    h = min(a.y1, b.y1) - max(a.y0, b.y0)
+    if h <= 0.5 * min(a.height, b.height):
+        return False
+    gap = max(a.x0, b.x0) - min(a.x1, b.x1)
+    return gap < GAP
 def _legends(fig) -> list[Legend]:
     found = [lg for lg in fig.legends if lg.get_visible()]
     for ax in fig.axes:
@@ -114,6 +125,8 @@ def check_legible(fig: Any, *, width: int = WIDTH, dpi: float = DPI,
     for (a, ba), (b, bb) in combinations(zip(texts, boxes), 2):
         if _overlap(ba, bb, slack):
             problems.append(f"text {_name(a)} overlaps text {_name(b)}")
+        elif _run_together(ba, bb):
+            problems.append(f"text {_name(a)} runs into text {_name(b)} (less than {GAP:g} px apart)")
     for t, box in zip(texts, boxes):
         if (box.x0 < fig_box.x0 - slack or box.y0 < fig_box.y0 - slack
                 or box.x1 > fig_box.x1 + slack or box.y1 > fig_box.y1 + slack):

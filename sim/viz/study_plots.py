@@ -25,6 +25,7 @@ import textwrap
 from collections import defaultdict
 
 from matplotlib.figure import Figure  # never pyplot: saving uses Agg, no backend is changed
+from matplotlib.ticker import MaxNLocator
 
 from sim import arguments
 from sim.files import write_figure
@@ -100,6 +101,8 @@ def _draw(ax, rows, estimates, zero: bool = False):
     ax.set_yticks(range(len(names)), names, fontsize=10)
     ax.set_ylim(len(names) - 0.5, -0.5)
     ax.grid(axis="x", alpha=0.3)
+    # At most 6 ticks: a panel 5 in wide holds 6 labels like "-0.0025" apart, not 9.
+    ax.xaxis.set_major_locator(MaxNLocator(nbins=6, steps=[1, 2, 2.5, 5, 10]))
     if zero:
         ax.axvline(0, color="black", linewidth=1)
     return handles
