@@ -191,9 +191,11 @@ def plot_map(scenario, log=None, t: float | None = None, ax=None, path=None, *,
     a PNG. The halt points are one scatter labelled ``"halt"`` (one point per ``halt``
     record up to ``t``), each joined to where its firer stood, and that firer's radius is
     drawn there from the record when the firer has since moved or fallen. The units are
-    one scatter per side labelled with the side's name; an eliminated unit is a cross
-    where it fell. The legend (beside the map) names the sides, the marks and each kind of
-    ground once; units on one spot share one label, and no label covers another or a mark.
+    one scatter per side labelled with the side's name (a hidden unit hollow, with its
+    own legend entry); an eliminated unit is a cross where it fell, under any unit standing
+    there now. A trail is drawn only while its unit is on the table. The legend (beside
+    the map) names the sides, the marks and each kind of ground once; units on one spot
+    share one label, and no label covers another or a mark.
     ``coords`` writes each hex's ``"q,r"``; ``graph`` draws the waypoint graph.
     """
     if scenario is None:
