@@ -360,3 +360,82 @@ def test_timeline_colours_are_distinct_and_each_state_has_one_entry():
     entries = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
     assert sum("eliminated" in e for e in entries) == 1
     assert viz.check_legible(fig) == []
+
+
+@pytest.fixture(scope="module")
+def crossing():
+    """Lesson 02's FoW battle (seed 1): mg falls at (60, 30) at t = 13, a2 stands there by
+    t = 19; the sniper goes to its reserve from HIDE_RUIN at 15 and is placed at 21."""
+    sc = load_scenario(SCENARIOS / "crossing_sniper.yaml")
+    log = run_battle(sc, 1).log
+    (mg,) = log.where(event="eliminate", unit="mg")
+    assert tuple(mg["pos"]) == (60.0, 30.0)
+    assert viz.positions_at(sc, log, 21.0)["a2"] == pytest.approx((60.0, 30.0))
+    return sc, log
+
+
+def test_a_living_unit_stays_above_and_clear_of_the_cross_where_another_fell(crossing):
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.colors import to_rgb
+
+    sc, log = crossing
+    fig = viz.plot_map(sc, log, t=21.0)
+    ax = fig.axes[0]
+    (cross,) = [c for c in ax.collections if c.get_label().startswith("eliminated")]
+    (blue,) = [c for c in ax.collections if c.get_label() == "blue"]
+    assert [60.0, 30.0] in cross.get_offsets().tolist() and [60.0, 30.0] in blue.get_offsets().tolist()
+    assert blue.get_zorder() > cross.get_zorder()
+    assert viz.check_legible(fig) == []
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    pixels = __import__("numpy").asarray(canvas.buffer_rgba())[..., :3] / 255
+    cx, cy = ax.transData.transform((60.0, 30.0))
+    px = fig.dpi / 72
+
+    def colour_at(dx, dy):   # offsets in points from the spot, y up
+        return pixels[int(round(fig.bbox.height - cy - dy * px)), int(round(cx + dx * px))]
+
+    dot = to_rgb(blue.get_facecolors()[0])
+    assert colour_at(0, 0) == pytest.approx(dot, abs=0.05)      # the living unit on top
+    half = math.sqrt(cross.get_sizes()[cross.get_offsets().tolist().index([60.0, 30.0])]) / 2
+    dot_r = math.sqrt(blue.get_sizes()[0]) / 2
+    arms = [colour_at(sx * d, sy * d) for sx in (-1, 1) for sy in (-1, 1)
+            for d in [dot_r + 1.5 + k * 0.5 for k in range(int(2 * (half - dot_r - 2)))]]
+    assert sum(max(c) < 0.3 for c in arms) >= 4                 # the cross shows around it
+    r = half * px
+    around = __import__("matplotlib").transforms.Bbox([[cx - r, cy - r], [cx + r, cy + r]])
+    renderer = canvas.get_renderer()
+    labels = [t for t in ax.texts if t.get_visible() and t.get_text()]
+    assert any(t.get_text() == "a2" for t in labels)
+    for t in labels:
+        assert not t.get_window_extent(renderer).overlaps(around), t.get_text()
+
+
+def test_no_trail_is_drawn_while_a_unit_is_off_the_table(crossing):
+    sc, log = crossing
+    away = log.where(event="to_reserve", unit="sniper")
+    back = log.where(event="deploy", unit="sniper")
+    jumps = [(tuple(a["pos"]), tuple(next(b for b in back if b["t"] > a["t"])["pos"]))
+             for a in away if any(b["t"] > a["t"] for b in back)]
+    jumps = [(p, q) for p, q in jumps if p != q]   # back at the same spot: no line to see
+    assert ((66.0, 48.0), (30.0, 52.0)) in jumps
+    for t in (21.0, None):
+        ax = viz.plot_map(sc, log, t=t).axes[0]
+        trails = [list(zip(*line.get_data())) for line in ax.lines if line.get_linestyle() == "-"]
+        assert any((60.0, 30.0) in pts for pts in trails)           # a2's trail is drawn
+        for pts in trails:
+            for p, q in zip(pts, pts[1:]):
+                assert (p, q) not in jumps and (q, p) not in jumps, (t, p, q)
+
+
+def test_a_hidden_unit_has_a_legend_entry_exactly_when_one_is_drawn(crossing):
+    sc, log = crossing
+    key = "hidden (hollow: not yet seen)"
+    for t, hidden in ((21.0, True), (8.0, False), (None, False)):
+        fig = viz.plot_map(sc, log, t=t)
+        entries = [e.get_text() for e in fig.axes[0].get_legend().get_texts()]
+        hollow = any(c.get_label() in ("red", "blue") and any(f[3] == 0 for f in c.get_facecolors())
+                     for c in fig.axes[0].collections)
+        assert hollow is hidden, t
+        assert entries.count(key) == (1 if hidden else 0), t
+        assert viz.check_legible(fig) == []

@@ -19,6 +19,8 @@ import re
 from typing import Any
 
 from matplotlib.collections import LineCollection, PatchCollection
+from matplotlib.legend_handler import HandlerPathCollection
+from matplotlib.lines import Line2D
 from matplotlib.patches import Circle, Patch, Polygon, Rectangle, RegularPolygon
 
 from sim import arguments
@@ -35,13 +37,16 @@ from sim.viz.common import (
     unit_info,
 )
 from sim.viz.labels import CENTRE, annotate_units, placer, points_per_unit
-from sim.viz.states import unit_states
+from sim.viz.marks import looks, segments
+from sim.viz.states import sniper_ids, unit_states
 from sim.viz.tracks import position_on, unit_tracks
 
 # -- drawing -----------------------------------------------------------------------------
 HEX_COLOURS = {"open": "whitesmoke", "woods": "darkolivegreen", "building": "saddlebrown",
                "hedge": "yellowgreen", "rubble": "tan", "impassable": "dimgrey"}
 FONT = 10  # points: every word on a map a projector must carry
+CROSS = 60           # a fallen unit's cross (points²)
+COVERED_CROSS = 260  # the cross under a living unit (a dot is 70 points²): its arms show
 
 
 def _area_colour(kind) -> str:
@@ -186,9 +191,11 @@ def plot_map(scenario, log=None, t: float | None = None, ax=None, path=None, *,
     a PNG. The halt points are one scatter labelled ``"halt"`` (one point per ``halt``
     record up to ``t``), each joined to where its firer stood, and that firer's radius is
     drawn there from the record when the firer has since moved or fallen. The units are
-    one scatter per side labelled with the side's name; an eliminated unit is a cross
-    where it fell. The legend (beside the map) names the sides, the marks and each kind of
-    ground once; units on one spot share one label, and no label covers another or a mark.
+    one scatter per side labelled with the side's name (a hidden unit hollow, with its
+    own legend entry); an eliminated unit is a cross where it fell, under any unit standing
+    there now. A trail is drawn only while its unit is on the table. The legend (beside
+    the map) names the sides, the marks and each kind of ground once; units on one spot
+    share one label, and no label covers another or a mark.
     ``coords`` writes each hex's ``"q,r"``; ``graph`` draws the waypoint graph.
     """
     if scenario is None:
@@ -215,20 +222,15 @@ def plot_map(scenario, log=None, t: float | None = None, ax=None, path=None, *,
     t_units = 0.0 if t is None else t
     where = {u: position_on(tr, t_units) for u, tr in tracks.items() if tr}
     state: dict[str, str] = {}
+    spans = unit_states(recs, scenario) if recs else []
     if recs and t is not None:
-        for s in unit_states(recs, scenario):
+        for s in spans:
             if s.start <= t < s.end or (t >= s.end and s.state in ("eliminated", "killed")):
                 if s.lane == "lifecycle" or s.unit not in state:
                     state[s.unit] = s.state
     if paths and recs:
-        for u, tr in tracks.items():
-            pts = [(x, y) for tt, x, y in tr if t is None or tt <= t]
-            if t is not None and pts:   # so the track has an entry
-                pts.append(position_on(tr, t))
-            if len(pts) > 1:
-                xs, ys = zip(*pts)
-                ax.plot(xs, ys, "-", color=colours.get(side_of.get(u), "black"), alpha=0.45,
-                        linewidth=1.2, zorder=2)
+        _trails(ax, tracks, spans, sniper_ids(recs, scenario), recs[-1]["t"], t,
+                {u: colours.get(side_of.get(u), "black") for u in tracks})
     attacker = getattr(getattr(scenario, "victory", None), "attacker", None)
     radius, rlabel = reaction_radius(scenario)
     gone = {"eliminated", "killed", "reserve", "withdrawn", "off_board"}
@@ -252,6 +254,7 @@ def plot_map(scenario, log=None, t: float | None = None, ax=None, path=None, *,
     dead = _fallen(recs, where, state, t)
     living: list[tuple[str, tuple[float, float]]] = []
     sides: list = []
+    any_hidden = False
     for side in colours:
         # at t, the fallen are only their crosses; the whole battle starts every unit
         us = [u for u in where if side_of.get(u) == side and state.get(u) not in gone
@@ -260,18 +263,32 @@ def plot_map(scenario, log=None, t: float | None = None, ax=None, path=None, *,
         if not pts:
             continue
         hidden = [state.get(u) == "hidden" for u in us]
+        any_hidden = any_hidden or any(hidden)
         sides.append(ax.scatter([p[0] for p in pts], [p[1] for p in pts], s=70, zorder=5,
                                 label=str(side),
                                 facecolors=["none" if h else colours[side] for h in hidden],
                                 edgecolors=colours[side], linewidths=1.5))
         living += list(zip(us, pts))
+    if any_hidden:   # a hollow marker says so on the map, not only in the lesson
+        sides.append(Line2D([], [], linestyle="none", marker="o", markersize=8.4,
+                            markerfacecolor="none", markeredgecolor="dimgrey",
+                            markeredgewidth=1.5, label="hidden (hollow: not yet seen)"))
     marks_at += [p for _, p in living]
+    keys: dict = {}
     if dead:
         fell = list(dead.values())
         marks_at += fell
-        marks.append(ax.scatter([p[0] for p in fell], [p[1] for p in fell], marker="x", s=60,
-                                color="black", linewidths=1.8, zorder=5,
-                                label="eliminated (where it fell)"))
+        # Under the living: where one stands on a fallen unit's spot, its dot stays on top
+        # and the cross is drawn larger behind it, its arms showing around the dot.
+        stood = [any(math.dist(p, q) < 1e-6 for _, q in living) for p in fell]
+        arm = math.sqrt(COVERED_CROSS) / 2 / max(points_per_unit(ax), 1e-9)
+        marks_at += [(x + dx * arm, y + dy * arm) for (x, y), k in zip(fell, stood) if k
+                     for dx in (-1, 1) for dy in (-1, 1)]   # its arms' tips: no label on them
+        cross = ax.scatter([p[0] for p in fell], [p[1] for p in fell], marker="x",
+                           s=[COVERED_CROSS if k else CROSS for k in stood], color="black",
+                           linewidths=1.8, zorder=4.5, label="eliminated (where it fell)")
+        marks.append(cross)
+        keys[cross] = HandlerPathCollection(sizes=[CROSS])   # its key: the plain cross
     if labels:
         annotate_units(ax, [u for u, _ in living], [p for _, p in living],
                        obstacles=lambda: marks_at)
@@ -291,10 +308,26 @@ def plot_map(scenario, log=None, t: float | None = None, ax=None, path=None, *,
             "units at start, whole battle drawn" if recs else "start")
     ax.set_title(title if title is not None else f"{name} ({when})", fontsize=12)
     if legend:
-        ax.legend(handles=[*sides, *marks, *ground], loc="upper left", bbox_to_anchor=(1.01, 1),
-                  fontsize=FONT, framealpha=0.9, title="units, marks, ground",
+        ax.legend(handles=[*sides, *marks, *ground], handler_map=keys, loc="upper left",
+                  bbox_to_anchor=(1.01, 1), fontsize=FONT, framealpha=0.9, title="units, marks, ground",
                   title_fontsize=FONT)
     return save(fig, path)
+
+
+def _trails(ax, tracks, spans, snipers, end, t, colour) -> None:
+    """Each unit's trail up to ``t`` (all of it without ``t``), one line per stretch on
+    the table: none runs from where it left the table to where it came back."""
+    look = looks(spans, list(tracks), set(snipers))
+    for u, tr in tracks.items():
+        if not tr:
+            continue
+        for seg in segments(tr, look[u], end):
+            pts = [(x, y) for tt, x, y in seg if t is None or tt <= t]
+            if t is not None and seg[0][0] <= t < seg[-1][0]:   # the stretch walked by t
+                pts.append(position_on(seg, t))
+            if len(pts) > 1:
+                xs, ys = zip(*pts)
+                ax.plot(xs, ys, "-", color=colour[u], alpha=0.45, linewidth=1.2, zorder=2)
 
 
 def _halts(ax, hs, circled, marks_at) -> list:
