@@ -1,7 +1,9 @@
 """The replay questioned in headless Chromium: stepping by event lands on each record's
 instant, a clicked (or keyboard-chosen) halt shows its roll, what it needed and its rule
-with its title, ``#t=`` opens it at a time and follows the clock, and a host page that
-embeds the fragment keeps its own styles."""
+with its title, ``#t=`` opens it at a time and follows the clock (a link copied at an
+event reopens on it), marks stacked on one spot are each inspected, failed shots look as
+the legend says, labels sit by their units, and a host page that embeds the fragment
+keeps its own styles."""
 from __future__ import annotations
 
 import json
