@@ -106,10 +106,12 @@
                        visibility: "hidden"}, m.k === "fell" ? layers.fallen : layers.passing);
     var p = m.p;
     if (m.k === "shot") {
-      make("line", {x1: p[0], y1: p[1], x2: p[2], y2: p[3], stroke: m.ok ? "#c00" : "#555",
-                    "stroke-width": 2.5, "stroke-dasharray": m.ok ? "none" : "7 5"}, g);
+      // drawn as the legend's key for it says (D.shot: the page's one list of the styles)
+      var look = D.shot[m.ok ? "ok" : "failed"];
+      make("line", {x1: p[0], y1: p[1], x2: p[2], y2: p[3], stroke: look.stroke,
+                    "stroke-width": 2.5, "stroke-dasharray": look.dash}, g);
       make("line", {x1: p[0], y1: p[1], x2: p[2], y2: p[3], stroke: "transparent", "stroke-width": 12}, g);
-      make("circle", {cx: p[2], cy: p[3], r: 4, fill: m.ok ? "#c00" : "#555"}, g);
+      make("circle", {cx: p[2], cy: p[3], r: 4, fill: look.stroke}, g);
     } else if (m.k === "hit") {
       make("circle", {cx: p[0], cy: p[1], r: 13, fill: "none", stroke: "#c00", "stroke-width": 3}, g);
     } else if (m.k === "halt") {
@@ -145,21 +147,34 @@
   function labels(spots) {
     while (layers.labels.firstChild) { layers.labels.removeChild(layers.labels.firstChild); }
     // Each label takes the first place around its spot that is clear of the labels
-    // placed before it and of every unit (text size estimated from its length).
+    // placed before it and of every unit, and nearer its own spot than any other, so it
+    // is read as that spot's (text size estimated from its length); failing that, the
+    // first place nearer its own spot, or else the first clear one.
     var taken = spots.map(function (s) { return [s.x - 9, s.y - 9, s.x + 9, s.y + 9]; });
     var places = [[11, 18, "start"], [11, -8, "start"], [-11, 18, "end"], [-11, -8, "end"],
-                  [13, 5, "start"], [-13, 5, "end"], [11, 34, "start"], [11, -24, "start"]];
+                  [13, 5, "start"], [-13, 5, "end"], [0, 24, "middle"], [0, -14, "middle"],
+                  [11, 34, "start"], [11, -24, "start"], [-11, 34, "end"], [-11, -24, "end"],
+                  [0, 40, "middle"], [0, -30, "middle"]];
+    function gap(box, s) {
+      var dx = Math.max(box[0] - s.x, 0, s.x - box[2]), dy = Math.max(box[1] - s.y, 0, s.y - box[3]);
+      return Math.sqrt(dx * dx + dy * dy);
+    }
     spots.forEach(function (s, si) {
       var text = s.ids.join(", "), w = 8.4 * text.length + 2, h = 16;
-      var pick = places[0];
+      var best = null;
       for (var c = 0; c < places.length; c++) {
-        var x = s.x + places[c][0], y = s.y + places[c][1];
-        var box = places[c][2] === "start" ? [x, y - h + 3, x + w, y + 3] : [x - w, y - h + 3, x, y + 3];
+        var x = s.x + places[c][0], y = s.y + places[c][1], left = {start: x, end: x - w, middle: x - w / 2};
+        var box = [left[places[c][2]], y - h + 3, left[places[c][2]] + w, y + 3];
         var clear = taken.every(function (t, ti) {
           return ti === si || box[2] <= t[0] || t[2] <= box[0] || box[3] <= t[1] || t[3] <= box[1];
         });
-        if (clear) { pick = places[c]; taken.push(box); break; }
+        var own = spots.every(function (o, oi) { return oi === si || gap(box, s) < gap(box, o); });
+        var score = (clear && own ? 3 : own ? 2 : clear ? 1 : 0);
+        if (best === null || score > best[0]) { best = [score, places[c], box]; }
+        if (score === 3) { break; }
       }
+      var pick = best[1];
+      taken.push(best[2]);
       make("text", {x: s.x + pick[0], y: s.y + pick[1], "text-anchor": pick[2], "font-size": 15,
                     "paint-order": "stroke", stroke: "white", "stroke-width": 4,
                     "pointer-events": "none"}, layers.labels).textContent = text;
@@ -199,10 +214,15 @@
     });
     offTable.textContent = (off.length ? "not on the table: " + off.join(", ") : "") +
       (off.length && fallen.length ? " · " : "") + (fallen.length ? "eliminated: " + fallen.join(", ") : "");
+    // A passing mark (shot, hit, pin) fades as it ages; one from before the latest instant
+    // that has marks is faint, so an old hit under new misses does not read as new.
+    var latest = -Infinity;
+    marks.forEach(function (k) { if (k.m.t <= now + EPS) { latest = Math.max(latest, k.m.t); } });
     marks.forEach(function (k) {
       var age = now - k.m.t, on = age >= -EPS && (k.lasting || age < D.linger);
       k.el.setAttribute("visibility", on ? "visible" : "hidden");
-      if (on && !k.lasting) { k.el.setAttribute("opacity", (1 - 0.6 * Math.max(0, age) / D.linger).toFixed(2)); }
+      var strength = k.m.t < latest - EPS ? 0.3 : 1;
+      if (on && !k.lasting) { k.el.setAttribute("opacity", (strength * (1 - 0.6 * Math.max(0, age) / D.linger)).toFixed(2)); }
     });
     var frame = frameOf(now);
     slider.value = frame;
@@ -232,11 +252,25 @@
     if (rest.length) { html("div", "sr-fields", rest.join("; "), box); }
   }
   function clear() { while (inspector.firstChild) { inspector.removeChild(inspector.firstChild); } }
+  function shownNow(j) { return marks[j].el.getAttribute("visibility") === "visible"; }
+  function samePlace(a, b) {
+    return a.k === b.k && a.p.length === b.p.length && a.p.every(function (v, c) { return Math.abs(v - b.p[c]) < 1; });
+  }
   function showMark(i) {
-    var m = D.marks[i];
+    // marks of one kind drawn on one spot cover each other: a click on one shows them all
+    var m = D.marks[i], stack = [], seen = {};
+    D.marks.forEach(function (o, j) { if (j === i || (shownNow(j) && samePlace(o, m))) { stack.push(j); } });
     clear();
-    html("div", "sr-title", NAMES[m.k] + " at t = " + m.t.toFixed(2) + ": the records behind it", inspector);
-    m.r.forEach(function (j) { showRecord(j, inspector); });
+    if (stack.length > 1) {
+      html("div", "sr-title", stack.length + " " + NAMES[m.k] + " marks on one spot, each with the records behind it:",
+           inspector);
+    }
+    stack.forEach(function (j) {
+      var o = D.marks[j], who = D.records[o.g].unit;
+      html("div", "sr-title", NAMES[o.k] + " at t = " + o.t.toFixed(2) + (stack.length > 1 && who ? " (" + who + ")" : "") +
+           ": the records behind it", inspector);
+      o.r.forEach(function (r) { if (!seen[r]) { seen[r] = 1; showRecord(r, inspector); } });
+    });
   }
   function names(r, id) {
     return ["unit", "target", "by", "firer"].some(function (k) {
@@ -271,14 +305,23 @@
       var eq = s.indexOf("=");
       if (eq > 0 && decodeURIComponent(s.slice(0, eq)) === key) {
         var v = parseFloat(decodeURIComponent(s.slice(eq + 1)));
-        if (isFinite(v)) { found = v; }
+        if (isFinite(v)) { found = atInstant(v); }
       }
     });
     return found;
   }
+  // a time written with nine decimals is the record instant it was rounded from, so the
+  // state drawn includes the records at that instant
+  function atInstant(v) {
+    for (var j = 0; j < D.instants.length; j++) {
+      if (Math.abs(D.instants[j] - v) <= 1e-9 * Math.max(1, Math.abs(v))) { return D.instants[j]; }
+    }
+    return v;
+  }
   function writeHash() {
     if (timer !== null) { return; }   // while playing the hash rests; it is written on pause
-    var mine = encodeURIComponent(key) + "=" + Number(now.toFixed(3));
+    // nine decimals (as the log writes t), so the link reopens on this very instant
+    var mine = encodeURIComponent(key) + "=" + Number(now.toFixed(9));
     var parts = hashParts().filter(function (s) { return decodeURIComponent(s.split("=")[0]) !== key; });
     parts.push(mine);
     var hash = "#" + parts.join("&");

@@ -33,6 +33,9 @@ from sim.viz.tracks import GONE, Battle, position_on, state_at
 
 DPI = 160   # the picture's pixels per inch: its ground names stay readable when it scales
 HEX_LABELS = 400   # a hex map of at most this many hexes gets each hex's "q,r" written over it (SVG text)
+#: How a shot is drawn, by its roll's outcome: the page draws it and its legend key from this.
+SHOT = {"ok": {"stroke": "#c00", "dash": "none", "words": "solid red"},
+        "failed": {"stroke": "#555", "dash": "7 5", "words": "grey dashes"}}
 CSS = """
 .sim-replay { font-family: system-ui, sans-serif; font-size: 14px; line-height: 1.35; max-width: 100%; color: #222; }
 .sim-replay .sr-board { display: flex; flex-wrap: wrap; gap: 0.6em; align-items: flex-start; }
@@ -122,7 +125,7 @@ def replay_data(scenario: Any, log: Any, frames: Any = 60, fps: int = 8,
     step = (times[-1] - times[0]) / max(1, len(times) - 1)
     radius = b.radius
     data = {
-        "fps": fps, "t": times, "end": end, "linger": max(1.0, 1.5 * step),
+        "fps": fps, "t": times, "shot": SHOT, "end": end, "linger": max(1.0, 1.5 * step),
         "instants": sorted({r["t"] for r in recs}), "clock": clock,
         "pos": pos, "fill": fill,
         "units": [{"id": u, "side": b.side_of.get(u), "colour": to_hex(b.colours.get(b.side_of.get(u), "black")),
@@ -153,12 +156,15 @@ def _legend(data: dict[str, Any], ground: list[tuple[str, str, float]]) -> str:
     if any(row[1] == "hidden" for u in data["units"] for row in u["looks"]):
         keys.append('<span class="key"><span class="swatch" style="background:white;border-radius:50%">'
                     "</span>hidden (not yet seen)</span>")
-    shown = [("shot", '<span style="color:#c00">—</span> shot or roll at a target (dashed: failed)'),
-             ("hit", '<span style="color:#c00">◎</span> hit'),
-             ("halt", '<span style="color:goldenrod">◆</span> halt (where the mover stopped)'),
-             ("pin", '<span style="color:darkorange">▲</span> pinned'),
-             ("fell", '<span style="font-weight:bold">✕</span> eliminated (where it fell, in its side\'s colour)')]
-    keys += [f'<span class="key">{text}</span>' for kind, text in shown if kind in kinds]
+    shown = [("shot", _shot_key("ok", "a shot or roll at a target that succeeded")
+              + _shot_key("failed", "one that failed")
+              + _key("faint: a shot, hit or pin from before the latest instant")),
+             ("hit", _key('<span style="color:#c00">◎</span> hit')),
+             ("halt", _key('<span style="color:goldenrod">◆</span> halt (where the mover stopped)')),
+             ("pin", _key('<span style="color:darkorange">▲</span> pinned')),
+             ("fell", _key('<span style="font-weight:bold">✕</span> eliminated '
+                           "(where it fell, in its side's colour)"))]
+    keys += [text for kind, text in shown if kind in kinds]
     words = {w for u in data["units"] for row in u["looks"] if row[1] in ("hidden", "shown")
              for w in row[2].split(" · ") if w}
     if words:
@@ -169,6 +175,19 @@ def _legend(data: dict[str, Any], ground: list[tuple[str, str, float]]) -> str:
         keys.append(f'<span class="key"><span class="swatch" style="background:{colour};opacity:{alpha:.2f}">'
                     f"</span>{escape(label)}</span>")
     return '<div class="sr-legend">' + "".join(keys) + "</div>"
+
+
+def _key(text: str) -> str:
+    """A legend key: ``text`` is markup."""
+    return f'<span class="key">{text}</span>'
+
+
+def _shot_key(outcome: str, text: str) -> str:
+    """A legend key with a line drawn as the page draws a shot of that outcome."""
+    look = SHOT[outcome]
+    return (f'<span class="key" data-key="shot-{outcome}"><svg width="26" height="10" style="vertical-align:middle;'
+            f'margin-right:0.3em"><line x1="1" y1="5" x2="25" y2="5" stroke="{look["stroke"]}" stroke-width="2.5" '
+            f'stroke-dasharray="{look["dash"]}"/></svg>{look["words"]}: {text}</span>')
 
 
 def _button(cls: str, text: str, title: str) -> str:
