@@ -5,13 +5,23 @@ from __future__ import annotations
 
 import re
 import shutil
+import statistics
 from collections import Counter
+
+from scipy import stats
 
 from conftest import SCENARIOS
 from sim.cli import main
 from sim.study.plan.study_file import load_study
 from sim.study.reports.headline import headline
-from sim.study.reports.mechanisms import MECHANISM_RATIO, comparisons, deciding_rule, mechanism_warning, rule_counts
+from sim.study.reports.mechanisms import (
+    MECHANISM_RATIO,
+    RuleCounts,
+    comparisons,
+    deciding_rule,
+    mechanism_warning,
+    rule_counts,
+)
 from sim.study.run.runner import run_study
 
 SNAP = Counter({"BASE.S.SHOOT": 18.3, "SF.HALT": 10.9, "SF.ROLL": 10.9})
@@ -38,10 +48,17 @@ def test_a_zone_that_acts_far_less_than_snap_fire_is_flagged_in_words():
     counts = {"zoc": ZONE, "snap_fire": SNAP}
     assert mechanism_warning("zoc", "snap_fire", counts) == (
         "Under zoc its deciding rule SF.ZOC acts 1.50 times a battle against 10.9 for snap_fire's "
-        "SF.HALT (less than 25% as often): the difference mostly measures how often each "
-        "mechanism acts, not how well.")
-    assert "SF.HALT, in the 20 battles a cell the rule counts re-ran (less" in mechanism_warning(
-        "zoc", "snap_fire", counts, battles=20)
+        "SF.HALT, less than 25% as often: the difference compares a rule that barely acts with one "
+        "that acts often, and cannot say how the two would compare acting equally often.")
+    assert "a battle (20 battles re-run) against" in mechanism_warning("zoc", "snap_fire", counts, battles=20)
+    # counts kept battle by battle give the rare rule's rate its 95 % t interval
+    zone = RuleCounts([Counter({"SF.ZOC": k, "BASE.S.SHOOT": 21}) for k in (0, 1, 2, 3)])
+    snap = RuleCounts([Counter({"SF.HALT": 11, "SF.ROLL": 11, "BASE.S.SHOOT": 18})] * 4)
+    half = float(stats.t.ppf(0.975, 3)) * statistics.stdev([0, 1, 2, 3]) / 2
+    assert zone["SF.ZOC"] == 1.5 and zone.interval("SF.ZOC") == (0.0, 1.5 + half)
+    assert (f"SF.ZOC acts 1.50 times a battle (4 battles re-run; 95% interval 0.00 to {1.5 + half:.2f}) "
+            "against 11.0 for snap_fire's SF.HALT") in mechanism_warning("zoc", "snap_fire",
+                                                                       {"zoc": zone, "snap_fire": snap})
     # the baseline's mechanism may be the one that barely acts: it is named
     flipped = mechanism_warning("snap_fire", "zoc", counts)
     assert flipped is not None and flipped.startswith("Under zoc its deciding rule SF.ZOC")

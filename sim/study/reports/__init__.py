@@ -2,7 +2,7 @@
 
 - ``summary``: the table, the JSON contract and the CSV file;
 - ``headline``: what the study measured, in measured words (after ``mechanisms``: the rule
-  counts and whether a comparison mostly measures how often two mechanisms act);
+  counts and whether a comparison sets a rule that barely acts against one that acts often);
 - ``farming``: what ``sim analyse`` shows (text, JSON, CSV files, plots);
 - ``html_report``: the self-contained HTML report (``sim study --report``).
 """

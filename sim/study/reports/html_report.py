@@ -4,8 +4,8 @@ to share or archive.
 It holds the study's question (its description, then what the comment lines that open its
 file add), its design (scenario, variants, factors, cells, replications, seeds), the rule
 counts (how often each rule acted per battle in each cell), the headline
-(``sim.study.reports.headline``: a flag when a comparison mostly measures how often two
-mechanisms act, then the measured difference of the primary metric), the per-cell results and the
+(``sim.study.reports.headline``: a flag when a comparison sets a rule that barely acts
+against one that acts often, then the measured difference of the primary metric), the per-cell results and the
 paired differences with their intervals, the plots inline, the analysis of a designed
 study when the ``analysis`` extra is installed, and the provenance: study hash, sim
 version, seeds and the command line. Everything is inline and the page fetches nothing.
@@ -121,11 +121,12 @@ def _rule_counts(rules: list[str], counts: dict[str, Counter], run: StudyRun) ->
     shown = min(RULE_COUNT_REPS, run.replications)
     more = (f" (the first {RULE_COUNT_CELLS} of {len(run.study.cells)} cells)"
             if len(run.study.cells) > RULE_COUNT_CELLS else "")
-    return (f"<p>Records per battle naming each rule, mean over the first {shown} replications of "
-            f"each cell{more}, re-run with their stored seeds. Read these first: a variant whose "
-            f"rule never acts cannot differ from the baseline, and one whose deciding rule (the "
-            f"one acting most often of those acting in no cell of its rival's variant) acts less than "
-            f"{MECHANISM_RATIO:.0%} as often as its rival's is flagged below.</p>" + _table(head, rows, "counts"))
+    return (f"<p>How many log records a battle name each rule: the mean over the first {shown} "
+            f"replications of each cell{more}, re-run with their stored seeds. Read these first. A "
+            f"variant whose rule never acts cannot differ from the baseline. A variant's "
+            f"<em>deciding rule</em> is the rule it uses most that its rival never uses; when one "
+            f"side's deciding rule acts less than {MECHANISM_RATIO:.0%} as often as the other's, "
+            f"the comparison below is flagged.</p>" + _table(head, rows, "counts"))
 
 
 def _summary(run: StudyRun) -> str:

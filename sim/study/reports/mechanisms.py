@@ -10,17 +10,22 @@ rules that never act in its rival's variant (in none of its counted cells): the 
 the variant swapped in (under ``zoc``: ``SF.ZOC``; under ``snap_fire``: ``SF.HALT``, whose
 every halt has its ``SF.ROLL``). When
 both cells have one and one acts less than ``MECHANISM_RATIO`` times as often as the other,
-the comparison is flagged (``mechanism_warning``): its difference mostly measures how
-often each mechanism acts, not how well. A cell whose rules all act in its rival too (a
-knob that changes how often a rule acts, a plan) has no deciding rule and is not flagged.
+the comparison is flagged (``mechanism_warning``) with the two rates and the rarer one's
+interval: its difference compares a rule that barely acts with one that acts often, and
+cannot say how the two would compare acting equally often. A cell whose rules all act in
+its rival too (a knob that changes how often a rule acts, a plan) has no deciding rule and
+is not flagged.
 """
 from __future__ import annotations
 
+import math
 from collections import Counter
+
+from scipy import stats
 
 from sim.study.run.runner import StudyRun
 
-RULE_COUNT_REPS = 20   # replications per cell re-run for the rule counts
+RULE_COUNT_REPS = 100  # replications per cell re-run for the rule counts
 RULE_COUNT_CELLS = 24  # at most this many cells get rule counts (the first ones)
 #: A deciding rule acting less than this share as often as its rival's is flagged: under a
 #: quarter, even a mechanism four times as effective per act would not make up for it, so
@@ -28,18 +33,40 @@ RULE_COUNT_CELLS = 24  # at most this many cells get rule counts (the first ones
 MECHANISM_RATIO = 0.25
 
 
+class RuleCounts(Counter):
+    """Records per battle by rule ID in one cell (a Counter of means), with each battle's
+    own counts (``per_battle``: one Counter a battle re-run) for the rates' intervals."""
+
+    def __init__(self, per_battle: list[Counter]) -> None:
+        total: Counter = Counter()
+        for battle in per_battle:
+            total.update(battle)
+        super().__init__({k: v / max(1, len(per_battle)) for k, v in total.items()})
+        self.per_battle = per_battle
+
+    def interval(self, rule: str) -> tuple[float, float] | None:
+        """The 95 % t interval of ``rule``'s records per battle; None under two battles."""
+        xs = [b.get(rule, 0) for b in self.per_battle]
+        n = len(xs)
+        if n < 2:
+            return None
+        mean = sum(xs) / n
+        sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / (n - 1))
+        half = float(stats.t.ppf(0.975, n - 1)) * sd / math.sqrt(n)
+        return (max(0.0, mean - half), mean + half)
+
+
 def rule_counts(run: StudyRun, reps: int = RULE_COUNT_REPS) -> tuple[list[str], dict[str, Counter]]:
     """Records per battle by rule ID in each cell (the first ``RULE_COUNT_CELLS``), from
-    re-running its first ``reps`` replications with their stored seeds."""
+    re-running its first ``reps`` replications with their stored seeds (``RuleCounts``)."""
     from sim.replication import run_battle
 
     counts: dict[str, Counter] = {}
     for ci, cell in enumerate(run.study.cells[:RULE_COUNT_CELLS]):
         seeds = [run.records[(ci, r)].seed for r in range(min(reps, run.replications)) if (ci, r) in run.records]
-        total: Counter = Counter()
-        for seed in seeds:
-            total.update(r["rule"] for r in run_battle(cell.scenario, seed).log.records if r.get("rule"))
-        counts[cell.label] = Counter({k: v / max(1, len(seeds)) for k, v in total.items()})
+        counts[cell.label] = RuleCounts([
+            Counter(r["rule"] for r in run_battle(cell.scenario, seed).log.records if r.get("rule"))
+            for seed in seeds])
     rules = sorted({rid for c in counts.values() for rid in c})
     return rules, counts
 
@@ -93,7 +120,12 @@ def mechanism_warning(variant: str, baseline: str, counts: dict[str, Counter],
         [(variant, ours), (baseline, theirs)], key=lambda t: t[1][1])
     if lrate >= MECHANISM_RATIO * hrate:
         return None
-    sample = f", in the {battles} battles a cell the rule counts re-ran" if battles else ""
-    return (f"Under {low} its deciding rule {lrule} acts {rate_text(lrate)} times a battle against "
-            f"{rate_text(hrate)} for {high}'s {hrule}{sample} (less than {MECHANISM_RATIO:.0%} as often): the "
-            f"difference mostly measures how often each mechanism acts, not how well.")
+    rare = counts[low]
+    spread = rare.interval(lrule) if isinstance(rare, RuleCounts) else None
+    n = len(rare.per_battle) if isinstance(rare, RuleCounts) else battles
+    within = f"; 95% interval {rate_text(spread[0])} to {rate_text(spread[1])}" if spread else ""
+    sample = f" ({n} battles re-run{within})" if n else ""
+    return (f"Under {low} its deciding rule {lrule} acts {rate_text(lrate)} times a battle{sample} "
+            f"against {rate_text(hrate)} for {high}'s {hrule}, less than {MECHANISM_RATIO:.0%} as often: "
+            f"the difference compares a rule that barely acts with one that acts often, and cannot "
+            f"say how the two would compare acting equally often.")
