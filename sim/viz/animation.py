@@ -22,6 +22,7 @@ from sim.events import HALT
 from sim.files import write_figure
 from sim.viz.labels import MARKER, placer, points_per_unit
 from sim.viz.maps import draw_terrain
+from sim.viz.states import DEAD
 from sim.viz.tracks import GONE, Battle, position_at, state_at
 
 
@@ -90,7 +91,7 @@ def animate(scenario, log, fps: int = 8, frames=60, *, figsize=(11, 5.5), dpi: i
             p = position_at(tracks[u], t)
             s = state.get(u)
             colour = colours.get(side_of.get(u), "black")
-            if s in ("eliminated", "killed"):
+            if s in DEAD:
                 fallen.append(p)
             if s in GONE:
                 p = (math.nan, math.nan)

@@ -38,8 +38,8 @@ from sim.viz.common import (
 )
 from sim.viz.labels import CENTRE, annotate_units, placer, points_per_unit
 from sim.viz.marks import looks, segments
-from sim.viz.states import sniper_ids, unit_states
-from sim.viz.tracks import position_on, unit_tracks
+from sim.viz.states import DEAD, sniper_ids, unit_states
+from sim.viz.tracks import GONE, position_on, state_at, unit_tracks
 
 # -- drawing -----------------------------------------------------------------------------
 HEX_COLOURS = {"open": "whitesmoke", "woods": "darkolivegreen", "building": "saddlebrown",
@@ -221,25 +221,19 @@ def plot_map(scenario, log=None, t: float | None = None, ax=None, path=None, *,
     tracks = unit_tracks(recs, scenario)
     t_units = 0.0 if t is None else t
     where = {u: position_on(tr, t_units) for u, tr in tracks.items() if tr}
-    state: dict[str, str] = {}
     spans = unit_states(recs, scenario) if recs else []
-    if recs and t is not None:
-        for s in spans:
-            if s.start <= t < s.end or (t >= s.end and s.state in ("eliminated", "killed")):
-                if s.lane == "lifecycle" or s.unit not in state:
-                    state[s.unit] = s.state
+    state: dict[str, str] = state_at(spans, t) if recs and t is not None else {}
     if paths and recs:
         _trails(ax, tracks, spans, sniper_ids(recs, scenario), recs[-1]["t"], t,
                 {u: colours.get(side_of.get(u), "black") for u in tracks})
     attacker = getattr(getattr(scenario, "victory", None), "attacker", None)
     radius, rlabel = reaction_radius(scenario)
-    gone = {"eliminated", "killed", "reserve", "withdrawn", "off_board"}
     marks: list = []
     circled: set[tuple[float, float]] = set()
     if radii and radius:
         first = True
         for u, i in info.items():
-            if i["side"] == attacker or u not in where or state.get(u) in gone:
+            if i["side"] == attacker or u not in where or state.get(u) in GONE:
                 continue
             circle = ax.add_patch(Circle(where[u], radius, fill=False, linestyle="--",
                                          linewidth=0.9, edgecolor=colours.get(i["side"], "black"),
@@ -257,7 +251,7 @@ def plot_map(scenario, log=None, t: float | None = None, ax=None, path=None, *,
     any_hidden = False
     for side in colours:
         # at t, the fallen are only their crosses; the whole battle starts every unit
-        us = [u for u in where if side_of.get(u) == side and state.get(u) not in gone
+        us = [u for u in where if side_of.get(u) == side and state.get(u) not in GONE
               and (t is None or u not in dead)]
         pts = [where[u] for u in us]
         if not pts:
@@ -370,7 +364,7 @@ def _fallen(recs, where, state, t) -> dict[str, tuple[float, float]]:
                 out[r["unit"]] = (float(p[0]), float(p[1]))
     if t is not None:
         for u, s in state.items():
-            if s in ("eliminated", "killed") and u not in out and u in where:
+            if s in DEAD and u not in out and u in where:
                 out[u] = where[u]
     return out
 

@@ -15,11 +15,9 @@ from typing import Any
 
 from sim.events import DECIDE, ELIMINATE, HALT, HIT, PIN
 from sim.viz.rolls import is_roll
-from sim.viz.states import subject
+from sim.viz.states import DEAD, OFF_TABLE, subject
 from sim.viz.tracks import position_on, state_at
 
-OFF_TABLE = {"off_board", "reserve", "withdrawn"}
-DEAD = {"eliminated", "killed"}
 NAMES = ("unit", "target", "by", "firer")
 
 

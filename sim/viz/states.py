@@ -53,6 +53,11 @@ from sim.events import (
 )
 from sim.viz.common import records_of, scenario_of
 
+#: The final states: a unit in one stays in it to the end (its span holds after its end).
+DEAD = frozenset({"eliminated", "killed"})
+#: The states of a unit that is not on the table (not drawn, and leaving no trail).
+OFF_TABLE = frozenset({"off_board", "reserve", "withdrawn"})
+
 SNIPER_EVENTS = {ACTIVATE, WITHDRAW, TO_RESERVE}
 TARGET_SUBJECT = {SPOT, PIN, REVEAL, HIT}
 # Events whose names say a lifecycle state (a plug-in's "hide" or "place" reads as ours).
@@ -207,7 +212,7 @@ def unit_states(log, scenario=None, end: float | None = None) -> list[Span]:
             if ev == PLACE and r.get("on_board") is False:   # set up off the board: not hidden
                 new = set_up[u]
             old, since = life[u]
-            if old in ("eliminated", "killed"):
+            if old in DEAD:
                 continue
             if new != old:
                 if t > since:
@@ -220,7 +225,7 @@ def unit_states(log, scenario=None, end: float | None = None) -> list[Span]:
     for u in snipers:
         # a sniper the log never mentions stayed where the scenario put it, or off the board
         state, since = life.get(u, (set_up[u], 0.0))
-        if end > since or state in ("eliminated", "killed"):
+        if end > since or state in DEAD:
             spans.append(Span(u, state, since, end, "lifecycle"))
     spans.sort(key=lambda s: (s.start, s.unit, s.lane))
     return spans

@@ -13,6 +13,7 @@ from typing import Any
 from sim import arguments
 from sim.events import HIT, MOVE, PIN, REVEAL, SPOT
 from sim.viz.common import records_of, scenario_of, unit_info
+from sim.viz.states import DEAD, OFF_TABLE
 
 
 # -- tracks ------------------------------------------------------------------------------
@@ -99,7 +100,7 @@ def positions_at(scenario, log, t: float) -> dict[str, tuple[float, float]]:
     return {u: position_on(tr, t) for u, tr in unit_tracks(log, scenario).items() if tr}
 
 
-GONE = {"eliminated", "killed", "reserve", "withdrawn", "off_board"}
+GONE = DEAD | OFF_TABLE   # the states in which a unit is not drawn where it stands
 
 
 def frame_times(log, frames: int = 60) -> list[float]:
@@ -126,7 +127,7 @@ def state_at(spans: list[Any], t: float) -> dict[str, str]:
     out: dict[str, str] = {}
     last = max((s.end for s in spans), default=0.0)
     for s in spans:
-        if s.start <= t < s.end or (t >= s.end and (s.state in ("eliminated", "killed") or s.end == last)):
+        if s.start <= t < s.end or (t >= s.end and (s.state in DEAD or s.end == last)):
             if s.lane == "lifecycle" or s.unit not in out:
                 out[s.unit] = s.state
     return out

@@ -21,8 +21,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 
-from scipy import stats
-
+from sim.study.analysis.stats import t_interval
 from sim.study.run.runner import StudyRun
 
 RULE_COUNT_REPS = 100  # replications per cell re-run for the rule counts
@@ -46,14 +45,8 @@ class RuleCounts(Counter):
 
     def interval(self, rule: str) -> tuple[float, float] | None:
         """The 95 % t interval of ``rule``'s records per battle; None under two battles."""
-        xs = [b.get(rule, 0) for b in self.per_battle]
-        n = len(xs)
-        if n < 2:
-            return None
-        mean = sum(xs) / n
-        sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / (n - 1))
-        half = float(stats.t.ppf(0.975, n - 1)) * sd / math.sqrt(n)
-        return (max(0.0, mean - half), mean + half)
+        e = t_interval([b.get(rule, 0) for b in self.per_battle])
+        return (max(0.0, e.ci_low), e.ci_high) if math.isfinite(e.ci_low) else None
 
 
 def rule_counts(run: StudyRun, reps: int = RULE_COUNT_REPS) -> tuple[list[str], dict[str, Counter]]:
