@@ -69,7 +69,8 @@ def _overlaps(a: Bbox, b: Bbox) -> bool:
 
 def _shared(a: Bbox, b: Bbox) -> float:
     """The area two boxes share (0 when apart)."""
-    return max(0.0, min(a.x1, b.x1) - max(a.x0, b.x0)) * max(0.0, min(a.y1, b.y1) - max(a.y0, b.y0))
+    both = Bbox.intersection(a, b)
+    return 0.0 if both is None else both.width * both.height
 
 
 class Placer(Artist):

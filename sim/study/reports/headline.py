@@ -19,7 +19,7 @@ from typing import cast
 
 from sim.study.analysis.stats import LEVEL, Estimate, Summary
 from sim.study.reports.mechanisms import RULE_COUNT_REPS, comparisons, mechanism_warning
-from sim.study.reports.summary import excludes_zero
+from sim.study.reports.summary import excludes_zero, number_text
 from sim.study.run.runner import StudyRun
 
 HEADLINE_COMPARISONS = 5  # a study of more comparisons gets the first ones' headlines
@@ -34,12 +34,8 @@ def primary_metric(run: StudyRun) -> str | None:
     return run.metrics[0] if run.metrics else None
 
 
-def _num(x: float) -> str:
-    return f"{x:.1f}" if abs(x) >= 100 else f"{x:.3f}"
-
-
 def _signed(x: float) -> str:
-    return ("+" if x >= 0 else "-") + _num(abs(x))
+    return ("+" if x >= 0 else "-") + number_text(abs(x))
 
 
 def _how(run: StudyRun, e: Estimate) -> str:
@@ -65,7 +61,7 @@ def measured(run: StudyRun, variant: str, baseline: str, metric: str) -> str:
             return (f"{variant}'s {metric} equals {baseline}'s in every one of the {e.n} pairs "
                     "(no spread, so no interval).")
         side = "higher" if e.mean > 0 else "lower"
-        return (f"{variant}'s {metric} is exactly {_num(abs(e.mean))} {side} than {baseline}'s in "
+        return (f"{variant}'s {metric} is exactly {number_text(abs(e.mean))} {side} than {baseline}'s in "
                 f"every one of the {e.n} pairs (no spread, so no interval).")
     binary = e.method.startswith("newcombe")
     a, b = s.cells[variant][metric].mean, s.cells[baseline][metric].mean
@@ -74,9 +70,9 @@ def measured(run: StudyRun, variant: str, baseline: str, metric: str) -> str:
         bounds = f"{e.ci_low * 100:+.1f} to {e.ci_high * 100:+.1f} points"
         what, sides = f"{metric} rate", f"{a * 100:.1f}% against {b * 100:.1f}%"
     else:
-        size, unit = _num(abs(e.mean)), ""
+        size, unit = number_text(abs(e.mean)), ""
         bounds = f"{_signed(e.ci_low)} to {_signed(e.ci_high)}"
-        what, sides = f"mean {metric}", f"{_num(a)} against {_num(b)}"
+        what, sides = f"mean {metric}", f"{number_text(a)} against {number_text(b)}"
     interval = f"{level} interval of the difference {bounds}"
     if not excludes_zero(e):
         return (f"At n = {e.n} the study cannot tell {variant} from {baseline} on {metric} "

@@ -29,7 +29,7 @@ from sim.study.analysis.stats import Estimate, Summary
 from sim.study.plan.study_file import package_version
 from sim.study.reports.headline import headline
 from sim.study.reports.mechanisms import MECHANISM_RATIO, RULE_COUNT_CELLS, RULE_COUNT_REPS, rule_counts
-from sim.study.reports.summary import FULL_TABLE_CELLS, excludes_zero, full_table_hint, summary_table
+from sim.study.reports.summary import FULL_TABLE_CELLS, excludes_zero, full_table_hint, number_text, summary_table
 from sim.study.run.runner import StudyRun
 from sim.viz.html import escape, file_uri, page
 
@@ -74,10 +74,7 @@ def asked(description: str, comments: list[str]) -> list[str]:
 
 
 def _fmt(x: float, signed: bool = False) -> str:
-    if x is None or not math.isfinite(x):
-        return "–"
-    spec = "+" if signed else ""
-    return f"{x:{spec}.1f}" if abs(x) >= 100 else f"{x:{spec}.3f}"
+    return number_text(x, signed, missing="–")
 
 
 def _interval(e: Estimate, signed: bool = False) -> str:

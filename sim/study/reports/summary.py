@@ -42,9 +42,10 @@ def as_json(run: StudyRun) -> dict[str, Any]:
     }
 
 
-def _num(x: float, signed: bool = False) -> str:
+def number_text(x: float | None, signed: bool = False, missing: str = "-") -> str:
+    """A number as the study's tables print it: 1 decimal from 100 up, else 3; ``missing`` if none."""
     if x is None or not math.isfinite(x):
-        return "-"
+        return missing
     spec = "+" if signed else ""
     return f"{x:{spec}.1f}" if abs(x) >= 100 else f"{x:{spec}.3f}"
 
@@ -55,10 +56,10 @@ LABELS = {"wilson": " (Wilson)", "newcombe-paired": " (Newcombe, paired)",
 
 def _ci(e: Estimate, signed: bool = False) -> str:
     if e.constant:
-        return f"constant: {_num(e.mean, signed)} in all"
+        return f"constant: {number_text(e.mean, signed)} in all"
     if not math.isfinite(e.ci_low):
         return "-"
-    return f"[{_num(e.ci_low, signed)}, {_num(e.ci_high, signed)}]" + LABELS.get(e.method, "")
+    return f"[{number_text(e.ci_low, signed)}, {number_text(e.ci_high, signed)}]" + LABELS.get(e.method, "")
 
 
 def excludes_zero(e: Estimate) -> bool:
@@ -90,7 +91,7 @@ def table(run: StudyRun, where: str = "") -> str:
     lines += ["", head, "-" * len(head)]
     for cell, per in s.cells.items():
         for i, (m, e) in enumerate(per.items()):
-            lines.append(f"{cell if i == 0 else '':<{wc}}  {m:<{wm}}  {_num(e.mean):>9}  "
+            lines.append(f"{cell if i == 0 else '':<{wc}}  {m:<{wm}}  {number_text(e.mean):>9}  "
                          f"{_ci(e):<34}  {e.n:>5}")
     if s.differences:
         wd = max([len("difference")] + [len(d) for d in s.differences])
@@ -99,7 +100,7 @@ def table(run: StudyRun, where: str = "") -> str:
                   head, "-" * len(head)]
         for d, per in s.differences.items():
             for i, (m, e) in enumerate(per.items()):
-                lines.append(f"{d if i == 0 else '':<{wd}}  {m:<{wm}}  {_num(e.mean, True):>9}  "
+                lines.append(f"{d if i == 0 else '':<{wd}}  {m:<{wm}}  {number_text(e.mean, True):>9}  "
                              f"{_ci(e, True):<34}  {e.n:>5}  {'yes' if excludes_zero(e) else 'no'}")
     return "\n".join(lines + _notes(run))
 
@@ -157,10 +158,10 @@ def summary_table(run: StudyRun, where: str = "") -> str:
             lo = min(means, key=lambda t: t[0])
             hi = max(means, key=lambda t: t[0])
             if lo[0] == hi[0]:
-                lines.append(f"  {m:<{wm}}  {_num(lo[0])} in every cell")
+                lines.append(f"  {m:<{wm}}  {number_text(lo[0])} in every cell")
                 continue
-            lines.append(f"  {m:<{wm}}  lowest {_num(lo[0])} at {lo[1]} {_ci(s.cells[lo[1]][m])}; "
-                         f"highest {_num(hi[0])} at {hi[1]} {_ci(s.cells[hi[1]][m])}")
+            lines.append(f"  {m:<{wm}}  lowest {number_text(lo[0])} at {lo[1]} {_ci(s.cells[lo[1]][m])}; "
+                         f"highest {number_text(hi[0])} at {hi[1]} {_ci(s.cells[hi[1]][m])}")
     if s.differences:
         lines += ["", "Paired differences (variant - baseline at the same point):"]
         for m in run.metrics:
@@ -171,7 +172,7 @@ def summary_table(run: StudyRun, where: str = "") -> str:
                 continue
             _, d, e = max(finite, key=lambda t: t[0])
             lines.append(f"  {m:<{wm}}  {len(real)} of {len(diffs)} intervals exclude 0; "
-                         f"largest: {d} {_num(e.mean, True)} {_ci(e, True)}")
+                         f"largest: {d} {number_text(e.mean, True)} {_ci(e, True)}")
     return "\n".join(lines + _notes(run))
 
 
