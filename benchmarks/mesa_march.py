@@ -19,7 +19,7 @@ import networkx as nx
 from mesa import Agent, Model
 from mesa.space import NetworkGrid
 
-from sim.agents.movement import planned_times
+from sim.agents.runs import planned_times
 
 EPS = 1e-9
 

@@ -10,7 +10,6 @@ interrupt (a ``Trigger``) can come at any instant, and the unit then stands exac
 """
 from __future__ import annotations
 
-import math
 from collections.abc import Generator
 from typing import TYPE_CHECKING, Any, Literal, NoReturn
 
@@ -19,8 +18,10 @@ import simpy
 from sim import arguments
 from sim.agents.outcome import Outcome
 from sim.agents.referee import Trigger, Watch
+from sim.agents.runs import planned_times, run_end
 from sim.agents.unit import Leg, Unit
 from sim.engine.clock import Phase
+from sim.engine.instants import at, order_keys
 from sim.errors import InputError
 from sim.events import STOP
 from sim.space.geometry import Point, dist, lerp
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
     from sim.space.terrain import LegMemo, Terrain
 
 EPS = 1e-9
+_AT_NODE = 1e-9   # a halt this close (as a fraction of its run) to a waypoint is at it
 #: How a move ends: its allowance spent or nothing to do, at its destination, or what
 #: the reacting rules decided (``Outcome.HALT_MOVE``, ``HALT_PHASE`` or ``DEAD``).
 MoveEnd = Literal["done", "arrived"] | Outcome
@@ -106,10 +108,13 @@ def walk(battle: BattleContext, unit: Unit, move_index: int, duration: float, en
          owner: bool = False, allowance: float | None = None) -> Generator[simpy.Event, Any, MoveEnd]:
     """One move: a generator used inside the unit's movement process.
 
-    ``end`` is the absolute time the move's slot ends: a segment's end time is never
-    scheduled after it, so float drift in summed segment times cannot push the last
-    step of a move past the phase boundary (into the shooting phase). With ``owner``
-    the walk *is* the unit's process (one move in the phase) and clears up after it.
+    ``end`` is the absolute time the move's slot ends: no leg's end is ever planned
+    after it, so float drift in summed leg times cannot push the last step of a move
+    past the phase boundary (into the shooting phase). With ``owner`` the walk *is* the
+    unit's process (one move in the phase) and clears up after it.
+
+    The unit goes straight run by straight run (``runs.run_end``): one end of motion
+    scheduled a run, at the instant its last leg ends, and one reaction armed on it.
 
     Returns 'done' (allowance spent or nothing to do), 'arrived', or what the reacting
     rules decided (``MoveEnd``). ``allowance`` (default the unit's move) is what a move
@@ -125,77 +130,101 @@ def walk(battle: BattleContext, unit: Unit, move_index: int, duration: float, en
             return "done"
         speed = allowed / duration  # cost units per unit of time
         waypoints = [p for p, _, _ in legs]
-        battle.record_move(unit, move_index, waypoints, planned_times(env.now, legs, speed, end))
+        times = planned_times(env.now, legs, speed, end)
+        battle.record_move(unit, move_index, waypoints, times)
         budget = allowed
-        # Broad phase: a move far from every watched enemy arms no segment at all. (A
+        keys = order_keys(env)   # its ends of motion rank by when it began (sim.engine.instants)
+        # Broad phase: a move far from every watched enemy arms no run at all. (A
         # one-leg move skips it: arming that leg asks the same question.)
         watched = len(legs) == 1 or not referee.quiet(unit, waypoints)
         unit.course = (env.now, unit.pos, legs, speed, end)
         if not watched:  # nothing to arm; only an elimination can interrupt
-            for target, node, cost in legs:
-                seg_time = cost / speed
-                if end is not None and env.now + seg_time > end:
-                    seg_time = _clamped(env.now, seg_time, end)
-                if cost > 0:   # a zero-length edge (two nodes on one spot) takes no time
+            i = 0
+            while i < len(legs):
+                j = run_end(unit.pos, legs, i, True)
+                if legs[i][2] > 0:   # a zero-length edge (two nodes on one spot) takes no time
                     try:
-                        yield env.timeout(seg_time)
+                        yield at(env, times[j], next(keys))
                     except simpy.Interrupt:
                         return Outcome.DEAD  # Battle.eliminate set its exact position
-                unit.pos = target  # as _reach does, inline: most segments pass here
-                if node is not None:
-                    unit.node = node
-                    route = unit.route
-                    if route and route[0] == node:
-                        del route[0]
+                for k in range(i, j + 1):
+                    _reach(unit, legs[k][0], legs[k][1])
+                i = j + 1
+                unit.course = (env.now, unit.pos, legs[i:], speed, end)
             return _end_of_move(battle, unit)
-        i = 0
+        # A hex move is watched hex centre by hex centre: its rules look at each one.
+        merge = battle.terrain.kind != "hex"
+        i, began = 0, env.now   # the first leg not yet reached, and when the unit set off on it
         while i < len(legs):
             target, node, cost = legs[i]
-            p0, t0 = unit.pos, env.now
-            seg_time = cost / speed
-            if end is not None and t0 + seg_time > end:
-                seg_time = _clamped(t0, seg_time, end)
             if cost <= 0:   # a zero-length edge takes no time: it is crossed at once, in
                 _reach(unit, target, node)   # the move's own phase (no wait, nothing armed)
                 i += 1
                 continue
-            referee.arm(unit, p0, target, seg_time)
+            j = run_end(unit.pos, legs, i, merge)
+            p0, t1 = unit.pos, times[j]
+            referee.arm(unit, p0, legs[j][0], t1 - env.now, until=t1)
             try:
-                yield env.timeout(seg_time)
+                yield at(env, t1, next(keys))
             except simpy.Interrupt as intr:
                 trigger = intr.cause
                 if not isinstance(trigger, Trigger):  # eliminated while moving: Battle.eliminate
                     return Outcome.DEAD               # set its exact position
                 unit.course = None  # halted here, whatever the rule then decides
-                if trigger.s >= 1.0:  # the moment it reaches the leg's end: it is there
-                    _reach(unit, target, node)
-                    budget -= cost
-                    i += 1
-                else:
-                    frac = 0.0 if seg_time <= 0 else min(1.0, (env.now - t0) / seg_time)
-                    # The referee's exact point; the kinematic one (p0 + v·elapsed) agrees
-                    # with it to rounding, and a unit already inside is stopped where it stands.
-                    unit.pos = p0 if trigger.inside else trigger.point
-                    budget -= frac * cost
+                i, began, budget, at_node = _halted_on_run(unit, legs, times, i, j, began, p0, trigger,
+                                                           env.now, budget)
                 outcome = react_all(battle, unit, trigger)
                 if outcome is Outcome.CONTINUE:
-                    if trigger.s < 1.0:
+                    if not at_node:
                         legs = legs[:i] + plan_move(battle, unit, max(0.0, budget))
+                        times = times[:i] + planned_times(env.now, legs[i:], speed, end)
+                        began = env.now
                     unit.course = (env.now, unit.pos, legs[i:], speed, end)
                     continue
-                if outcome is not Outcome.DEAD and trigger.s >= 1.0 and not unit.route:
+                if outcome is not Outcome.DEAD and at_node and not unit.route:
                     _end_of_move(battle, unit)   # halted on reaching its destination
                 return outcome
             referee.disarm(unit)
-            _reach(unit, target, node)
-            budget -= cost
-            i += 1
+            for k in range(i, j + 1):
+                _reach(unit, legs[k][0], legs[k][1])
+                budget -= legs[k][2]
+            i, began = j + 1, t1
         return _end_of_move(battle, unit)
     finally:
         unit.course = None
         if owner:
             battle.referee.disarm(unit)
             unit.process = None
+
+
+def _halted_on_run(unit: Unit, legs: list[Leg], times: list[float], i: int, j: int, began: float,
+                   p0: Point, trigger: Trigger, now: float, budget: float) -> tuple[int, float, float, bool]:
+    """Stand a unit where a reaction stopped it on the run of legs i..j from ``p0``:
+    each leg whose end it reached counts as reached (a point within a billionth of the
+    run's length of a waypoint is at it). Returns (first leg not reached, when it set
+    off on that leg, the allowance ``budget`` still left, whether it stands at a leg's end)."""
+    s = trigger.s
+    end_point = legs[j][0]
+    length = dist(p0, end_point)
+    k = i
+    while k <= j:
+        target, node, cost = legs[k]
+        at_s = 1.0 if k == j or length <= 0.0 else dist(p0, target) / length
+        if s < at_s - _AT_NODE:
+            break
+        _reach(unit, target, node)
+        budget -= cost
+        began = times[k]
+        k += 1
+        if s <= at_s + _AT_NODE:
+            return k, began, budget, True
+    target, _, cost = legs[k]
+    seg_time = times[k] - began
+    frac = 0.0 if seg_time <= 0 else min(1.0, max(0.0, (now - began) / seg_time))
+    # The referee's exact point; the kinematic one (p0 + v·elapsed) agrees with it to
+    # rounding, and a unit already inside is stopped where it stands.
+    unit.pos = p0 if trigger.inside else trigger.point
+    return k, began, budget - frac * cost, False
 
 
 def react_all(battle: BattleContext, unit: Unit, trigger: Trigger) -> Outcome:
@@ -289,51 +318,6 @@ def _go_straight(battle: BattleContext, unit: Unit, point: Point,
         return False
     unit.pos = point
     return True
-
-
-def planned_times(t: float, legs: list[Leg], speed: float, end: float | None) -> list[float]:
-    """When a move reaches each of its waypoints if nothing stops it, timed as the walk
-    times it (the ``move`` record's ``times``)."""
-    out = []
-    for _, _, cost in legs:
-        seg_time = cost / speed
-        if end is not None and t + seg_time > end:
-            seg_time = _clamped(t, seg_time, end)
-        t += seg_time
-        out.append(t)
-    return out
-
-
-def exact_place(unit: Unit, now: float) -> tuple[Point, str | None]:
-    """Where ``unit`` is at time ``now``, exactly, and the last waypoint node it has
-    reached on its way (None if none yet): its course (the move it is making: start
-    time and point, legs, speed, end of slot) is replayed leg by leg, each timed as the
-    walk times it, then start + velocity x elapsed on the leg it is on. Standing
-    still: its ``pos`` and ``node``."""
-    course = unit.course
-    if course is None:
-        return unit.pos, unit.node
-    t, p, legs, speed, end = course
-    reached = None
-    for target, node, cost in legs:
-        seg_time = cost / speed
-        if end is not None and t + seg_time > end:
-            seg_time = _clamped(t, seg_time, end)
-        if now < t + seg_time:
-            f = max(0.0, (now - t) / seg_time)
-            return (p[0] + (target[0] - p[0]) * f, p[1] + (target[1] - p[1]) * f), reached
-        t, p = t + seg_time, target
-        if node is not None:
-            reached = node
-    return p, reached
-
-
-def _clamped(t0: float, seg_time: float, end: float) -> float:
-    """The largest time <= seg_time with t0 + time <= end (float sums drift)."""
-    seg_time = max(0.0, end - t0)
-    while seg_time > 0.0 and t0 + seg_time > end:
-        seg_time = math.nextafter(seg_time, 0.0)
-    return seg_time
 
 
 def _reach(unit: Unit, target: Point, node: str | None) -> None:

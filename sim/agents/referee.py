@@ -20,6 +20,7 @@ from sim.agents.unit import Unit
 from sim.engine.context import BattleContext
 from sim.engine.context import Trigger as Trigger  # the referee's watches (re-exported)
 from sim.engine.context import Watch as Watch
+from sim.engine.instants import at, order_key
 from sim.space.geometry import Point, first_root, lerp, moving_closer, reach, tolerance
 from sim.space.spatial_hash import GridMemo, SpatialGrid
 
@@ -200,8 +201,13 @@ class Referee:
                                        for idx, watch in enumerate(self.watches)]
         return found
 
-    def arm(self, mover: Unit, p0: Point, p1: Point, duration: float) -> float | None:
-        """Schedule the mover's first reaction on this segment; returns its fraction s."""
+    def arm(self, mover: Unit, p0: Point, p1: Point, duration: float,
+            until: float | None = None) -> float | None:
+        """Schedule the mover's first reaction on this segment; returns its fraction s.
+
+        The mover covers it in ``duration`` from now, reaching p1 at exactly ``until``
+        when given. A reaction due as the segment ends comes before its end of motion.
+        """
         self._token += 1
         token = self._armed[mover.id] = self._token
         found = self.earliest(mover, p0, p1)
@@ -215,7 +221,11 @@ class Referee:
                 self._armed.pop(mover.id, None)
                 process.interrupt(trigger)
 
-        self.env.timeout(s * duration).callbacks.append(fire)
+        env = self.env
+        when = env.now + s * duration
+        if until is not None and (s >= 1.0 or when > until):
+            when = until
+        at(env, when, order_key(env), urgent=True).callbacks.append(fire)
         return s
 
     def disarm(self, mover: Unit) -> None:

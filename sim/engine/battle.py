@@ -16,9 +16,9 @@ from typing import Any
 import simpy
 
 from sim import arguments
-from sim.agents.movement import exact_place
 from sim.agents.plans import Plans
 from sim.agents.referee import Referee
+from sim.agents.runs import place_and_passed
 from sim.agents.unit import Unit
 from sim.engine.clock import Phase, TurnClock
 from sim.engine.dice import Dice
@@ -158,12 +158,13 @@ class Battle:
         """
         if unit.course is None:
             return False
-        unit.pos, reached = exact_place(unit, self.env.now)
+        unit.pos, passed = place_and_passed(unit, self.env.now)
         unit.course = None
-        if reached is not None and reached != unit.node:
-            # It got there this very instant, before its walk could note it.
-            unit.node = reached
-            if unit.route and unit.route[0] == reached:
+        # The waypoints it got past on its straight run, this very instant included,
+        # before its walk could note them.
+        for node in passed:
+            unit.node = node
+            if unit.route and unit.route[0] == node:
                 del unit.route[0]
         return True
 

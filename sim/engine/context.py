@@ -152,8 +152,9 @@ class RefereeView(Protocol):
     def quiet(self, mover: Unit, points: Sequence[Point]) -> bool:
         """True when no watch can react anywhere along the polyline ``points``."""
 
-    def arm(self, mover: Unit, p0: Point, p1: Point, duration: float) -> float | None:
-        """Schedule the first reaction on the segment p0→p1 walked in ``duration``."""
+    def arm(self, mover: Unit, p0: Point, p1: Point, duration: float,
+            until: float | None = None) -> float | None:
+        """Schedule the first reaction on the segment p0→p1 walked in ``duration`` (ending at ``until``)."""
 
     def disarm(self, mover: Unit) -> None:
         """Cancel the mover's scheduled reaction, if any."""
