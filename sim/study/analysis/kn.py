@@ -99,7 +99,7 @@ def check(k: int, delta: float, alpha: float, n0: int, cap: int | None = None,
     name = {"k": "variants", "delta": "delta", "alpha": "alpha", "n0": "n0",
             "cap": "replications", **(names or {})}
     if k < 2:
-        raise InputError(f"needs at least 2 systems to select from, got {k}", place=name["k"])
+        raise InputError(f"needs at least 2 to select from, got {k}", place=name["k"])
     if not (math.isfinite(delta) and delta > 0):
         raise InputError(f"expected a finite number > 0, got {delta!r}", place=name["delta"])
     if not (0 < alpha < 1 - 1 / k):
