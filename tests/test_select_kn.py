@@ -25,6 +25,7 @@ from sim.study.analysis.known_systems import (
     NormalSystems,
     difference_variances,
     fixed_size,
+    replicate,
 )
 
 FALSE_ALARM = 1e-6
@@ -59,18 +60,10 @@ CASES = [
 ]
 
 
-def macro(systems, delta, n0, maximise, m, seed=2026, **kw):
+def macro(systems, delta, n0, maximise, m):
     """(correct selections, replications used in each) over m macro-replications."""
-    values = np.asarray(getattr(systems, "means", getattr(systems, "p", None)), dtype=float)
-    best = int(np.argmax(values) if maximise else np.argmin(values))
-    rng = np.random.default_rng(seed)
-    correct, used = 0, []
-    for _ in range(m):
-        s = kn(systems.sampler(rng), len(values), delta=delta, alpha=ALPHA, n0=n0,
-               maximise=maximise, **kw)
-        correct += s.best == best
-        used.append(s.used)
-    return correct, np.array(used, dtype=float)
+    best, runs = replicate(systems, m, delta=delta, alpha=ALPHA, n0=n0, maximise=maximise)
+    return sum(s.best == best for s in runs), np.array([s.used for s in runs], dtype=float)
 
 
 def covered(correct: int, m: int, alpha: float = ALPHA) -> bool:
@@ -216,3 +209,16 @@ def test_known_systems_draw_what_they_say():
     normal = NormalSystems((0, 1), equicorrelated(2, .6)).sampler(rng)
     first = normal([0, 1], 0, 3)
     assert np.array_equal(normal([1], 1, 3), first[[1], 1:3])   # replication j stays j
+
+
+def test_the_benchmark_script_runs_and_prints_every_configuration():
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "selection.py"), "--macro", "5"],
+                         capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    for name in ("normal, slippage, CRN rho 0.6", "0/1, slippage, CRN share 1, n0 40"):
+        assert name in out.stdout

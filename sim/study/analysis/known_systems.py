@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-from sim.study.analysis.kn import Sampler
+from sim.study.analysis.kn import Sampler, Selection, kn
 
 BLOCK = 256  # replications drawn at a time
 
@@ -48,6 +48,11 @@ class NormalSystems:
     means: tuple[float, ...]
     cov: np.ndarray
 
+    @property
+    def values(self) -> np.ndarray:
+        """The systems' true means."""
+        return np.asarray(self.means, dtype=float)
+
     def sampler(self, rng: np.random.Generator) -> Sampler:
         """Draws replications of every system as they are asked for."""
         root = np.linalg.cholesky(self.cov)
@@ -62,6 +67,11 @@ class BernoulliSystems:
 
     p: tuple[float, ...]
     share: float = 0.0
+
+    @property
+    def values(self) -> np.ndarray:
+        """The systems' true means (their success probabilities)."""
+        return np.asarray(self.p, dtype=float)
 
     @property
     def cov(self) -> np.ndarray:
@@ -80,6 +90,18 @@ class BernoulliSystems:
             u = np.where(rng.random(n) < self.share, common, own)
             return (u < p).astype(float)
         return _lazy(draw)
+
+
+def replicate(systems: NormalSystems | BernoulliSystems, m: int, *, delta: float,
+              alpha: float, n0: int = 10, maximise: bool = True,
+              seed: int = 2026) -> tuple[int, list[Selection]]:
+    """KN on ``systems`` ``m`` times with fresh draws (macro-replications): the index of
+    the best system and every selection."""
+    values = systems.values
+    best = int(np.argmax(values) if maximise else np.argmin(values))
+    rng = np.random.default_rng(seed)
+    return best, [kn(systems.sampler(rng), len(values), delta=delta, alpha=alpha, n0=n0,
+                     maximise=maximise) for _ in range(m)]
 
 
 def difference_variances(cov: np.ndarray) -> np.ndarray:
