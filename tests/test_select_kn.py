@@ -173,7 +173,8 @@ def test_no_variance_in_the_first_stage_stops_at_once():
 @pytest.mark.parametrize("k, kw, place", [
     (1, {}, "variants"), (2, {"delta": 0.0}, "delta"), (2, {"delta": float("nan")}, "delta"),
     (2, {"alpha": 0.5}, "alpha"), (3, {"alpha": 0.7}, "alpha"), (2, {"alpha": 0.0}, "alpha"),
-    (2, {"n0": 1}, "n0"), (2, {"cap": 5}, "replications")])
+    (2, {"n0": 1}, "n0"), (2, {"n0": 5.0}, "n0"), (2, {"alpha": "0.05"}, "alpha"),
+    (2, {"cap": 5}, "replications"), (2, {"batch": 0}, "batch")])
 def test_parameters_kn_is_not_defined_for_are_refused(k, kw, place):
     args = {"delta": 1.0, "alpha": 0.05, "n0": 10, **kw}
     with pytest.raises(InputError) as err:

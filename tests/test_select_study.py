@@ -117,6 +117,23 @@ def test_a_selection_interrupted_part_way_resumes_to_the_same_answer(tmp_path, a
     assert resumed["battles"]["run"] >= whole["battles"]["used"] - kept
 
 
+def test_sim_select_stopped_by_ctrl_c_says_so_and_resumes_to_the_same_answer(
+        tmp_path, capsys, monkeypatch):
+    import sim.study.run.executors as executors
+
+    path, db = study_file(tmp_path), tmp_path / "r.db"
+    whole = select_json(capsys, path, *ARGS)
+    real = executors.make_executor
+    monkeypatch.setattr(executors, "make_executor", lambda *a: Interrupting(4))
+    assert main(["select", str(path), *ARGS, "--db", str(db)]) == 130
+    out, err = capsys.readouterr()
+    assert out == "" and err == (f"interrupted; the finished batches are in {db}: rerun "
+                                 "with --resume\n")
+    monkeypatch.setattr(executors, "make_executor", real)
+    resumed = select_json(capsys, path, *ARGS, "--db", db, "--resume")
+    assert answer(resumed) == answer(whole) and resumed["battles"]["from_store"] > 0
+
+
 def test_a_study_run_stored_first_is_used_and_changes_nothing(tmp_path, capsys):
     path, db = study_file(tmp_path), tmp_path / "r.db"
     fresh = select_json(capsys, path, *ARGS)

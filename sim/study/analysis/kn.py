@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import stats
 
+from sim import arguments
 from sim.errors import InputError
 
 #: ``sample(systems, start, stop)`` → values, shape (len(systems), stop − start).
@@ -94,20 +95,19 @@ class Selection:
 
 
 def check(k: int, delta: float, alpha: float, n0: int, cap: int | None = None,
-          names: dict[str, str] | None = None) -> None:
+          names: dict[str, str] | None = None, batch: int = 1) -> None:
     """Refuse parameters KN is not defined for (an ``InputError`` naming the one)."""
     name = {"k": "variants", "delta": "delta", "alpha": "alpha", "n0": "n0",
-            "cap": "replications", **(names or {})}
-    if k < 2:
+            "cap": "replications", "batch": "batch", **(names or {})}
+    if arguments.whole(k, name["k"]) < 2:
         raise InputError(f"needs at least 2 to select from, got {k}", place=name["k"])
-    if not (math.isfinite(delta) and delta > 0):
-        raise InputError(f"expected a finite number > 0, got {delta!r}", place=name["delta"])
-    if not (0 < alpha < 1 - 1 / k):
+    arguments.number(delta, name["delta"], positive=True)
+    if not (arguments.number(alpha, name["alpha"]) > 0 and alpha < 1 - 1 / k):
         raise InputError(f"expected 0 < alpha < 1 - 1/k = {1 - 1 / k:.4g} (k = {k}), got "
                          f"{alpha!r}", place=name["alpha"])
-    if n0 < 2:
-        raise InputError(f"expected a whole number >= 2, got {n0!r}", place=name["n0"])
-    if cap is not None and cap < n0:
+    arguments.whole(n0, name["n0"], 2)
+    arguments.whole(batch, name["batch"], 1)
+    if cap is not None and arguments.whole(cap, name["cap"], 2) < n0:
         raise InputError(f"the cap {cap} is below the first stage n0 = {n0} (expected "
                          f">= n0)", place=name["cap"])
 
@@ -118,7 +118,7 @@ def kn(sample: Sampler, k: int, *, delta: float, alpha: float, n0: int = 10,
     survivors are asked for at a time (the result does not depend on it); ``cap`` stops
     it at that many replications per system, before its own maximum if need be (the
     guarantee then no longer holds)."""
-    check(k, delta, alpha, n0, cap)
+    check(k, delta, alpha, n0, cap, batch=batch)
     sign = 1.0 if maximise else -1.0
     first = _draw(sample, list(range(k)), 0, n0)
     counts = [n0] * k
