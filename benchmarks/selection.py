@@ -10,7 +10,7 @@ macro-replications of Kim and Nelson's KN (``sim.study.analysis.kn``) at α = 0.
   P(Binomial(M, 0.95) ≤ observed), the exact binomial tail (below 1e-6: refuted);
 - KN: the mean replications used, over every system;
 - fixed-size studies with the same guarantee, all k systems: two-stage Bonferroni-t
-  (Clark and Yang 1986, sized from KN's own first stage; its mean), Bonferroni-normal
+  (after Clark and Yang 1986, sized from KN's own first stage; its mean), Bonferroni-normal
   with the true variances, and Bechhofer's (1954) single stage with the true covariance
   at the least favourable configuration (the smallest fixed size that knows it).
 

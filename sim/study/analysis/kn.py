@@ -185,9 +185,8 @@ def bonferroni_size(variances: np.ndarray, delta: float, alpha: float,
     Without ``n0``, the variances are taken as known and the means as normal:
     n = ⌈z²(1 − α/(k−1)) max_{i≠l} Var(X_i − X_l)/δ²⌉. With ``n0``, they are the sample
     variances of a first stage of n0 and n = max(n0, ⌈t²(1 − α/(k−1); n0 − 1) max S²_il/δ²⌉):
-    the two-stage procedure of Clark and Yang (1986, Proc. Winter Simulation Conference,
-    pp. 313-315), Stein's two-stage t argument for each pair, valid with common random
-    numbers."""
+    a two-stage procedure after Clark and Yang (1986, Proc. Winter Simulation Conference):
+    Stein's two-stage t argument for each pair, valid with common random numbers."""
     k = len(variances)
     level = 1 - alpha / (k - 1)
     q = float(stats.norm.ppf(level) if n0 is None else stats.t.ppf(level, n0 - 1))

@@ -10,7 +10,7 @@ from sim.study.run.selection import SelectRun
 __all__ = ["as_json", "guarantee", "text"]
 
 #: The fixed-size studies a selection is compared with (``sim.study.analysis.kn.bonferroni_size``).
-TWO_STAGE = "two-stage Bonferroni-t of Clark and Yang 1986, sized from this first stage"
+TWO_STAGE = "two-stage Bonferroni-t after Clark and Yang 1986, sized from this first stage"
 KNOWN = "Bonferroni-normal, the first stage's variances taken as the true ones"
 
 #: Why KN stopped, in words (``sim.study.analysis.kn.STOPS``).
