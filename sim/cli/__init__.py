@@ -6,7 +6,8 @@ expected. docs/reference/guarantees.md, "The command line (a contract)", gives t
 - ``parser``: the parser, its commands and the ``--plugin`` option every command takes;
 - ``run``, ``validate``, ``rules``, ``schema``: ``sim run``, ``sim validate`` (with
   ``--plugins``, the plug-ins' self-check), ``sim rules``, ``sim schema``;
-- ``study``, ``demo``, ``analyse``: ``sim study``, ``sim demo``, ``sim analyse``;
+- ``study``, ``select``, ``demo``, ``analyse``: ``sim study``, ``sim select``, ``sim demo``,
+  ``sim analyse``;
 - ``shared``: the option values the commands check alike, and the one-line message;
 - ``outputs``: output paths, checked before anything runs (an output never replaces an input).
 """

@@ -16,6 +16,7 @@ HELP = {
     "rules": "the rule registry: ID, title, where implemented",
     "schema": "the JSON Schema of scenario (or study) files; --docs: the reference",
     "study": "run a what-if study",
+    "select": "the best variant of a study, with a guarantee (Kim and Nelson's KN)",
     "demo": "the main job: a what-if study on built-in defaults",
     "analyse": "sensitivity indices and metamodels of a stored study",
 }
@@ -29,13 +30,13 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     """The parser of every ``sim`` command; a parsed command's ``func`` runs it."""
     from sim import __version__
-    from sim.cli import analyse, demo, rules, run, schema, study, validate
+    from sim.cli import analyse, demo, rules, run, schema, select, study, validate
     from sim.systems.plugins import ENV
 
     parser = _Parser(prog="sim", description="Discrete-event simulation of small-unit engagements.")
     parser.add_argument("--version", action="version", version=f"sim {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    for module in (run, validate, rules, schema, study, demo, analyse):
+    for module in (run, validate, rules, schema, study, select, demo, analyse):
         name = module.__name__.rsplit(".", 1)[1]
         p = sub.add_parser(name, help=HELP[name], description=getattr(module, "DESCRIPTION", None))
         module.add_arguments(p)

@@ -23,14 +23,14 @@ def seed(text: str) -> int:
     return value
 
 
-def positive_int(text: str, hi: int = MAX_REPLICATIONS) -> int:
-    """A whole number from 1 to ``hi`` (replications, a task's size, resamples)."""
+def positive_int(text: str, hi: int = MAX_REPLICATIONS, lo: int = 1) -> int:
+    """A whole number from ``lo`` (1) to ``hi`` (replications, a task's size, resamples)."""
     try:
         v = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, got '{text}'") from None
-    if not 1 <= v <= hi:
-        raise argparse.ArgumentTypeError(f"expected a number from 1 to {hi}, got {v}")
+    if not lo <= v <= hi:
+        raise argparse.ArgumentTypeError(f"expected a number from {lo} to {hi}, got {v}")
     return v
 
 
@@ -47,4 +47,16 @@ def positive_float(text: str) -> float:
         raise argparse.ArgumentTypeError(f"expected a number, got '{text}'") from None
     if not v > 0 or v == float("inf"):
         raise argparse.ArgumentTypeError(f"expected a finite number > 0, got {text}")
+    return v
+
+
+def probability(text: str) -> float:
+    """A number strictly between 0 and 1 (``--alpha``)."""
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got '{text}'") from None
+    if not 0 < v < 1:
+        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1 (both "
+                                         f"excluded), got {text}")
     return v

@@ -17,7 +17,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
 
 from sim.cli.shared import positive_float, positive_int, workers
 from sim.errors import InputError
@@ -28,7 +29,9 @@ if TYPE_CHECKING:
 
 # The study machinery (scipy, pandas, the store) is imported when a study runs, not when
 # the `sim` parser is built, so other commands start fast.
-__all__ = ["add_arguments", "command", "execute", "reproduce_command"]
+__all__ = ["add_arguments", "add_run_options", "check_db", "command", "execute", "guarded",
+           "progress_bar", "reproduce_command"]
+T = TypeVar("T")
 
 WORKERS_LOST = 3  # the exit status when Dask gave up on a task whose workers kept dying
 
@@ -39,6 +42,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     a("study", help="study file (YAML)")
     a("--replications", type=positive_int, metavar="N",
       help="replications per cell (overrides the file; with --precision: the cap)")
+    add_run_options(parser)
+    a("--precision", type=positive_float, metavar="X",
+      help="add batches until every interval's half-width is <= X (cap: --replications "
+           "or the file's max_replications, default 2000)")
+    a("--plot", metavar="DIR", help="write PNG plots into DIR")
+    a("--csv", metavar="FILE", help="write every replication to a CSV file")
+    a("--report", metavar="FILE.html", help="write a self-contained HTML report of the study")
+
+
+def add_run_options(parser: argparse.ArgumentParser) -> None:
+    """The options of every command that runs a study's replications (``sim study``,
+    ``sim select``): where they run, the store, the output's form."""
+    a = parser.add_argument
     a("--workers", type=workers, default=1, metavar="N",
       help="worker processes (default 1; >1 without --executor means a process pool)")
     a("--executor", choices=["serial", "processes", "dask"], default=None,
@@ -49,12 +65,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     a("--json", action="store_true", help="print one JSON object instead of the table")
     a("--no-crn", dest="crn", action="store_false",
       help="independent seeds per variant (no common random numbers), for comparison")
-    a("--precision", type=positive_float, metavar="X",
-      help="add batches until every interval's half-width is <= X (cap: --replications "
-           "or the file's max_replications, default 2000)")
-    a("--plot", metavar="DIR", help="write PNG plots into DIR")
-    a("--csv", metavar="FILE", help="write every replication to a CSV file")
-    a("--report", metavar="FILE.html", help="write a self-contained HTML report of the study")
     a("--quiet", action="store_true",
       help="no progress bar and no table: stdout stays empty (but for --json); notes and "
            "errors go to stderr")
@@ -63,7 +73,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
            "to 250 on Dask)")
 
 
-def _progress(name: str, quiet: bool):
+def progress_bar(name: str, quiet: bool):
+    """The progress bar on stderr (none when quiet or stderr is not a terminal)."""
     from tqdm import tqdm
 
     return tqdm(total=0, desc=name, unit="rep", file=sys.stderr,
@@ -75,39 +86,24 @@ def execute(study: Study, args, *, executor=None, out=None,
     """Run a loaded study with parsed options; returns (exit code, StudyRun). ``banner``
     is printed once every option is checked, so a refusal is the only output."""
     from sim.study.reports.summary import as_json, full_table_hint, table, write_csv
-    from sim.study.run import lifetime
-    from sim.study.run.executors import WorkersLost, make_executor
+    from sim.study.run.executors import make_executor
     from sim.study.run.runner import precision_target, run_study
     from sim.study.run.store import ResultStore
 
     out = out or sys.stdout
-    if args.resume and args.db is None:
-        raise InputError("--resume needs --db FILE (the store to resume from)", place="--resume")
     _check_outputs(study, args)
     precision = precision_target(study, args.precision, args.replications)
     executor = executor or make_executor(args.executor, args.workers, args.address)
     store = ResultStore(args.db) if args.db is not None else None
     if banner:
         print(banner, file=out, flush=True)
-    bar = _progress(study.name, args.quiet)
-    stored = f"; the finished batches are in {args.db}: rerun with --resume" if store else ""
-    try:
-        with lifetime.stop_on_signals(), executor:
-            run = run_study(study, executor=executor, replications=args.replications,
-                            precision=precision, crn=args.crn, store=store,
-                            resume=args.resume, progress=bar, per_task=args.task_size)
-    except KeyboardInterrupt as stop:
-        bar.close()
-        print(f"{lifetime.stopped_line(stop)}{stored}", file=sys.stderr)
-        return lifetime.exit_status(stop), None
-    except WorkersLost as exc:
-        bar.close()
-        print(f"sim: error: {exc}{stored}", file=sys.stderr)
-        return WORKERS_LOST, None
-    finally:
-        bar.close()
-        if store is not None:
-            store.close()
+    bar = progress_bar(study.name, args.quiet)
+    code, run = guarded(lambda: run_study(
+        study, executor=executor, replications=args.replications, precision=precision,
+        crn=args.crn, store=store, resume=args.resume, progress=bar, per_task=args.task_size),
+        executor, bar, store)
+    if run is None:
+        return code, None
     if args.json:
         print(json.dumps(as_json(run), indent=2), file=out)
     elif not args.quiet:
@@ -143,14 +139,50 @@ def execute(study: Study, args, *, executor=None, out=None,
     return (1 if run.failures else 0), run
 
 
+def guarded(work: Callable[[], T], executor, bar, store) -> tuple[int, T | None]:
+    """``work()`` inside the executor, with Ctrl-C, SIGTERM and SIGHUP stopping it: (0, its
+    result), or (the exit status, None) with one line on stderr when it was stopped or
+    Dask lost its workers. The bar and the store are closed either way."""
+    from sim.study.run import lifetime
+    from sim.study.run.executors import WorkersLost
+
+    stored = f"; the finished batches are in {store.path}: rerun with --resume" if store else ""
+    try:
+        with lifetime.stop_on_signals(), executor:
+            return 0, work()
+    except KeyboardInterrupt as stop:
+        bar.close()
+        print(f"{lifetime.stopped_line(stop)}{stored}", file=sys.stderr)
+        return lifetime.exit_status(stop), None
+    except WorkersLost as exc:
+        bar.close()
+        print(f"sim: error: {exc}{stored}", file=sys.stderr)
+        return WORKERS_LOST, None
+    finally:
+        bar.close()
+        if store is not None:
+            store.close()
+
+
+def check_db(study: Study, args) -> dict[str, str]:
+    """``--resume`` needs ``--db``, and ``--db`` is not an input (nor unwritable there);
+    returns the inputs, the database among them, for the outputs' own checks."""
+    from sim.cli.outputs import check_file
+
+    if args.resume and args.db is None:
+        raise InputError("--resume needs --db FILE (the store to resume from)", place="--resume")
+    inputs = {"the study file": study.path, "the study's scenario": study.scenario_path}
+    check_file("--db", args.db, inputs, tried=False)  # its kind: sim.study.run.store
+    inputs["the results database"] = args.db
+    return inputs
+
+
 def _check_outputs(study: Study, args) -> None:
     """Before any battle: no output (--csv, --report, --plot, --db) is one of the inputs,
     and each is a place where a file of its kind can be written."""
     from sim.cli.outputs import check_file, check_plot_dir
 
-    inputs = {"the study file": study.path, "the study's scenario": study.scenario_path}
-    check_file("--db", args.db, inputs, tried=False)  # its kind: sim.study.run.store
-    inputs["the results database"] = args.db
+    inputs = check_db(study, args)
     check_file("--csv", args.csv, inputs)
     check_file("--report", getattr(args, "report", None), inputs)
     check_plot_dir(getattr(args, "plot_option", "--plot"), args.plot, inputs)

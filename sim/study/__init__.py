@@ -9,5 +9,5 @@
 - ``reports``: what a study shows: the summary (table, JSON contract, CSV, one sentence),
   the analysis' files and the HTML report.
 
-The commands (``sim study``, ``sim demo``, ``sim analyse``) are in ``sim.cli``.
+The commands (``sim study``, ``sim select``, ``sim demo``, ``sim analyse``) are in ``sim.cli``.
 """

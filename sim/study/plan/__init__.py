@@ -9,5 +9,6 @@
 - ``vetting``: the checks of the ``factors`` section, of the cells' keys and count, and
   the building of the design;
 - ``cells``: lazy cells, checked cheaply, built in full where they run;
-- ``seeds``: replication seeds, with or without common random numbers.
+- ``seeds``: replication seeds, with or without common random numbers;
+- ``select_spec``: the ``select`` section (what ``sim select`` picks the best cell by).
 """

@@ -33,6 +33,7 @@ from sim.scenario.yamlfile import place_of, read_yaml
 from sim.study.plan.cells import FULL_CHECK_CELLS, Resolver, portable, probe_indices
 from sim.study.plan.designs import METHODS, Plan, original_lhs
 from sim.study.plan.nolh import MAX_FACTORS
+from sim.study.plan.select_spec import Select
 from sim.study.plan.vetting import MAX_ROWS, check_factors, check_keys, check_size, plan_of
 
 if TYPE_CHECKING:
@@ -102,6 +103,9 @@ class StudySpec(_Strict):
         "a design over knobs, crossed with every variant (below)"))
     metrics: list[str] | None = Field(None, min_length=1, description=(
         "the metrics to report (default: every metric the battles give)"))
+    select: Select | None = Field(None, description=(
+        "what `sim select` picks the best cell by, with a guarantee (below); `sim study` "
+        "does not read it"))
 
 
 def _check_spec(spec: StudySpec, path: str, lines: dict) -> None:
@@ -291,7 +295,8 @@ def study_from_dict(data: Any, scenario: Any = None, base_dir: str = ".",
 def _explain(err: ErrorDetails) -> str:
     msg = err.get("msg", "invalid value")
     if err.get("type") == "extra_forbidden":
-        section: dict[int | str, type[BaseModel]] = {"precision": Precision, "factors": Factors}
+        section: dict[int | str, type[BaseModel]] = {"precision": Precision, "factors": Factors,
+                                                     "select": Select}
         model = {1: StudySpec, 2: section.get(err["loc"][0])}
         allowed = model.get(len(err["loc"]))
         return f"unknown key (expected one of {', '.join(allowed.model_fields)})" if allowed \
@@ -307,20 +312,28 @@ def _check_metrics(spec: StudySpec, scenario: Any, path: str, lines: dict) -> No
     from sim.metrics import metric_kinds
 
     kinds = metric_kinds(scenario)
-    lists = [("metrics", spec.metrics or [])]
+    lists: list[tuple[tuple, list[str]]] = [(("metrics",), spec.metrics or [])]
     if spec.precision and spec.precision.metrics:
-        lists.append(("precision.metrics", spec.precision.metrics))
+        lists.append((("precision", "metrics"), spec.precision.metrics))
     for where, names in lists:
         for i, m in enumerate(names):
             if m not in kinds:
-                raise InputError(f"unknown metric '{m}' (expected one of {sorted(kinds)}, the "
-                                 f"metrics of ruleset '{scenario.ruleset}')",
-                                 file=path, place=place_of(tuple(where.split(".")) + (i,), lines))
+                raise InputError(unknown_metric(m, kinds, scenario.ruleset), file=path,
+                                 place=place_of(where + (i,), lines))
+    if spec.select and spec.select.metric not in kinds:
+        raise InputError(unknown_metric(spec.select.metric, kinds, scenario.ruleset),
+                         file=path, place=place_of(("select", "metric"), lines))
     if spec.precision and spec.precision.metrics and spec.metrics:
         extra = [m for m in spec.precision.metrics if m not in spec.metrics]
         if extra:
             raise InputError(f"'{extra[0]}' is not among the study's metrics",
                              file=path, place=place_of(("precision", "metrics"), lines))
+
+
+def unknown_metric(name: str, kinds: dict, ruleset: str) -> str:
+    """The message for a metric the battles do not give."""
+    return (f"unknown metric '{name}' (expected one of {sorted(kinds)}, the metrics of "
+            f"ruleset '{ruleset}')")
 
 
 def _points(spec: StudySpec, path: str, lines: dict):

@@ -93,6 +93,34 @@ def run_study(study: Study, *, executor=None, replications: int | None = None,
     ``update``, ``refresh``) or None. ``per_task`` fixes the batch size of a task.
     """
     executor = executor or SerialExecutor()
+    run = open_run(study, crn, store, resume)
+    if precision is None:
+        # None (a TypeError in _ensure) if a study with a precision target in its file is
+        # run with neither replications nor a PrecisionTarget (as sim.run_study does).
+        n = cast(int, replications if replications is not None else study.spec.replications)
+        _ensure(run, n, executor, store, progress, battle, per_task)
+        run.replications = n
+        run.summary = _summarize(run, n)
+        return run
+    n = min(precision.batch, precision.max_replications)
+    while True:
+        _ensure(run, n, executor, store, progress, battle, per_task)
+        run.replications = n
+        run.summary = _summarize(run, n)
+        if run.summary.precise(precision.half_width, precision.metrics):
+            run.stop = "precision"
+            return run
+        if n >= precision.max_replications:
+            run.stop = "cap"
+            return run
+        n = min(n + precision.batch, precision.max_replications)
+
+
+def open_run(study: Study, crn: bool, store: ResultStore | None, resume: bool) -> StudyRun:
+    """A study's run before any battle: registered in ``store`` and, with ``resume``, holding
+    what it stores (and the rows it adopts from earlier configurations of the study).
+    Without ``resume``, a store that already holds rows of this study is an
+    ``InputError``."""
     key = study.key(crn)
     run = StudyRun(study, crn, key, 0, list(study.metrics or []), metric_kinds(study.scenario))
     if store is not None:
@@ -116,26 +144,7 @@ def run_study(study: Study, *, executor=None, replications: int | None = None,
                     f"nothing to resume: {store.path} holds '{study.name}' only as another "
                     f"configuration (hash {others[-1]}: a changed seed, CRN mode, scenario or "
                     "variant), so every replication runs afresh")
-    if precision is None:
-        # None (a TypeError in _ensure) if a study with a precision target in its file is
-        # run with neither replications nor a PrecisionTarget (as sim.run_study does).
-        n = cast(int, replications if replications is not None else study.spec.replications)
-        _ensure(run, n, executor, store, progress, battle, per_task)
-        run.replications = n
-        run.summary = _summarize(run, n)
-        return run
-    n = min(precision.batch, precision.max_replications)
-    while True:
-        _ensure(run, n, executor, store, progress, battle, per_task)
-        run.replications = n
-        run.summary = _summarize(run, n)
-        if run.summary.precise(precision.half_width, precision.metrics):
-            run.stop = "precision"
-            return run
-        if n >= precision.max_replications:
-            run.stop = "cap"
-            return run
-        n = min(n + precision.batch, precision.max_replications)
+    return run
 
 
 def _load(run: StudyRun, store: ResultStore) -> None:
@@ -178,16 +187,24 @@ def _adopt(run: StudyRun, store: ResultStore, others: list[str]) -> int:
 def _ensure(run: StudyRun, n: int, executor, store, progress, battle: str,
             per_task: int | None) -> None:
     """Run every replication < n of every cell that is not yet recorded."""
-    study = run.study
-    cells = study.cells
+    cells = run.study.cells
     todo = [(ci, rep) for rep in range(n) for ci in range(len(cells))
             if (ci, rep) not in run.records]
     if progress is not None:
         progress.total = len(cells) * n
         progress.n = len(cells) * n - len(todo)
         progress.refresh()
+    run_jobs(run, todo, executor, store, progress, battle, per_task)
+
+
+def run_jobs(run: StudyRun, todo: list[tuple[int, int]], executor, store, progress,
+             battle: str = DEFAULT_BATTLE, per_task: int | None = None) -> None:
+    """Run the replications ``todo`` ((cell, rep) pairs), record and store each batch as
+    it arrives; ``progress`` (tqdm-like) is updated as they finish."""
     if not todo:
         return
+    study = run.study
+    cells = study.cells
     size = per_task or task_size(len(todo), getattr(executor, "workers", 1),
                                  getattr(executor, "most_per_task", 50))
     per_cell: dict[int, list[int]] = {}
