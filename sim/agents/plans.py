@@ -66,6 +66,7 @@ class Runner:
     reacts: bool = False           # it has an on_fired or on_halted policy
     step_began: int = 0            # the event number at which the current step began
     started_turn: int = 0          # the turn in which the current step began
+    managed: bool = False          # its plan was changed mid-battle: every phase brings it up to date
 
 
 class Plans:
@@ -77,28 +78,39 @@ class Plans:
         self.groups: dict[str, list[str]] = {g: list(grp.units) for g, grp in scenario.groups.items()}
         group_of = {uid: g for g, ids in self.groups.items() for uid in ids}
         self.runners: dict[str, Runner] = {}
-        for _, spec in scenario.units():
-            g = group_of.get(spec.id)
-            plan = scenario.groups[g].plan if g is not None else spec.plan
-            steps = list(plan.steps) if plan is not None else [spec.orders]
-            offset = scenario.groups[g].formation.get(spec.id) if g is not None else None
-            if offset is not None:
-                steps = [self._offset(s, offset) for s in steps]
-            unit = battle.units[spec.id]
-            self.runners[spec.id] = Runner(unit, steps, bool(plan and plan.loop),
-                                           plan.until if plan is not None else None)
-        self.policies = scenario.policies
         self.group_of = group_of
-        self._policy: dict[tuple[str, str], tuple[int, Any]] = {}   # (unit, what) -> policy: fixed
+        for _, spec in scenario.units():
+            steps, loop, until = self.steps_for(scenario, spec)
+            self.runners[spec.id] = Runner(battle.units[spec.id], steps, loop, until)
+        self.policies = scenario.policies
+        self._policy: dict[tuple[str, str], tuple[int, Any]] = {}   # (unit, what) -> policy
         self.facts: dict[str, Facts] = {uid: Facts() for uid in self.runners}
         self._read = 0
         self._seen: dict[str, frozenset[str]] = {}   # side -> ground its enemies see at the start
-        self._sides: dict[str, list[Runner]] = {side: [] for side in scenario.sides}
+        self.revise()
+
+    def steps_for(self, scenario: Any, spec: Any) -> tuple[list[Any], bool, Any]:
+        """A unit's steps (a formation member's moved by its offset), loop and until, as
+        ``scenario`` gives them (its own plan or orders, or its group's plan)."""
+        uid = spec.id
+        g = self.group_of.get(uid)
+        plan = scenario.groups[g].plan if g is not None else spec.plan
+        steps = list(plan.steps) if plan is not None else [spec.orders]
+        offset = scenario.groups[g].formation.get(uid) if g is not None else None
+        if offset is not None:
+            steps = [self._offset(s, offset) for s in steps]
+        return steps, bool(plan and plan.loop), plan.until if plan is not None else None
+
+    def revise(self) -> None:
+        """Work out afresh which units' plans a phase brings up to date, and whether the log
+        must be read (at the start, and after a change of plans or policies: sim.decide)."""
+        self._policy.clear()
+        self._sides: dict[str, list[Runner]] = {side: [] for side in self.battle.scenario.sides}
         for r in self.runners.values():
             r.reacts = any(self.policy(r.unit, w) is not None for w in ("on_fired", "on_halted"))
             # A plain order (one step, started at once, no loop, no reaction) never changes
             # after the start: its phases need no bringing up to date.
-            if r.reacts or r.loop or len(r.steps) > 1 or r.steps[0].when is not None:
+            if r.managed or r.reacts or r.loop or len(r.steps) > 1 or r.steps[0].when is not None:
                 self._sides[r.unit.side].append(r)
         # Whether some step starts part-way through a phase (most battles: none).
         self._late = any(s.when is not None and s.when.in_phase is not None
@@ -275,7 +287,7 @@ class Plans:
             return True
         if when.from_turn is not None and phase.turn < when.from_turn:
             return False
-        if when.arrived is not None and not self._arrived(when.arrived):
+        if when.arrived is not None and not self.arrived(when.arrived):
             return False
         for fact in EVENT_FACTS:
             who = getattr(when, fact)
@@ -288,13 +300,15 @@ class Plans:
             return False
         return True
 
-    def _arrived(self, cond: Any) -> bool:
+    def arrived(self, cond: Any, facts: dict[str, Facts] | None = None) -> bool:
         """The unit, or every living member of the group, has stood at ``at`` (a formation
-        member at its own place for ``at``: the node nearest its offset from it)."""
+        member at its own place for ``at``: the node nearest its offset from it), as
+        ``facts`` (default: the plans' own) say."""
+        facts = self.facts if facts is None else facts
         ids = [cond.unit] if cond.unit is not None else self.groups[cond.group]
         units = [self.battle.units[i] for i in ids]
         alive = [u for u in units if u.alive] or units
-        return all((at := self.place_for(u.id, cond.at)) == u.node or at in self.facts[u.id].stood_at
+        return all((at := self.place_for(u.id, cond.at)) == u.node or at in facts[u.id].stood_at
                    for u in alive)
 
     def place_for(self, uid: str, node: str) -> str:
@@ -379,6 +393,37 @@ class Plans:
         unit.route = route
         r.detour, r.resume = bool(route), True
         return f"to {node}"
+
+    # -- changes mid-battle (sim.decide) ---------------------------------------------------
+    def replan(self, scenario: Any, spec: Any, phase: Phase | None = None) -> None:
+        """The unit of ``spec`` follows its steps in ``scenario`` from now on, from where it
+        stands: the first starts now if ``phase`` is one of its side's movement phases
+        (just begun), else at the next; conditions count events from now."""
+        r = self.runners[spec.id]
+        r.steps, r.loop, r.until = self.steps_for(scenario, spec)
+        now = len(self.battle.log.records)
+        r.index, r.begun, r.finished, r.resume, r.detour, r.ground_turns = 0, False, False, False, False, 0
+        r.since = r.pass_since = r.step_began = now
+        self.take_over(r)
+        if phase is not None and phase.moves and phase.side == r.unit.side and r.unit.on_board:
+            self._advance(r, phase)
+
+    def take_over(self, r: Runner) -> None:
+        """Bring the runner's plan up to date at every one of its movement phases from now
+        on (its orders are changed mid-battle: ``replan``, ``hold``, ``detour``)."""
+        if not r.managed:
+            r.managed = True
+            self.revise()
+
+    def set_policies(self, policies: Any, since: int | None = None) -> None:
+        """Every unit's policies from now on (as a scenario's ``policies``); a unit that
+        did not react before reacts to what happens to it from record ``since`` (default: now)."""
+        before = {uid: r.reacts for uid, r in self.runners.items()}
+        self.policies = policies
+        self.revise()
+        for uid, r in self.runners.items():
+            if r.reacts and not before[uid]:
+                r.reacted = len(self.battle.log.records) if since is None else since
 
     # -- the log -----------------------------------------------------------------------
     def _read_log(self) -> None:

@@ -35,7 +35,8 @@ from sim.scenario.schema import Scenario, UnitSpec, Victory
 from sim.scenario.yamlfile import MAX_BYTES
 from sim.space.features import BUILTIN
 from sim.space.spec import AreaSpec, GridSpec, HexTerrain, TableTerrain, TerrainTypeSpec
-from sim.study.plan.study_file import Factors, Precision, StudySpec
+from sim.decide.points import At
+from sim.study.plan.study_file import Branch, Factors, Precision, StudySpec
 from sim.systems.knobs import BaseKnobs
 from sim.systems.registry import BUILTIN_SYSTEMS, RuleSystem, behaviours, events_of
 
@@ -205,13 +206,14 @@ def scenario_parts(docs: Path) -> dict[str, str]:
 def study_parts(docs: Path) -> dict[str, str]:
     """The generated parts of ``study.md``, by name."""
     return {"study-keys": "\n\n".join([table(StudySpec), _section(Precision, "`precision`"),
-                                       _section(Factors, "`factors`")])}
+                                       _section(Factors, "`factors`"), _section(Branch, "`branch`"),
+                                       _section(At, "`branch.at`", level=4)])}
 
 
 def undocumented_keys() -> list[str]:
     """Every documented model's keys that have no meaning to show (no description)."""
     models: list[type[BaseModel]] = [Scenario, UnitSpec, Orders, Victory, HexTerrain, TerrainTypeSpec,
-                                     TableTerrain, AreaSpec, GridSpec, StudySpec, Precision, Factors]
+                                     TableTerrain, AreaSpec, GridSpec, StudySpec, Precision, Factors, Branch, At]
     models += [m for m, _, _ in TACTICS]
     for s in systems_of(builtin_only=True):
         models += [m for m in (s.unit_keys, s.order_keys, s.base_knobs, s.knobs, s.policy_keys) if m is not None]

@@ -93,6 +93,8 @@ def run_study(study: Study, *, executor=None, replications: int | None = None,
     ``update``, ``refresh``) or None. ``per_task`` fixes the batch size of a task.
     """
     executor = executor or SerialExecutor()
+    if study.battle is not None and battle == DEFAULT_BATTLE:
+        battle = study.battle   # a study of branches: each replication a branch (sim.decide)
     key = study.key(crn)
     run = StudyRun(study, crn, key, 0, list(study.metrics or []), metric_kinds(study.scenario))
     if store is not None:
