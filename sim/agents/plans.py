@@ -188,7 +188,7 @@ class Plans:
             unit = r.unit
             if (r.finished and not r.reacts) or not unit.on_board:
                 continue
-            if not r.reacts:
+            if not r.reacts and not r.managed:
                 self._advance(r, phase)
                 continue
             r.way.look(unit)   # where its last move got it (a fall-back goes back)
@@ -322,13 +322,19 @@ class Plans:
         """An enemy within ``reach`` (hexes on a hex map, else map units) that the unit sees:
         as its rule system's game says (``sees(battle, viewer, target)``: a hidden sniper is
         not seen), else by line of sight."""
-        t, battle = self.battle.terrain, self.battle
-        sees = getattr(battle.game, "sees", None)
-        for e in battle.enemies_of(unit.side):
+        t = self.battle.terrain
+        for e in self.battle.enemies_of(unit.side):
             near = (t.distance(unit.node, e.node) if t.kind == "hex" else math.dist(unit.pos, e.pos)) <= reach
-            if near and (sees(battle, unit, e) if sees is not None else t.los_xy(unit.pos, e.pos)):
+            if near and self.sees(unit, e):
                 return True
         return False
+
+    def sees(self, viewer: Unit, target: Unit) -> bool:
+        """Whether ``viewer`` sees ``target``: as the rule system's game says (``sees``), else
+        by line of sight."""
+        sees = getattr(self.battle.game, "sees", None)
+        return bool(sees(self.battle, viewer, target)) if sees is not None else self.battle.terrain.los_xy(
+            viewer.pos, target.pos)
 
     # -- policies ----------------------------------------------------------------------
     def _react(self, r: Runner, phase: Phase) -> bool:

@@ -24,6 +24,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from sim import catalogue
+from sim.decide.points import At
 from sim.errors import InputError
 from sim.files import read_bytes, write_text
 from sim.reference.extension import surface
@@ -35,7 +36,6 @@ from sim.scenario.schema import Scenario, UnitSpec, Victory
 from sim.scenario.yamlfile import MAX_BYTES
 from sim.space.features import BUILTIN
 from sim.space.spec import AreaSpec, GridSpec, HexTerrain, TableTerrain, TerrainTypeSpec
-from sim.decide.points import At
 from sim.study.plan.study_file import Branch, Factors, Precision, StudySpec
 from sim.systems.knobs import BaseKnobs
 from sim.systems.registry import BUILTIN_SYSTEMS, RuleSystem, behaviours, events_of
