@@ -4,6 +4,7 @@ the decision; branches that give the same orders give the same battle; a unit's 
 dice are the same stream in every branch; branch logs keep the event-log invariants."""
 from __future__ import annotations
 
+import shlex
 import subprocess
 import sys
 from collections import defaultdict
@@ -11,6 +12,7 @@ from collections import defaultdict
 import pytest
 
 import sim
+import sim.decide
 from conftest import ROOT, SCENARIOS
 from invariants import check
 from sim.decide import Replay, branching
@@ -173,3 +175,59 @@ def test_a_bad_branch_study_exits_2_with_one_line(tmp_path, change, message):
                          capture_output=True, text=True, env={"PYTHONPATH": str(ROOT)})
     assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1, out.stderr
     assert message in out.stderr
+
+
+def test_a_branch_study_gives_the_same_rows_on_a_pool_of_processes(tmp_path):
+    path = tmp_path / "crisis.yaml"
+    path.write_text(STUDY.format(scenario=PLATOON))
+    study = sim.load_study(str(path))
+    serial = sim.run_study(study, replications=3, workers=1)
+    pool = sim.run_study(study, replications=3, workers=2, executor="processes")
+    assert serial.rows() == pool.rows()
+
+
+def test_a_branch_studys_replication_is_reproduced_by_the_branch_it_names(tmp_path, platoon):
+    from sim.cli.study import reproduce_command
+
+    path = tmp_path / "crisis.yaml"
+    path.write_text(STUDY.format(scenario=PLATOON))
+    study = sim.load_study(str(path))
+    run = sim.run_study(study, replications=2)
+    record = run.records[(1, 1)]
+    argv = shlex.split(reproduce_command(study, record))
+    assert argv[:2] == ["python", "-c"]
+    code = argv[2].replace("sim.branch(", "r = sim.branch(", 1) + "; print(r['go_to_ground'].metrics['end_time'])"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                         env={"PYTHONPATH": str(ROOT)}, check=True)
+    assert float(out.stdout) == record.metrics["end_time"]
+
+
+def test_a_halt_asked_for_after_a_turn_is_still_looked_for(platoon):
+    b = branching(platoon, {"halted": "s1"}, {"gtg": BRANCHES["go_to_ground"]})
+    replay = Replay(platoon, 3).take(sim.decide.At(turn=1), lambda battle, phase: None)
+    replay.take(b.at, b.changes["gtg"])
+    replay.run()
+    assert len(replay.decisions) == 2 and replay.decisions[1].index == 44
+
+
+def test_a_rollout_policy_acts_at_every_turn_and_reseeding_samples_other_dice(platoon):
+    from sim.decide.menu import take_over, tell
+
+    def hold(battle, phase):
+        tell(battle, [u.id for u in battle.units_of("blue")], "hold", "rollout", policy="rollout")
+
+    replay = Replay(platoon, 3)
+    take_over(replay.battle, "blue")
+    records = replay.every_turn("blue", hold).run().log.records
+    assert not [r for r in records if r["event"] == "move" and r["unit"].startswith(("a", "s"))]
+    check(platoon, records)
+
+    def sampled(k):
+        r = Replay(platoon, 3)
+        r.take(sim.decide.At(turn=5), lambda battle, phase: r.reseed(k))
+        return r, list(r.run().log.lines())
+
+    trunk = list(sim.run(platoon, 3).log.lines())
+    (r1, a), (_, b), (_, c) = sampled(11), sampled(11), sampled(12)
+    d = r1.decisions[0].index
+    assert a == b and a[:d] == c[:d] == trunk[:d] and len({tuple(a), tuple(c), tuple(trunk)}) == 3

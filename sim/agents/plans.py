@@ -24,14 +24,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sim.agents.choices import REACTION_MOVE, ROUTE, TARGET, Response
 from sim.agents.plan_facts import EVENT_FACTS, Facts, read_facts, reads_log
 from sim.agents.plan_steps import describe, describe_when, hold_like
+from sim.agents.runner import Runner
 from sim.agents.unit import Unit
-from sim.agents.way import Way
 from sim.events import DECIDE
 from sim.space import route_planners as routes
 from sim.space.path_trees import NoPath
@@ -44,30 +43,6 @@ _SHIPPED = "sim.agents.policies"
 if TYPE_CHECKING:
     from sim.engine.clock import Phase
     from sim.engine.context import BattleContext
-
-@dataclass
-class Runner:
-    """One unit's plan in one battle."""
-
-    unit: Unit
-    steps: list[Any]
-    loop: bool = False
-    until: Any = None
-    index: int = 0
-    begun: bool = False            # the current step has started
-    since: int = 0                 # facts count from this event number (the step before began)
-    pass_since: int = 0            # ... and for ``until``, from the start of this pass of a loop
-    ground_turns: int = 0          # go_to_ground: own movement phases still to hold
-    detour: bool = False           # fall_back / seek_cover: moving to where the policy sent it
-    resume: bool = False           # a reaction is under way: the step starts again after it
-    way: Way = field(default_factory=Way)   # the way it has come (fall_back goes back it)
-    reacted: int = 0               # events before this one have been reacted to
-    finished: bool = False
-    reacts: bool = False           # it has an on_fired or on_halted policy
-    step_began: int = 0            # the event number at which the current step began
-    started_turn: int = 0          # the turn in which the current step began
-    managed: bool = False          # its plan was changed mid-battle: every phase brings it up to date
-
 
 class Plans:
     """Every unit's plan in a battle; ``begin_phase`` at each movement phase's start."""

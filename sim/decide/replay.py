@@ -7,7 +7,8 @@ in order, when it comes. Until the first point is taken the battle is the trunk'
 record: nothing of the replay runs in the battle but a check at each phase's start (and,
 while a ``halted`` point is awaited, a look at each new record). ``next_turn(side)`` stops
 at the announcement of the side's next movement phase (its rules not yet begun) and
-``order(action)`` is taken at that phase's start: the way a caller outside (an agent) plays.
+``order(action)`` is taken at that phase's start: the way a caller outside (an agent)
+plays; ``every_turn(side, action)`` acts at each of the side's movement phases (a rollout).
 """
 from __future__ import annotations
 
@@ -51,6 +52,7 @@ class Replay:
         self.battle.start()
         self._asked: list[tuple[At, Action, str]] = []
         self._ordered: list[Action] = []
+        self._every: list[tuple[str, Action]] = []
         self._facts: dict[str, Facts] = {uid: Facts() for uid in self.battle.units}
         self._read = 0   # the facts are read to here
         self._seen = 0   # ... and the records looked at for a halt
@@ -67,9 +69,20 @@ class Replay:
         self._asked.append((at, action, trigger or describe_at(at, self.battle.scenario)))
         return self
 
+    def every_turn(self, side: str, action: Action) -> Replay:
+        """Do ``action`` at the start of each of ``side``'s movement phases from now on
+        (after the orders and points due then): a rollout's policy, say."""
+        self._every.append((side, action))
+        return self
+
     def order(self, action: Action) -> None:
         """Do ``action`` at the next phase's start (after ``next_turn``: the one it stopped at)."""
         self._ordered.append(action)
+
+    def reseed(self, seed: int) -> None:
+        """From now on, the dice of a battle at ``seed`` (fresh streams): after a decision, a
+        planner's sample of what chance may bring."""
+        self.battle.dice = Dice(arguments.seed(seed))
 
     def next_turn(self, side: str) -> Phase | None:
         """Play on to the announcement of ``side``'s next movement phase; None: the battle ended."""
@@ -89,8 +102,8 @@ class Replay:
     def run(self) -> BattleResult:
         """Play on to the end; the battle's result (its log, metrics, winner and why)."""
         battle = self.battle
-        while not battle.done.triggered and self._asked and self._asked[0][0].halted is not None:
-            self._step()
+        while not battle.done.triggered and any(at.halted is not None for at, _, _ in self._asked):
+            self._step()   # a halt is looked for record by record
         battle.env.run(until=battle.done)
         log = battle.log
         return BattleResult(log, compute_metrics(log, battle.scenario), battle.winner, battle.reason)
@@ -112,6 +125,12 @@ class Replay:
     def _phase_start(self, phase: Phase) -> None:
         while self._ordered:
             self._act(self._ordered.pop(0), phase, f"turn {phase.turn} {phase.phase}")
+        self._points(phase)
+        for side, action in self._every:
+            if phase.moves and phase.side == side:
+                self._act(action, phase, f"turn {phase.turn} {phase.phase}")
+
+    def _points(self, phase: Phase) -> None:
         while self._asked:
             at = self._asked[0][0]
             if at.turn is not None:
@@ -131,11 +150,6 @@ class Replay:
         self._seen = len(self.battle.log.records)
         self.decisions.append(Decision(self._seen, self.battle.env.now, c.turn, c.phase))
         self._act(action, phase, trigger, since)
-
-    def reseed(self, seed: int) -> None:
-        """From now on, the dice of a battle at ``seed`` (fresh streams): after a decision, a
-        planner's sample of what chance may bring."""
-        self.battle.dice = Dice(arguments.seed(seed))
 
     def _act(self, action: Action, phase: Phase | None, trigger: str, since: int | None = None) -> None:
         if isinstance(action, Changes):
