@@ -231,3 +231,32 @@ def test_a_rollout_policy_acts_at_every_turn_and_reseeding_samples_other_dice(pl
     (r1, a), (_, b), (_, c) = sampled(11), sampled(11), sampled(12)
     d = r1.decisions[0].index
     assert a == b and a[:d] == c[:d] == trunk[:d] and len({tuple(a), tuple(c), tuple(trunk)}) == 3
+
+
+def test_a_branch_studys_report_says_how_a_branch_is_replayed(tmp_path):
+    from sim.study.reports.html_report import write_report
+
+    path = tmp_path / "crisis.yaml"
+    path.write_text(STUDY.format(scenario=PLATOON))
+    run = sim.run_study(sim.load_study(str(path)), replications=2)
+    write_report(run, str(tmp_path / "report.html"), ["sim", "study", str(path)])
+    assert "replays one branch" in (tmp_path / "report.html").read_text(encoding="utf-8")
+
+
+def test_the_menus_next_step_leaves_the_step_for_the_next(platoon):
+    from sim.decide.menu import take_over, tell
+
+    two = sim.apply_overrides(platoon, {"groups.assault.plan": [{"type": "advance", "to": "FIRE"},
+                                                                {"type": "charge", "to": "OBJ"}]})
+    replay = Replay(two, 2)
+    take_over(replay.battle, "blue")
+    replay.take(sim.decide.At(turn=1), lambda battle, phase: tell(battle, ["a1", "s1"], "next_step", "test",
+                                                                   phase=phase))
+    records = replay.run().log.records
+    said = {r["unit"]: r["choice"] for r in records if r["event"] == "decide" and r["policy"] == "agent"}
+    assert said == {"a1": "next_step: step 2: charge to OBJ (shortest route)", "s1": "next_step: no next step"}
+    def plan_steps(log):   # when its plan starts its second step
+        return [r["t"] for r in log if r["event"] == "decide" and r["policy"] == "plan" and r["unit"] == "a1"]
+
+    assert plan_steps(records) == [0.0] and plan_steps(sim.run(two, 2).log.records)[0] > 0
+    check(two, records)

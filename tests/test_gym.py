@@ -126,3 +126,7 @@ def test_a_bad_action_is_an_input_error():
         with pytest.raises(sim.InputError) as err:
             env.step(np.array(bad))
         assert err.value.place == "action"
+    while not env.step(np.zeros(6, dtype=np.int64))[2]:
+        pass
+    with pytest.raises(sim.InputError, match="the battle is over"):   # its outcome is paid once
+        env.step(np.zeros(6, dtype=np.int64))

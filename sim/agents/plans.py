@@ -16,6 +16,10 @@ the phasing side's units up to date, before the rule system moves them:
   ``fall_back`` (back to the last node it passed), ``seek_cover`` (to the
   nearest node with cover it can reach this phase); then it resumes its plan.
 
+Mid-battle (``sim.decide``) a unit may be given new steps (``replan``), every unit new
+policies (``set_policies``), and a unit's plan kept up to date at each of its side's
+movement phases whatever its orders (``take_over``), so that it goes on from a choice.
+
 Every step begun after the first, or under a condition, and every policy's choice is a
 ``decide`` record (``policy``, ``choice``, ``trigger``). Events are read from the log (the
 one source of truth), from where the last reading stopped.
@@ -27,6 +31,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from sim.agents.choices import REACTION_MOVE, ROUTE, TARGET, Response
+from sim.agents.plan_changes import PlanChanges
 from sim.agents.plan_facts import EVENT_FACTS, Facts, read_facts, reads_log
 from sim.agents.plan_steps import describe, describe_when, hold_like
 from sim.agents.runner import Runner
@@ -44,7 +49,7 @@ if TYPE_CHECKING:
     from sim.engine.clock import Phase
     from sim.engine.context import BattleContext
 
-class Plans:
+class Plans(PlanChanges):
     """Every unit's plan in a battle; ``begin_phase`` at each movement phase's start."""
 
     def __init__(self, battle: BattleContext) -> None:
@@ -374,37 +379,6 @@ class Plans:
         unit.route = route
         r.detour, r.resume = bool(route), True
         return f"to {node}"
-
-    # -- changes mid-battle (sim.decide) ---------------------------------------------------
-    def replan(self, scenario: Any, spec: Any, phase: Phase | None = None) -> None:
-        """The unit of ``spec`` follows its steps in ``scenario`` from now on, from where it
-        stands: the first starts now if ``phase`` is one of its side's movement phases
-        (just begun), else at the next; conditions count events from now."""
-        r = self.runners[spec.id]
-        r.steps, r.loop, r.until = self.steps_for(scenario, spec)
-        now = len(self.battle.log.records)
-        r.index, r.begun, r.finished, r.resume, r.detour, r.ground_turns = 0, False, False, False, False, 0
-        r.since = r.pass_since = r.step_began = now
-        self.take_over(r)
-        if phase is not None and phase.moves and phase.side == r.unit.side and r.unit.on_board:
-            self._advance(r, phase)
-
-    def take_over(self, r: Runner) -> None:
-        """Bring the runner's plan up to date at every one of its movement phases from now
-        on (its orders are changed mid-battle: ``replan``, ``hold``, ``detour``)."""
-        if not r.managed:
-            r.managed = True
-            self.revise()
-
-    def set_policies(self, policies: Any, since: int | None = None) -> None:
-        """Every unit's policies from now on (as a scenario's ``policies``); a unit that
-        did not react before reacts to what happens to it from record ``since`` (default: now)."""
-        before = {uid: r.reacts for uid, r in self.runners.items()}
-        self.policies = policies
-        self.revise()
-        for uid, r in self.runners.items():
-            if r.reacts and not before[uid]:
-                r.reacted = len(self.battle.log.records) if since is None else since
 
     # -- the log -----------------------------------------------------------------------
     def _read_log(self) -> None:

@@ -96,6 +96,7 @@ class BattleEnv(gym.Env[dict[str, np.ndarray], np.ndarray]):
         self.replay: Replay | None = None
         self.phase: Phase | None = None
         self._read = 0
+        self._over = False
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
@@ -105,14 +106,15 @@ class BattleEnv(gym.Env[dict[str, np.ndarray], np.ndarray]):
         battle_seed = arguments.seed(seed) if seed is not None else int(self.np_random.integers(0, 2**62))
         self.replay = Replay(self.scenario, battle_seed)
         take_over(self.replay.battle, self.side)
-        self._read = 0
+        self._read, self._over = 0, False
         self.phase = self.replay.next_turn(self.side)
         return self.observer.observe(self.replay.battle), self._info() | {"seed": battle_seed}
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         """Give every unit (or group) its choice now and play on to the next decision."""
-        if self.replay is None:
-            raise InputError("call reset() before step()", place="step")
+        if self.replay is None or self._over:
+            raise InputError("call reset() before step()" if self.replay is None else
+                             "the battle is over: call reset() for another", place="step")
         if not self.action_space.contains(np.asarray(action, dtype=np.int64)):
             raise InputError(f"expected {len(self.controls)} choices, each 0 to {len(MENU) - 1} "
                              f"({', '.join(MENU)}), got {action!r}", place="action")
@@ -122,13 +124,13 @@ class BattleEnv(gym.Env[dict[str, np.ndarray], np.ndarray]):
             def decide(battle: Any, phase: Phase | None) -> None:
                 trigger = f"turn {battle.clock.turn} {battle.clock.phase}"
                 for units, choice in zip(self.controls, choices):
-                    tell(battle, units, choice, trigger)
+                    tell(battle, units, choice, trigger, phase=phase)
 
             self.replay.order(decide)
             self.phase = self.replay.next_turn(self.side)
         battle = self.replay.battle
         reward = self._losses()
-        terminated = self.replay.done
+        terminated = self._over = self.replay.done
         if terminated:
             reward += self._outcome()
         return self.observer.observe(battle), reward, terminated, False, self._info()

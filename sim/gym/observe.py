@@ -51,7 +51,7 @@ class Observer:
                 viewers.append(u)
                 own[i, 2:4] = self._xy(u.pos)
             own[i, 0], own[i, 1] = u.alive, u.on_board
-            own[i, 4] = u.steps / spec.steps if u.alive else 0.0
+            own[i, 4] = min(u.steps / spec.steps, 1.0) if u.alive else 0.0
             own[i, 5], own[i, 6] = u.pinned, u.alive and u.orders.type != "hold"
         enemy = np.zeros((len(self.enemy), len(ENEMY)), np.float32)
         for i, spec in enumerate(self.enemy):
@@ -59,6 +59,6 @@ class Observer:
             if e.on_board and any(battle.plans.sees(v, e) for v in viewers):
                 enemy[i, 0] = 1.0
                 enemy[i, 1:3] = self._xy(e.pos)
-                enemy[i, 3] = e.steps / spec.steps
+                enemy[i, 3] = min(e.steps / spec.steps, 1.0)
         time = np.array([min(battle.clock.turn / self.turns, 1.0)], np.float32)
         return {"own": own, "enemy": enemy, "time": time}
