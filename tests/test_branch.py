@@ -46,6 +46,9 @@ def test_every_branch_is_the_trunk_byte_for_byte_up_to_its_decision(platoon, at,
         # the records before the branch instant, and those at it that precede the decision
         assert lines[:d] == trunk[:d], name
         assert result.log.records[d - 1]["t"] <= result.decision.t
+        at_instant = [r for r in result.log.records[:d] if r["t"] == result.decision.t]
+        if "halted" in at:   # the halt itself, and what its instant wrote before the decision
+            assert any(r["event"] == "halt" and r["unit"] == "s1" for r in at_instant)
         if name == "push_on":
             assert lines == trunk   # no change: the trunk itself
         else:
