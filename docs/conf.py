@@ -63,9 +63,11 @@ OURS = {
 # Third-party and standard-library types: intersphinx is off (the build fetches nothing),
 # so their names cannot link anywhere. Everything of sim's own resolves.
 nitpick_ignore_regex = [
-    ("py:.*", r"(collections\.abc|fractions|os|enum|typing)\..*"),   # the standard library
+    ("py:.*", r"(collections\.abc|fractions|os|enum|typing|types)\..*"),   # the standard library
     ("py:.*", r"(simpy|pydantic|annotated_types|numpy|networkx|nx|matplotlib|shapely|pandas)(\..*)?"),
     ("py:class", r"BaseModel"),          # pydantic's, as a signature spells it
+    # the orders' models are documented as scenario keys (scenario.md), not as classes
+    ("py:class", r"sim\.scenario\.orders\.\w+"),
     # the arguments of a constrained type (pydantic's Field(ge=0), AfterValidator(func=...))
     # as Annotated[...] shows them: a value, not a type
     ("py:class", r"\w+=.*"),

@@ -10,6 +10,10 @@ Load a scenario, run a battle, read its event log; run a what-if study; draw it 
     sim.viz.plot_map(scenario, result.log)
     sim.viz.replay_html(scenario, result.log)     # an offline HTML replay
 
+Ask what to do at a decision: ``sim.branch(scenario, seed, at=..., branches=...)`` replays
+a battle to a decision point and continues it under several orders (``sim.decide``);
+``sim.gym`` (the ``gym`` extra) lets an agent play one side.
+
 ``sim.first_entry`` is the referee's geometry (where a straight move first comes within a
 radius); ``sim.too_tables`` the Theatre of Operation tables.
 
@@ -43,6 +47,7 @@ from sim.agents.movement import go_straight, movement_process
 from sim.agents.outcome import Outcome
 from sim.agents.unit import Unit
 from sim.catalogue import define_rules, implements
+from sim.decide.branch import branch
 from sim.engine.battle import Battle
 from sim.engine.clock import Phase, PhaseSpec, TurnClock
 from sim.engine.context import BattleContext, PlansView, RefereeView, Trigger, Watch
@@ -83,7 +88,7 @@ __all__ = [
     "Game", "InputError", "Knobs", "MetricReporter", "Outcome", "Phase", "PhaseSpec", "PlansView", "PluginError",
     "RefereeView", "Response", "RuleSystem",
     "Scenario", "Terrain", "Trigger", "TurnClock", "Unit", "Watch", "__version__", "analyse_study", "apply_overrides",
-    "compute_metrics",
+    "branch", "compute_metrics",
     "define_rules", "end_states", "events", "first_entry", "go_straight", "implements", "load_scenario",
     "load_study", "metric_kinds", "movement_process", "register_behaviour", "register_metric",
     "register_system", "rule_system", "run", "run_study", "scenario_from_dict", "study_from_dict",

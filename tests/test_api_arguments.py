@@ -115,6 +115,13 @@ CASES = [
     ("run_study", {"study": STUDY, "crn": 0}, "crn"),
     ("run_study", {"study": 5}, "study"),
     ("run_study", {"study": None}, "study"),
+    # branch
+    ("branch", {"scenario": SC, "seed": 3.5, "at": {"turn": 1}, "branches": {"a": {}}}, "seed"),
+    ("branch", {"scenario": 5, "at": {"turn": 1}, "branches": {"a": {}}}, "scenario"),
+    ("branch", {"scenario": SC, "at": "turn 1", "branches": {"a": {}}}, "at"),
+    ("branch", {"scenario": SC, "at": None, "branches": {"a": {}}}, "at"),
+    ("branch", {"scenario": SC, "at": {"turn": 1}, "branches": ["a"]}, "branches"),
+    ("branch", {"scenario": SC, "at": {"turn": 1}, "branches": {}}, "branches"),
     # studies and scenarios from files and dicts
     ("load_study", {"path": 5}, "path"),
     ("load_study", {"path": b"study.yaml"}, "path"),

@@ -31,3 +31,12 @@ def test_map_benchmark_runs_and_prints_every_figure():
     for figure in ("(a) load a 50,000-hex map", "(b) load a 50,000-node table",
                    "(c) load a table of 1,000 blocking areas", "load average"):
         assert figure in out.stdout
+
+
+def test_decision_benchmark_runs_and_prints_every_figure():
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "decisions.py"), "--seeds", "2"],
+                         capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    for figure in ("(g) replay to {'turn': 5}", "(g) replay to {'halted': 's1'}", "(g) whole battle",
+                   "(g) gym episode"):
+        assert figure in out.stdout

@@ -16,6 +16,10 @@ the phasing side's units up to date, before the rule system moves them:
   ``fall_back`` (back to the last node it passed), ``seek_cover`` (to the
   nearest node with cover it can reach this phase); then it resumes its plan.
 
+Mid-battle (``sim.decide``) a unit may be given new steps (``replan``), every unit new
+policies (``set_policies``), and a unit's plan kept up to date at each of its side's
+movement phases whatever its orders (``take_over``), so that it goes on from a choice.
+
 Every step begun after the first, or under a condition, and every policy's choice is a
 ``decide`` record (``policy``, ``choice``, ``trigger``). Events are read from the log (the
 one source of truth), from where the last reading stopped.
@@ -24,14 +28,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sim.agents.choices import REACTION_MOVE, ROUTE, TARGET, Response
+from sim.agents.plan_changes import PlanChanges
 from sim.agents.plan_facts import EVENT_FACTS, Facts, read_facts, reads_log
 from sim.agents.plan_steps import describe, describe_when, hold_like
+from sim.agents.runner import Runner
 from sim.agents.unit import Unit
-from sim.agents.way import Way
 from sim.events import DECIDE
 from sim.space import route_planners as routes
 from sim.space.path_trees import NoPath
@@ -45,30 +49,7 @@ if TYPE_CHECKING:
     from sim.engine.clock import Phase
     from sim.engine.context import BattleContext
 
-@dataclass
-class Runner:
-    """One unit's plan in one battle."""
-
-    unit: Unit
-    steps: list[Any]
-    loop: bool = False
-    until: Any = None
-    index: int = 0
-    begun: bool = False            # the current step has started
-    since: int = 0                 # facts count from this event number (the step before began)
-    pass_since: int = 0            # ... and for ``until``, from the start of this pass of a loop
-    ground_turns: int = 0          # go_to_ground: own movement phases still to hold
-    detour: bool = False           # fall_back / seek_cover: moving to where the policy sent it
-    resume: bool = False           # a reaction is under way: the step starts again after it
-    way: Way = field(default_factory=Way)   # the way it has come (fall_back goes back it)
-    reacted: int = 0               # events before this one have been reacted to
-    finished: bool = False
-    reacts: bool = False           # it has an on_fired or on_halted policy
-    step_began: int = 0            # the event number at which the current step began
-    started_turn: int = 0          # the turn in which the current step began
-
-
-class Plans:
+class Plans(PlanChanges):
     """Every unit's plan in a battle; ``begin_phase`` at each movement phase's start."""
 
     def __init__(self, battle: BattleContext) -> None:
@@ -77,28 +58,39 @@ class Plans:
         self.groups: dict[str, list[str]] = {g: list(grp.units) for g, grp in scenario.groups.items()}
         group_of = {uid: g for g, ids in self.groups.items() for uid in ids}
         self.runners: dict[str, Runner] = {}
-        for _, spec in scenario.units():
-            g = group_of.get(spec.id)
-            plan = scenario.groups[g].plan if g is not None else spec.plan
-            steps = list(plan.steps) if plan is not None else [spec.orders]
-            offset = scenario.groups[g].formation.get(spec.id) if g is not None else None
-            if offset is not None:
-                steps = [self._offset(s, offset) for s in steps]
-            unit = battle.units[spec.id]
-            self.runners[spec.id] = Runner(unit, steps, bool(plan and plan.loop),
-                                           plan.until if plan is not None else None)
-        self.policies = scenario.policies
         self.group_of = group_of
-        self._policy: dict[tuple[str, str], tuple[int, Any]] = {}   # (unit, what) -> policy: fixed
+        for _, spec in scenario.units():
+            steps, loop, until = self.steps_for(scenario, spec)
+            self.runners[spec.id] = Runner(battle.units[spec.id], steps, loop, until)
+        self.policies = scenario.policies
+        self._policy: dict[tuple[str, str], tuple[int, Any]] = {}   # (unit, what) -> policy
         self.facts: dict[str, Facts] = {uid: Facts() for uid in self.runners}
         self._read = 0
         self._seen: dict[str, frozenset[str]] = {}   # side -> ground its enemies see at the start
-        self._sides: dict[str, list[Runner]] = {side: [] for side in scenario.sides}
+        self.revise()
+
+    def steps_for(self, scenario: Any, spec: Any) -> tuple[list[Any], bool, Any]:
+        """A unit's steps (a formation member's moved by its offset), loop and until, as
+        ``scenario`` gives them (its own plan or orders, or its group's plan)."""
+        uid = spec.id
+        g = self.group_of.get(uid)
+        plan = scenario.groups[g].plan if g is not None else spec.plan
+        steps = list(plan.steps) if plan is not None else [spec.orders]
+        offset = scenario.groups[g].formation.get(uid) if g is not None else None
+        if offset is not None:
+            steps = [self._offset(s, offset) for s in steps]
+        return steps, bool(plan and plan.loop), plan.until if plan is not None else None
+
+    def revise(self) -> None:
+        """Work out afresh which units' plans a phase brings up to date, and whether the log
+        must be read (at the start, and after a change of plans or policies: sim.decide)."""
+        self._policy.clear()
+        self._sides: dict[str, list[Runner]] = {side: [] for side in self.battle.scenario.sides}
         for r in self.runners.values():
             r.reacts = any(self.policy(r.unit, w) is not None for w in ("on_fired", "on_halted"))
             # A plain order (one step, started at once, no loop, no reaction) never changes
             # after the start: its phases need no bringing up to date.
-            if r.reacts or r.loop or len(r.steps) > 1 or r.steps[0].when is not None:
+            if r.managed or r.reacts or r.loop or len(r.steps) > 1 or r.steps[0].when is not None:
                 self._sides[r.unit.side].append(r)
         # Whether some step starts part-way through a phase (most battles: none).
         self._late = any(s.when is not None and s.when.in_phase is not None
@@ -176,7 +168,7 @@ class Plans:
             unit = r.unit
             if (r.finished and not r.reacts) or not unit.on_board:
                 continue
-            if not r.reacts:
+            if not r.reacts and not r.managed:
                 self._advance(r, phase)
                 continue
             r.way.look(unit)   # where its last move got it (a fall-back goes back)
@@ -275,7 +267,7 @@ class Plans:
             return True
         if when.from_turn is not None and phase.turn < when.from_turn:
             return False
-        if when.arrived is not None and not self._arrived(when.arrived):
+        if when.arrived is not None and not self.arrived(when.arrived):
             return False
         for fact in EVENT_FACTS:
             who = getattr(when, fact)
@@ -288,13 +280,15 @@ class Plans:
             return False
         return True
 
-    def _arrived(self, cond: Any) -> bool:
+    def arrived(self, cond: Any, facts: dict[str, Facts] | None = None) -> bool:
         """The unit, or every living member of the group, has stood at ``at`` (a formation
-        member at its own place for ``at``: the node nearest its offset from it)."""
+        member at its own place for ``at``: the node nearest its offset from it), as
+        ``facts`` (default: the plans' own) say."""
+        facts = self.facts if facts is None else facts
         ids = [cond.unit] if cond.unit is not None else self.groups[cond.group]
         units = [self.battle.units[i] for i in ids]
         alive = [u for u in units if u.alive] or units
-        return all((at := self.place_for(u.id, cond.at)) == u.node or at in self.facts[u.id].stood_at
+        return all((at := self.place_for(u.id, cond.at)) == u.node or at in facts[u.id].stood_at
                    for u in alive)
 
     def place_for(self, uid: str, node: str) -> str:
@@ -308,13 +302,19 @@ class Plans:
         """An enemy within ``reach`` (hexes on a hex map, else map units) that the unit sees:
         as its rule system's game says (``sees(battle, viewer, target)``: a hidden sniper is
         not seen), else by line of sight."""
-        t, battle = self.battle.terrain, self.battle
-        sees = getattr(battle.game, "sees", None)
-        for e in battle.enemies_of(unit.side):
+        t = self.battle.terrain
+        for e in self.battle.enemies_of(unit.side):
             near = (t.distance(unit.node, e.node) if t.kind == "hex" else math.dist(unit.pos, e.pos)) <= reach
-            if near and (sees(battle, unit, e) if sees is not None else t.los_xy(unit.pos, e.pos)):
+            if near and self.sees(unit, e):
                 return True
         return False
+
+    def sees(self, viewer: Unit, target: Unit) -> bool:
+        """Whether ``viewer`` sees ``target``: as the rule system's game says (``sees``), else
+        by line of sight."""
+        sees = getattr(self.battle.game, "sees", None)
+        return bool(sees(self.battle, viewer, target)) if sees is not None else self.battle.terrain.los_xy(
+            viewer.pos, target.pos)
 
     # -- policies ----------------------------------------------------------------------
     def _react(self, r: Runner, phase: Phase) -> bool:

@@ -192,13 +192,19 @@ def reproduce_command(study: Study, record) -> str:
     """The ``sim run`` command line that replays one stored replication (a ``Stored``):
     the study's scenario file, the replication's seed and its cell's overrides (variant
     and factor point) as ``--set``. Replication seeds are root seeds, the very seed that
-    ``sim run --seed`` takes, so the replay is the same battle."""
+    ``sim run --seed`` takes, so the replay is the same battle. A branch study's is the
+    ``sim.branch`` call that replays its branch."""
     import shlex
 
     from sim.scenario.load import parse_assignment
 
     cell = next(c for c in study.cells
                 if c.variant == record.variant and c.point_json == record.point)
+    if study.spec.branch is not None:   # a branch: the battle replayed to its decision
+        at = study.spec.branch.at.model_dump(mode="json", exclude_none=True)
+        code = (f"import sim; sim.branch({study.scenario_path!r}, {record.seed}, at={at!r}, "
+                f"branches={{{cell.variant!r}: {cell.overrides!r}}})")
+        return shlex.join(["python", "-c", code])
     words = ["sim", "run", study.scenario_path, "--seed", str(record.seed)]
     for key, value in cell.overrides.items():
         text = json.dumps(value)  # JSON is YAML: a number, a quoted string, a list

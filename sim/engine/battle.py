@@ -10,7 +10,7 @@ it through ``sim.engine.context.BattleContext``.
 from __future__ import annotations
 
 import gc
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from typing import Any
 
 import simpy
@@ -65,6 +65,9 @@ class Battle:
         self.reason = ""
         self._set_up = False
         self._standing: dict[str, Unit] = {}   # side -> a unit of it last seen on the board
+        #: Called at every phase's start, after the plans are brought up to date and before
+        #: the rules play it: where a caller takes decisions mid-battle (sim.decide).
+        self.decision_hook: Callable[[Phase], None] | None = None
 
     # -- queries used by rules -------------------------------------------------------
     def units_of(self, side: str) -> list[Unit]:
@@ -195,6 +198,8 @@ class Battle:
                 return
             if phase.moves:
                 self.plans.begin_phase(phase)
+            if self.decision_hook is not None:
+                self.decision_hook(phase)
             if freezing:
                 # What outlives a phase (the records, mostly) lives to the battle's end:
                 # out of the collector's sight, so its collections do not rescan it.
@@ -224,6 +229,17 @@ class Battle:
                         force=side, kind=u.kind, steps=u.steps, on_board=on,
                         flags=sorted(u.flags - {"off_board"}))
 
+    def start(self, freezing: bool = False) -> Battle:
+        """Set up and start the clock without running it (``env.step()`` plays on).
+
+        ``freezing``: ``gc.freeze`` at each phase (``run`` does it).
+        """
+        self.setup()
+        self.env.process(self._phases(freezing))
+        self.env.process(self.clock.run())
+        self.clock.finished.callbacks.append(self._finish)
+        return self
+
     def run(self) -> Battle:
         """Set up and run to the end; returns the battle (its ``log`` holds the story).
 
@@ -231,11 +247,8 @@ class Battle:
         or that outlive a phase (``gc.freeze``; all are handed back at the end), unless
         the collector is off or something else has frozen objects already.
         """
-        self.setup()
         freezing = gc.isenabled() and gc.get_freeze_count() == 0
-        self.env.process(self._phases(freezing))
-        self.env.process(self.clock.run())
-        self.clock.finished.callbacks.append(self._finish)
+        self.start(freezing)
         if freezing:
             gc.freeze()
         try:

@@ -24,6 +24,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from sim import catalogue
+from sim.decide.points import At
 from sim.errors import InputError
 from sim.files import read_bytes, write_text
 from sim.reference.extension import surface
@@ -36,7 +37,7 @@ from sim.scenario.yamlfile import MAX_BYTES
 from sim.space.features import BUILTIN
 from sim.space.spec import AreaSpec, GridSpec, HexTerrain, TableTerrain, TerrainTypeSpec
 from sim.study.plan.select_spec import Select
-from sim.study.plan.study_file import Factors, Precision, StudySpec
+from sim.study.plan.study_file import Branch, Factors, Precision, StudySpec
 from sim.systems.knobs import BaseKnobs
 from sim.systems.registry import BUILTIN_SYSTEMS, RuleSystem, behaviours, events_of
 
@@ -206,14 +207,15 @@ def scenario_parts(docs: Path) -> dict[str, str]:
 def study_parts(docs: Path) -> dict[str, str]:
     """The generated parts of ``study.md``, by name."""
     return {"study-keys": "\n\n".join([table(StudySpec), _section(Precision, "`precision`"),
-                                       _section(Factors, "`factors`"),
+                                       _section(Factors, "`factors`"), _section(Branch, "`branch`"),
+                                       _section(At, "`branch.at`", level=4),
                                        _section(Select, "`select`")])}
 
 
 def undocumented_keys() -> list[str]:
     """Every documented model's keys that have no meaning to show (no description)."""
     models: list[type[BaseModel]] = [Scenario, UnitSpec, Orders, Victory, HexTerrain, TerrainTypeSpec,
-                                     TableTerrain, AreaSpec, GridSpec, StudySpec, Precision, Factors,
+                                     TableTerrain, AreaSpec, GridSpec, StudySpec, Precision, Factors, Branch, At,
                                      Select]
     models += [m for m, _, _ in TACTICS]
     for s in systems_of(builtin_only=True):

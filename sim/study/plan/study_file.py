@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from sim.decide.points import At
 from sim.errors import InputError
 from sim.files import path_problem
 from sim.scenario.yamlfile import place_of, read_yaml
@@ -81,6 +82,14 @@ class Factors(_Strict):
         "`fractional`: one word per factor, `a b c abc` makes D = ABC"))
 
 
+class Branch(_Strict):
+    """Every variant is a branch of the battle at a decision point (``sim.decide``)."""
+
+    at: At = Field(description=(
+        "the decision point: `{turn, phase}`, `{halted: unit}` or `{side, when}`; each variant's "
+        "overrides (orders, plans, policies only) are given there, not at the start"))
+
+
 class StudySpec(_Strict):
     """The study file as written (after validation)."""
 
@@ -106,6 +115,8 @@ class StudySpec(_Strict):
     select: Select | None = Field(None, description=(
         "what `sim select` picks the best cell by, with a guarantee (below); `sim study` "
         "does not read it"))
+    branch: Branch | None = Field(None, description=(
+        "the variants are branches of one battle at a decision point (below)"))
 
 
 def _check_spec(spec: StudySpec, path: str, lines: dict) -> None:
@@ -178,6 +189,7 @@ class Study:
     metrics: list[str] | None
     lines: dict = field(default_factory=dict, repr=False)
     plan: Plan | None = field(default=None, repr=False)  # the factor design, when there is one
+    battle: str | None = None   # the function a replication runs ('module:function'; None: a battle)
 
     @property
     def name(self) -> str:
@@ -189,6 +201,8 @@ class Study:
         resumed or extended."""
         ident = {"study": self.name, "seed": self.spec.seed, "crn": bool(crn),
                  "cells": [[c.variant, c.point_json, c.scenario_hash] for c in self.cells]}
+        if self.spec.branch is not None:
+            ident["branch"] = self.spec.branch.at.model_dump(mode="json", exclude_none=True)
         blob = json.dumps(ident, sort_keys=True, separators=(",", ":")).encode()
         return hashlib.sha256(blob).hexdigest()[:20]
 
@@ -271,8 +285,16 @@ def study_from_dict(data: Any, scenario: Any = None, base_dir: str = ".",
         base = scen.load_scenario(scenario_path)
     _check_metrics(spec, base, path, lines)
     plan, points = _points(spec, path, lines)
-    resolver = Resolver(base, path, lambda o: scen.apply_overrides(base, o, source=path),
-                        portable(base))
+    def build(overrides: dict[str, Any]) -> Any:
+        return scen.apply_overrides(base, overrides, source=path)
+
+    resolver = Resolver(base, path, build, portable(base))
+    battle = None
+    if spec.branch is not None:
+        from sim.study.plan.branching import BRANCH_BATTLE, BranchResolver, check_branch, hashed
+
+        check_branch(spec, base, path, lines)
+        resolver, battle = BranchResolver(base, path, build, portable(base), spec.branch.at), BRANCH_BATTLE
     full = set(range(len(points))) if len(points) * len(spec.variants) <= FULL_CHECK_CELLS \
         else probe_indices(points)
     cells: list[Cell] = []
@@ -284,19 +306,21 @@ def study_from_dict(data: Any, scenario: Any = None, base_dir: str = ".",
                 # The full build: its checks, and a bad key blamed at its own line.
                 resolved = _apply(scen, base, merged, variant, set(overrides), path, lines)
                 digest = scen.scenario_hash(resolved)
+            if spec.branch is not None:   # a branch's cell is not its scenario's battle
+                digest = hashed(digest, spec.branch.at.model_dump(mode="json", exclude_none=True))
             cells.append(Cell(variant, point, merged, digest, _label(variant, point, spec),
                               resolver))
     return Study(path=path, spec=spec, scenario_path=scenario_path, scenario=base,
                  scenario_hash=scen.scenario_hash(base), cells=cells,
                  baseline=spec.baseline or next(iter(spec.variants)), metrics=metrics,
-                 lines=lines, plan=plan)
+                 lines=lines, plan=plan, battle=battle)
 
 
 def _explain(err: ErrorDetails) -> str:
     msg = err.get("msg", "invalid value")
     if err.get("type") == "extra_forbidden":
         section: dict[int | str, type[BaseModel]] = {"precision": Precision, "factors": Factors,
-                                                     "select": Select}
+                                                     "select": Select, "branch": Branch}
         model = {1: StudySpec, 2: section.get(err["loc"][0])}
         allowed = model.get(len(err["loc"]))
         return f"unknown key (expected one of {', '.join(allowed.model_fields)})" if allowed \

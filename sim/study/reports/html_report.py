@@ -195,6 +195,9 @@ def _provenance(run: StudyRun, argv: list[str] | None) -> str:
     seed_text = (f"replication i of every cell has root seed <code>replication_seed({run.study.spec.seed}, i)</code>"
                  f" (first: {', '.join(map(str, seeds))}); <code>sim run SCENARIO --seed S</code> replays one"
                  if run.crn else "each cell's replications have their own seeds (stored with each row)")
+    if run.study.spec.branch is not None:
+        seed_text += (" (the trunk of every branch); <code>sim.branch(SCENARIO, S, at=..., "
+                      "branches={VARIANT: ...})</code> replays one branch")
     command = shlex.join(argv if argv is not None else ["sim", *sys.argv[1:]])
     items = [f"Study hash: <code>{escape(run.study_hash)}</code>",
              f"sim version: <code>{escape(package_version())}</code>",

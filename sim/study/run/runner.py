@@ -93,6 +93,8 @@ def run_study(study: Study, *, executor=None, replications: int | None = None,
     ``update``, ``refresh``) or None. ``per_task`` fixes the batch size of a task.
     """
     executor = executor or SerialExecutor()
+    if study.battle is not None and battle == DEFAULT_BATTLE:
+        battle = study.battle   # a study of branches: each replication a branch (sim.decide)
     run = open_run(study, crn, store, resume)
     if precision is None:
         # None (a TypeError in _ensure) if a study with a precision target in its file is

@@ -1,0 +1,75 @@
+"""How fast a battle is replayed to a decision point (what a branch, an agent or a planner pays).
+
+    .venv/bin/python benchmarks/decisions.py [--seeds N]
+
+On ``platoon_attack`` (the scenario of the ``platoon_tactics`` study): the median wall
+time of ``sim.decide.Replay`` from nothing to the decision at the start of blue's turns
+1, 5 and 9 and at s1's first halt, over ``--seeds`` battles; a whole battle (``sim.run``)
+for scale; and a ``sim.gym`` episode of an agent that keeps to the plan. A script, never
+a test: timings are figures to read, not assertions.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from pathlib import Path
+
+import numpy as np
+
+import sim
+from sim.decide import At, Replay
+
+SCENARIO = Path(__file__).resolve().parents[1] / "scenarios" / "platoon_attack.yaml"
+
+
+class _Reached(Exception):
+    """The decision point: the replay stops there."""
+
+
+def _stop(battle, phase) -> None:
+    raise _Reached
+
+
+def _median_ms(run, seeds: int) -> float:
+    times = []
+    for seed in range(1, seeds + 1):
+        start = time.perf_counter()
+        run(seed)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1000
+
+
+def main() -> None:
+    """Print each figure."""
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--seeds", type=int, default=200, help="battles per figure (default 200)")
+    args = p.parse_args()
+    scenario = sim.load_scenario(str(SCENARIO))
+    sim.run(scenario, 1)   # the terrain's caches warm
+
+    for at in ({"turn": 1}, {"turn": 5}, {"turn": 9}, {"halted": "s1"}):
+        def replay(seed: int, at: dict = at) -> None:
+            try:
+                Replay(scenario, seed).take(At(**at), _stop).run()
+            except _Reached:
+                pass
+        print(f"(g) replay to {at}: {_median_ms(replay, args.seeds):.2f} ms")
+    print(f"(g) whole battle (sim.run): {_median_ms(lambda s: sim.run(scenario, s), args.seeds):.2f} ms")
+    try:
+        from sim.gym import BattleEnv
+    except ImportError:
+        print("(g) gym skipped: gymnasium is not installed (the gym extra)")
+        return
+    env = BattleEnv(scenario)
+    keep = np.zeros(env.action_space.shape, dtype=np.int64)
+
+    def episode(seed: int) -> None:
+        env.reset(seed=seed)
+        while not env.step(keep)[2]:
+            pass
+    print(f"(g) gym episode, the plan kept: {_median_ms(episode, args.seeds):.2f} ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,168 @@
+"""The environment: one side of a battle played by an agent, the other by its plans.
+
+The battle is a ``sim.decide.Replay``, played on event by event (no threads) to the
+announcement of the agent's side's next movement phase; the agent's choices are taken at
+that phase's start, after its plans are brought up to date and before its rules move
+anyone, so an agent that always chooses ``plan`` plays the scenario's own battle, record
+for record. The observation (``sim.gym.observe``) holds what the side knows: its own
+units, and of the enemy only those its units see.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from sim import arguments
+from sim.decide.menu import MENU, take_over, tell
+from sim.decide.replay import Replay
+from sim.engine.clock import Phase
+from sim.errors import InputError
+from sim.gym.observe import Observer
+from sim.metrics import compute_metrics, metric_kinds
+from sim.scenario.schema import Scenario
+
+__all__ = ["BattleEnv", "Reward"]
+
+
+@dataclass(frozen=True)
+class Reward:
+    """What the agent is paid: at the end ``win``, ``loss`` or ``draw`` (and ``metric``'s
+    value, a metric of the scenario's rule system, times ``weight``); on the way, per step
+    of strength lost, ``step_lost`` (its side's) and ``step_taken`` (the enemy's)."""
+
+    win: float = 1.0
+    loss: float = -1.0
+    draw: float = 0.0
+    step_lost: float = 0.0
+    step_taken: float = 0.0
+    metric: str | None = None
+    weight: float = 1.0
+
+
+def _reward(value: Any, scenario: Scenario) -> Reward:
+    if value is None:
+        return Reward()
+    if isinstance(value, Reward):
+        given = {f.name: getattr(value, f.name) for f in fields(Reward)}
+    else:
+        given = dict(arguments.mapping(value, "reward"))
+    names = {f.name for f in fields(Reward)}
+    for key, v in given.items():
+        if key not in names:
+            raise InputError(f"unknown key '{key}' (expected one of {sorted(names)})", place="reward")
+        if key == "metric":
+            if v is not None and v not in metric_kinds(scenario):
+                raise InputError(f"unknown metric '{v}' (expected one of {sorted(metric_kinds(scenario))})",
+                                 place="reward.metric")
+        else:
+            arguments.number(v, f"reward.{key}")
+    return Reward(**given)
+
+
+class BattleEnv(gym.Env[dict[str, np.ndarray], np.ndarray]):
+    """A battle of ``scenario`` (a path or a loaded one) whose ``side`` (default: the
+    attacker) an agent plays: one choice of ``MENU`` per unit, or per group (``by``)."""
+
+    metadata: dict[str, Any] = {"render_modes": []}
+
+    def __init__(self, scenario: Scenario | str, side: str | None = None,
+                 reward: Reward | Mapping[str, Any] | None = None, by: str = "unit") -> None:
+        from sim.scenario.load import load_scenario
+
+        if not isinstance(scenario, Scenario):
+            scenario = load_scenario(arguments.path(scenario, "scenario"))
+        self.scenario = scenario
+        self.side = arguments.choice(side if side is not None else scenario.victory.attacker, "side",
+                                     scenario.sides)
+        self.reward_spec = _reward(reward, scenario)
+        arguments.choice(by, "by", ("unit", "group"))
+        own = [spec.id for s, spec in scenario.units() if s == self.side]
+        grouped = {uid: g for g, grp in scenario.groups.items() for uid in grp.units}
+        self.controls: list[list[str]] = []   # the units each of the action's numbers tells
+        for uid in own:
+            g = grouped.get(uid) if by == "group" else None
+            if g is None:
+                self.controls.append([uid])
+            elif uid == scenario.groups[g].units[0]:
+                self.controls.append(list(scenario.groups[g].units))
+        self.observer = Observer(scenario, self.side)
+        self.action_space = spaces.MultiDiscrete([len(MENU)] * len(self.controls))
+        self.observation_space = self.observer.space   # type: ignore[assignment]  # a Dict is a Space of dicts
+        self.replay: Replay | None = None
+        self.phase: Phase | None = None
+        self._read = 0
+        self._over = False
+
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        """A new battle at ``seed`` (None: one drawn from the environment's generator), played
+        to the agent's first decision."""
+        super().reset(seed=seed)
+        battle_seed = arguments.seed(seed) if seed is not None else int(self.np_random.integers(0, 2**62))
+        self.replay = Replay(self.scenario, battle_seed)
+        take_over(self.replay.battle, self.side)
+        self._read, self._over = 0, False
+        self.phase = self.replay.next_turn(self.side)
+        return self.observer.observe(self.replay.battle), self._info() | {"seed": battle_seed}
+
+    def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+        """Give every unit (or group) its choice now and play on to the next decision."""
+        if self.replay is None or self._over:
+            raise InputError("call reset() before step()" if self.replay is None else
+                             "the battle is over: call reset() for another", place="step")
+        if not self.action_space.contains(np.asarray(action, dtype=np.int64)):
+            raise InputError(f"expected {len(self.controls)} choices, each 0 to {len(MENU) - 1} "
+                             f"({', '.join(MENU)}), got {action!r}", place="action")
+        if self.phase is not None:
+            choices = [MENU[int(a)] for a in np.asarray(action).reshape(-1)]
+
+            def decide(battle: Any, phase: Phase | None) -> None:
+                trigger = f"turn {battle.clock.turn} {battle.clock.phase}"
+                for units, choice in zip(self.controls, choices):
+                    tell(battle, units, choice, trigger, phase=phase)
+
+            self.replay.order(decide)
+            self.phase = self.replay.next_turn(self.side)
+        battle = self.replay.battle
+        reward = self._losses()
+        terminated = self._over = self.replay.done
+        if terminated:
+            reward += self._outcome()
+        return self.observer.observe(battle), reward, terminated, False, self._info()
+
+    # -- what the agent is paid and told ------------------------------------------------
+    def _losses(self) -> float:
+        battle, spec = self.replay.battle, self.reward_spec   # type: ignore[union-attr]
+        records = battle.log.records
+        total = 0.0
+        for r in records[self._read:]:
+            lost = r.get("steps_lost")
+            if lost and r.get("target") in battle.units:
+                mine = battle.units[r["target"]].side == self.side
+                total += lost * (spec.step_lost if mine else spec.step_taken)
+        self._read = len(records)
+        return float(total)
+
+    def _outcome(self) -> float:
+        battle, spec = self.replay.battle, self.reward_spec   # type: ignore[union-attr]
+        base = spec.draw if battle.winner is None else spec.win if battle.winner == self.side else spec.loss
+        if spec.metric is not None:
+            base += spec.weight * float(compute_metrics(battle.log, self.scenario)[spec.metric])
+        return float(base)
+
+    def _info(self) -> dict[str, Any]:
+        battle = self.replay.battle   # type: ignore[union-attr]
+        return {"turn": battle.clock.turn, "t": float(battle.env.now), "winner": battle.winner,
+                "reason": battle.reason, "menu": MENU}
+
+    @property
+    def log(self) -> Any:
+        """The battle's event log so far (``sim.EventLog``)."""
+        if self.replay is None:
+            raise InputError("call reset() first", place="log")
+        return self.replay.battle.log

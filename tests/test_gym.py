@@ -1,0 +1,132 @@
+"""``sim.gym``: a Gymnasium environment in which an agent plays one side. It passes
+gymnasium's own checker, is deterministic for a seed, an agent that keeps to the plan
+plays the scenario's own battle record for record, a random agent's episodes are valid
+battles (the event-log invariants hold), and the agent sees no enemy its units cannot."""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import sim
+from conftest import SCENARIOS
+from invariants import check
+
+gymnasium = pytest.importorskip("gymnasium")
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+
+from sim.gym import BattleEnv, Reward  # noqa: E402
+
+PLATOON = SCENARIOS / "platoon_attack.yaml"
+
+
+def _play(env, seed, actions=None):
+    """An episode: its observations, rewards and log lines."""
+    obs, _ = env.reset(seed=seed)
+    seen, rewards, done, k = [obs], [], False, 0
+    while not done:
+        action = actions[k % len(actions)] if actions is not None else env.action_space.sample()
+        obs, reward, done, truncated, _ = env.step(action)
+        assert not truncated and env.observation_space.contains(obs)
+        seen.append(obs)
+        rewards.append(reward)
+        k += 1
+    return seen, rewards, list(env.log.lines())
+
+
+@pytest.mark.parametrize(("side", "by"), [("blue", "unit"), ("red", "unit"), ("blue", "group")])
+def test_the_environment_passes_gymnasiums_checker(side, by):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")   # it says it cannot test render modes: there are none
+        check_env(BattleEnv(str(PLATOON), side=side, by=by))
+
+
+def test_the_same_seed_and_actions_give_the_same_battle():
+    env = BattleEnv(str(PLATOON), by="unit")
+    actions = [np.array([k % 4, 1, 0, 2, 3, (k + 1) % 4]) for k in range(7)]
+    a, b = _play(env, 11, actions), _play(BattleEnv(str(PLATOON)), 11, actions)
+    assert a[2] == b[2] and a[1] == b[1]
+    assert all(np.array_equal(x[k], y[k]) for x, y in zip(a[0], b[0]) for k in x)
+    assert _play(env, 12, actions)[2] != a[2]
+
+
+@pytest.mark.parametrize("name", ["platoon_attack.yaml", "village_sniper.yaml", "march_column.yaml",
+                                  "stalingrad_bookstore.yaml"])
+def test_an_agent_that_keeps_to_the_plan_plays_the_scenarios_own_battle(name):
+    scenario = sim.load_scenario(str(SCENARIOS / name))
+    for side in scenario.sides:
+        env = BattleEnv(scenario, side=side)
+        keep = [np.zeros(env.action_space.shape, dtype=np.int64)]
+        assert _play(env, 4, keep)[2] == list(sim.run(scenario, 4).log.lines())
+
+
+@pytest.mark.parametrize("name", ["platoon_attack.yaml", "village_sniper.yaml", "stalingrad_bookstore.yaml",
+                                  "open_ground_advance.yaml"])
+def test_a_random_agents_episodes_are_valid_battles(name):
+    scenario = sim.load_scenario(str(SCENARIOS / name))
+    for side in scenario.sides:
+        env = BattleEnv(scenario, side=side, by="group")
+        env.action_space.seed(5)
+        for seed in range(3):
+            _play(env, seed)
+            check(scenario, env.log.records)
+            records = env.log.records
+            agent = [r for r in records if r["event"] == "decide" and r.get("policy") == "agent"]
+            moving = {p.name for p in sim.rule_system(scenario.ruleset).phases if p.moves}
+            # the agent decides for its own units, at its own movement phases' start
+            assert agent and all(r["side"] == side and r["phase"] in moving and r["t"] == int(r["t"])
+                                 and r["unit"] in {u.id for u in scenario.forces[side]} for r in agent)
+
+
+def test_the_agent_sees_only_what_its_units_see():
+    env = BattleEnv(str(PLATOON), side="blue")
+    env.reset(seed=3)
+    battle = env.replay.battle
+    for _ in range(6):
+        obs, *_ = env.step(np.zeros(env.action_space.shape, dtype=np.int64))
+        for i, spec in enumerate(env.observer.enemy):
+            e = battle.units[spec.id]
+            seen = e.on_board and any(battle.plans.sees(u, e) for u in battle.units_of("blue") if u.on_board)
+            assert obs["enemy"][i, 0] == seen
+            if not seen:
+                assert not obs["enemy"][i].any()   # nothing of an enemy it does not see
+        if env.replay.done:
+            break
+
+
+def test_the_reward_is_the_outcome_and_the_steps_lost():
+    scenario = sim.load_scenario(str(PLATOON))
+    env = BattleEnv(scenario, reward={"win": 2.0, "step_lost": -0.1, "step_taken": 0.25,
+                                      "metric": "defender_steps_lost", "weight": 1.0})
+    _, rewards, _ = _play(env, 3, [np.zeros(env.action_space.shape, dtype=np.int64)])
+    m = sim.run(scenario, 3).metrics
+    expect = 2.0 - 0.1 * m["attacker_steps_lost"] + 0.25 * m["defender_steps_lost"] + m["defender_steps_lost"]
+    assert m["attacker_won"] == 1 and sum(rewards) == pytest.approx(expect)
+    assert Reward().win == 1.0 and Reward().loss == -1.0
+
+
+@pytest.mark.parametrize(("kwargs", "place"), [
+    ({"side": "green"}, "side"), ({"by": "section"}, "by"), ({"reward": {"bonus": 1}}, "reward"),
+    ({"reward": {"metric": "nope"}}, "reward.metric"), ({"reward": {"win": "a lot"}}, "reward.win"),
+    ({"scenario": 5}, "scenario"),
+])
+def test_bad_arguments_are_input_errors(kwargs, place):
+    with pytest.raises(sim.InputError) as err:
+        BattleEnv(**{"scenario": str(PLATOON), **kwargs})
+    assert err.value.place == place
+
+
+def test_a_bad_action_is_an_input_error():
+    env = BattleEnv(str(PLATOON))
+    with pytest.raises(sim.InputError, match="reset"):
+        env.step(env.action_space.sample())
+    env.reset(seed=1)
+    for bad in ([0, 1], [9] * 6, [-1] * 6):
+        with pytest.raises(sim.InputError) as err:
+            env.step(np.array(bad))
+        assert err.value.place == "action"
+    while not env.step(np.zeros(6, dtype=np.int64))[2]:
+        pass
+    with pytest.raises(sim.InputError, match="the battle is over"):   # its outcome is paid once
+        env.step(np.zeros(6, dtype=np.int64))
