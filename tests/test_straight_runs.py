@@ -130,3 +130,20 @@ def test_events_at_one_instant_run_by_key_and_urgent_ones_first():
                      ("odd-time", 0.1 + 0.2)]
     with pytest.raises(ValueError, match="before now"):
         at(env, 0.1, order_key(env))
+
+
+def test_a_move_nothing_can_react_to_is_one_end_of_motion_even_round_a_corner():
+    """With no enemy within reach of the move, a move that turns a corner (two runs) makes
+    as many events as a straight one: nothing is armed, so nothing cuts it into runs; it
+    still ends where its legs say, past the corner, at the corner's node and beyond."""
+    wp = {"A": (0, 50), "K": (60, 50), "B": (60, 150), "C": (0, 150), "Z": (200, 0)}
+
+    def one(to, edges):
+        mover = unit("m", "A", move=100, orders={"type": "advance", "to": to})
+        return run(scenario(table(wp, edges, height=200), [mover], [unit("r", "Z")], rules=QUIET, turns=1))
+    straight = one("C", [("A", "C")])
+    corner = one("B", [("A", "K"), ("K", "B")])
+    assert next(straight.env._eid) == next(corner.env._eid)
+    (stop,) = recs(corner, event="stop")
+    assert tuple(stop["pos"]) == pytest.approx((60.0, 90.0)) and stop["node"] == "K"
+    assert corner.units["m"].route == ["B"]

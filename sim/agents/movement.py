@@ -138,19 +138,15 @@ def walk(battle: BattleContext, unit: Unit, move_index: int, duration: float, en
         # one-leg move skips it: arming that leg asks the same question.)
         watched = len(legs) == 1 or not referee.quiet(unit, waypoints)
         unit.course = (env.now, unit.pos, legs, speed, end)
-        if not watched:  # nothing to arm; only an elimination can interrupt
-            i = 0
-            while i < len(legs):
-                j = run_end(unit.pos, legs, i, True)
-                if legs[i][2] > 0:   # a zero-length edge (two nodes on one spot) takes no time
-                    try:
-                        yield at(env, times[j], next(keys))
-                    except simpy.Interrupt:
-                        return Outcome.DEAD  # Battle.eliminate set its exact position
-                for k in range(i, j + 1):
-                    _reach(unit, legs[k][0], legs[k][1])
-                i = j + 1
-                unit.course = (env.now, unit.pos, legs[i:], speed, end)
+        if not watched:  # nothing to arm, only an elimination can interrupt: one end of
+            # motion for the whole move (its course says where it is meanwhile)
+            if any(cost > 0 for _, _, cost in legs):  # zero-length edges take no time
+                try:
+                    yield at(env, times[-1], next(keys))
+                except simpy.Interrupt:
+                    return Outcome.DEAD  # Battle.eliminate set its exact position
+            for target, node, _ in legs:
+                _reach(unit, target, node)
             return _end_of_move(battle, unit)
         # A hex move is watched hex centre by hex centre: its rules look at each one.
         merge = battle.terrain.kind != "hex"
