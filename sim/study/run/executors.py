@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import islice
 from multiprocessing import get_context
 from typing import TYPE_CHECKING, Any, cast
 
@@ -276,21 +277,40 @@ class DaskExecutor:
         from distributed import as_completed as dask_completed
         from distributed.scheduler import KilledWorker
 
-        futures = self._client.map(run_task, list(tasks), pure=False)
+        # A bounded number of tasks in flight, each released once its result is here: so
+        # the scheduler holds a few tasks, not the whole study, and a worker that dies
+        # takes only its running task with it (held results would be recomputed).
+        client = self._client
+        todo = iter(tasks)
+        live = {client.submit(run_task, t, pure=False) for t in islice(todo, in_flight(self.workers))}
+        # On our client's loop: by default as_completed tracks futures on the default
+        # client's loop, and when that is another client in this process (a notebook's
+        # own Client), a result lost with a dead worker and waited for again here
+        # fails with "bound to a different event loop" instead of being recomputed.
+        done = dask_completed(list(live), loop=client.loop)
         try:
-            # On our client's loop: by default as_completed tracks futures on the default
-            # client's loop, and when that is another client in this process (a notebook's
-            # own Client), a result lost with a dead worker and waited for again here
-            # fails with "bound to a different event loop" instead of being recomputed.
-            for fut in dask_completed(futures, loop=self._client.loop):
+            for fut in done:
                 try:
                     outcomes = fut.result()
                 except KilledWorker as exc:
                     raise WorkersLost(f"Dask gave up on a task whose workers kept dying "
                                       f"(KilledWorker: {str(exc)[:200]})") from None
+                live.discard(fut)
+                fut.release()
+                task = next(todo, None)
+                if task is not None:
+                    nxt = client.submit(run_task, task, pure=False)
+                    live.add(nxt)
+                    done.add(nxt)
                 yield outcomes
         finally:
-            self._client.cancel(futures)
+            client.cancel(list(live))
+
+
+def in_flight(workers: int) -> int:
+    """Dask tasks submitted at once: two per worker (one running, one queued behind it,
+    so no worker waits for the round trip) and two more for the tail."""
+    return 2 * max(1, workers) + 2
 
 
 def make_executor(kind: str | None, workers: int = 1, address: str | None = None):
