@@ -17,7 +17,7 @@ def test_engine_benchmark_runs_and_prints_every_figure():
                    "(d) planning / simulation", "missed halts 0", "context, detection alone",
                    "(b2) fighting battle / bare SimPy per event", "(b2) JSON log writing / battle time",
                    "(f) dense battle: time exponent in N", "(f) dense battle: state per unit (less the log)",
-                   "(f) ... the log's records, per record", "context: orjson writing the records"):
+                   "(f) ... the log's records, per record"):
         assert figure in out.stdout
     # Mesa is a benchmark-only extra: the movement case runs with it, says why not without.
     assert ("(e) movement: sim / Mesa 3, same log" in out.stdout
