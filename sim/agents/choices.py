@@ -21,8 +21,8 @@ from sim.systems.behaviours import BehaviourKind
 
 if TYPE_CHECKING:
     from sim.agents.unit import Unit
-    from sim.engine.context import BattleContext
     from sim.engine.clock import Phase
+    from sim.engine.context import BattleContext
     from sim.scenario.orders import DecidePolicy, MovePolicy, TargetPolicy
 
 __all__ = ["DECIDE", "REACTION_MOVE", "ROUTE", "TARGET", "ReactionMove", "Response", "RoutePlanner",

@@ -45,7 +45,7 @@ class Tree:
 
     def select(self) -> list[int]:
         """The choices of the next rollout, one a level, down to an untried one or ``depth``."""
-        node, path = self.root, []
+        node, path = self.root, list[int]()
         while len(path) < self.depth:
             if node.order:
                 a = node.order.pop(0)
