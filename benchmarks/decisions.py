@@ -5,8 +5,10 @@
 On ``platoon_attack`` (the scenario of the ``platoon_tactics`` study): the median wall
 time of ``sim.decide.Replay`` from nothing to the decision at the start of blue's turns
 1, 5 and 9 and at s1's first halt, over ``--seeds`` battles; a whole battle (``sim.run``)
-for scale; and a ``sim.gym`` episode of an agent that keeps to the plan. A script, never
-a test: timings are figures to read, not assertions.
+for scale; a ``sim.gym`` episode of an agent that keeps to the plan; and on
+``kill_zone_run`` the cost of one decision of the ``mcts`` planner of the
+``kill_zone_planner`` study (24 rollouts). A script, never a test: timings are figures
+to read, not assertions.
 """
 from __future__ import annotations
 
@@ -21,6 +23,8 @@ import sim
 from sim.decide import At, Replay
 
 SCENARIO = Path(__file__).resolve().parents[1] / "scenarios" / "platoon_attack.yaml"
+KILL_ZONE = SCENARIO.with_name("kill_zone_run.yaml")
+PLANNER = {"policies": {"blue": {"decide": {"policy": "mcts", "rollouts": 24, "depth": 2, "by": "side"}}}}
 
 
 class _Reached(Exception):
@@ -56,6 +60,7 @@ def main() -> None:
                 pass
         print(f"(g) replay to {at}: {_median_ms(replay, args.seeds):.2f} ms")
     print(f"(g) whole battle (sim.run): {_median_ms(lambda s: sim.run(scenario, s), args.seeds):.2f} ms")
+    _planner(args.seeds)
     try:
         from sim.gym import BattleEnv
     except ImportError:
@@ -69,6 +74,21 @@ def main() -> None:
         while not env.step(keep)[2]:
             pass
     print(f"(g) gym episode, the plan kept: {_median_ms(episode, args.seeds):.2f} ms")
+
+
+def _planner(seeds: int) -> None:
+    """The planner's cost per decision: its battles' time over their decisions."""
+    planned = sim.apply_overrides(sim.load_scenario(str(KILL_ZONE)), PLANNER)
+    spent, decisions, rollouts = 0.0, 0, 0
+    for seed in range(1, seeds + 1):
+        start = time.perf_counter()
+        result = sim.run(planned, seed)
+        spent += time.perf_counter() - start
+        made = [r for r in result.log.records if r["event"] == "decide" and "rollouts" in r]
+        decisions += len(made)
+        rollouts += sum(r["rollouts"] for r in made)
+    print(f"(g) mcts decision on kill_zone_run: {spent / max(decisions, 1) * 1000:.1f} ms, "
+          f"{rollouts / max(decisions, 1):.0f} rollouts ({decisions / seeds:.1f} decisions a battle)")
 
 
 if __name__ == "__main__":

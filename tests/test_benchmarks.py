@@ -38,5 +38,5 @@ def test_decision_benchmark_runs_and_prints_every_figure():
                          capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert out.returncode == 0, out.stderr
     for figure in ("(g) replay to {'turn': 5}", "(g) replay to {'halted': 's1'}", "(g) whole battle",
-                   "(g) gym episode"):
+                   "(g) gym episode", "(g) mcts decision on kill_zone_run"):
         assert figure in out.stdout

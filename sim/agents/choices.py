@@ -5,7 +5,9 @@
 * ``REACTION_MOVE`` (``reaction(battle, unit, policy) -> Response``): what a unit does when
   fired on or halted: carry on, hold, or move off its plan to a node (``Response``);
 * ``TARGET`` (``choose(candidates, policy) -> enemy``): a unit's target among its
-  ``(distance, enemy)`` candidates.
+  ``(distance, enemy)`` candidates;
+* ``DECIDE`` (``decide(battle, side, phase, policy)``): a side's decisions at the start of
+  each of its movement phases, after its plans are brought up to date (``sim.planner``).
 
 A user adds one with ``sim.register_behaviour(sim.Behaviour(KIND, name, code))`` and names
 it in a scenario's ``route`` or ``policies``; mypy checks ``code`` against the kind's protocol.
@@ -19,10 +21,12 @@ from sim.systems.behaviours import BehaviourKind
 
 if TYPE_CHECKING:
     from sim.agents.unit import Unit
+    from sim.engine.clock import Phase
     from sim.engine.context import BattleContext
-    from sim.scenario.orders import MovePolicy, TargetPolicy
+    from sim.scenario.orders import DecidePolicy, MovePolicy, TargetPolicy
 
-__all__ = ["REACTION_MOVE", "ROUTE", "TARGET", "ReactionMove", "Response", "RoutePlanner", "TargetChoice"]
+__all__ = ["DECIDE", "REACTION_MOVE", "ROUTE", "TARGET", "ReactionMove", "Response", "RoutePlanner",
+           "SideDecision", "TargetChoice"]
 
 
 class RoutePlanner(Protocol):
@@ -77,6 +81,14 @@ class TargetChoice(Protocol):
         """One of the candidates' enemies."""
 
 
+class SideDecision(Protocol):
+    """A side's decider (kind ``decide``): tells its units what to do at its movement phase."""
+
+    def __call__(self, battle: BattleContext, side: str, phase: Phase, policy: DecidePolicy, /) -> None:
+        """Decide now (``sim.decide.menu.tell``, and a ``decide`` record of why)."""
+
+
 ROUTE: BehaviourKind[RoutePlanner] = BehaviourKind("route")
 REACTION_MOVE: BehaviourKind[ReactionMove] = BehaviourKind("reaction_move")
 TARGET: BehaviourKind[TargetChoice] = BehaviourKind("target")
+DECIDE: BehaviourKind[SideDecision] = BehaviourKind("decide")

@@ -30,6 +30,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from sim.agents.choices import DECIDE as DECIDER
 from sim.agents.choices import REACTION_MOVE, ROUTE, TARGET, Response
 from sim.agents.plan_changes import PlanChanges
 from sim.agents.plan_facts import EVENT_FACTS, Facts, read_facts, reads_log
@@ -67,6 +68,11 @@ class Plans(PlanChanges):
         self.facts: dict[str, Facts] = {uid: Facts() for uid in self.runners}
         self._read = 0
         self._seen: dict[str, frozenset[str]] = {}   # side -> ground its enemies see at the start
+        # side -> its decider (``policies.<side>.decide``); its units' plans follow its choices
+        self.deciders: dict[str, Any] = {side: p.decide for side, p in scenario.policies.items()
+                                         if side in scenario.sides and p.decide is not None}
+        for r in self.runners.values():
+            r.managed = r.managed or r.unit.side in self.deciders
         self.revise()
 
     def steps_for(self, scenario: Any, spec: Any) -> tuple[list[Any], bool, Any]:
@@ -175,6 +181,12 @@ class Plans(PlanChanges):
             if not self._react(r, phase):
                 self._advance(r, phase)
             r.way.set_off(unit)
+
+    def decide(self, phase: Phase) -> None:
+        """The phasing side's decider, if it has one, decides (after ``begin_phase``)."""
+        p = self.deciders.get(phase.side)
+        if p is not None:
+            behaviour(DECIDER, p.policy).choose(self.battle, phase.side, phase, p)
 
     def _advance(self, r: Runner, phase: Phase) -> None:
         if r.finished:

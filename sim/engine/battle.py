@@ -198,6 +198,7 @@ class Battle:
                 return
             if phase.moves:
                 self.plans.begin_phase(phase)
+                self.plans.decide(phase)   # a side's planner (policies.<side>.decide), if any
             if self.decision_hook is not None:
                 self.decision_hook(phase)
             if freezing:

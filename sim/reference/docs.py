@@ -31,7 +31,8 @@ from sim.reference.extension import surface
 from sim.reference.jsonschema import scenario_schema, study_schema, systems_of
 from sim.reference.site import cli_parts, events_parts, rules_parts
 from sim.reference.tables import doc_of, nested, table, undocumented
-from sim.scenario.orders import Arrived, Condition, Group, MovePolicy, Orders, Plan, Policies, TargetPolicy
+from sim.scenario.orders import (Arrived, Condition, DecidePolicy, Group, MovePolicy, Orders, Plan, Policies,
+                                 TargetPolicy)
 from sim.scenario.schema import Scenario, UnitSpec, Victory
 from sim.scenario.yamlfile import MAX_BYTES
 from sim.space.features import BUILTIN
@@ -44,9 +45,10 @@ from sim.systems.registry import BUILTIN_SYSTEMS, RuleSystem, behaviours, events
 TACTICS: list[tuple[type[BaseModel], str, int]] = [
     (Plan, "`plan` (a unit's, or a group's)", 3), (Condition, "`when` (and `until`)", 3),
     (Arrived, "`arrived`", 4), (Group, "`groups.NAME`", 3), (Policies, "`policies.WHO`", 3),
-    (MovePolicy, "`on_fired`, `on_halted`", 4), (TargetPolicy, "`target`", 4)]
+    (MovePolicy, "`on_fired`, `on_halted`", 4), (TargetPolicy, "`target`", 4), (DecidePolicy, "`decide`", 4)]
 BEHAVIOUR_KINDS = {"route": "`route` of a step", "reaction_move": "`on_fired`, `on_halted`",
-                   "target": "`target`", "reaction": "`take_reaction`, `take_reactions`"}
+                   "target": "`target`", "reaction": "`take_reaction`, `take_reactions`",
+                   "decide": "`decide` (a side's)"}
 
 MAX_DOC_BYTES = 10_000_000  # a reference page or schema file read by `sim schema --docs`
 

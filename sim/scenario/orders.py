@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, GetJsonSchemaHandler, model_validator
+from pydantic import Field, GetJsonSchemaHandler, SerializerFunctionWrapHandler, model_serializer, model_validator
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema
 
@@ -171,6 +171,31 @@ class TargetPolicy(_Strict):
         "`priority`: unit kinds, first choice first (others come after, nearest first)"))
 
 
+class DecidePolicy(_Strict):
+    """Who takes a side's decisions at its movement phases: a behaviour of kind ``decide``
+    (``mcts``: a planner searching the menu of ``sim.decide.menu`` on branches of the battle)."""
+
+    policy: Annotated[str, behaviour_of("decide")] = Field(description=(
+        "`mcts` (Monte Carlo tree search over the menu: plan, hold, fall back, seek cover), or "
+        "a registered one"))
+    rollouts: int = Field(32, ge=1, le=100_000, description=(
+        "rollouts per decision (the budget; with `seconds`, the most it spends)"))
+    seconds: float | None = Field(None, gt=0, le=3600, allow_inf_nan=False, description=(
+        "a wall-clock budget per decision too (the battle then depends on the machine's speed)"))
+    depth: int = Field(2, ge=1, le=50, description=(
+        "how many of the side's decisions the search tree looks ahead (then the plan)"))
+    horizon: int | None = Field(None, ge=1, le=1000, description=(
+        "a rollout stops after this many of the side's movement phases and is scored there "
+        "(none: at the battle's end)"))
+    exploration: float = Field(1.0, ge=0, le=100, allow_inf_nan=False, description=(
+        "UCT's exploration constant (0: always the best mean so far)"))
+    by: Literal["side", "group", "unit"] = Field("group", description=(
+        "one choice for the whole side, one per group (and per unit in none), or one per unit"))
+    material: float = Field(0.0, ge=0, le=100, allow_inf_nan=False, description=(
+        "a rollout's score adds this times (enemy steps lost - own steps lost) / all steps "
+        "to its outcome (win 1, loss -1, draw or horizon 0)"))
+
+
 class Policies(_Strict):
     """What units of a side, group or unit do: ``on_fired`` (when fired on) and
     ``on_halted`` (when a reaction halts them), ``target`` (whom they shoot); a rule
@@ -181,3 +206,13 @@ class Policies(_Strict):
     on_halted: MovePolicy | None = Field(None, description=(
         "at the start of its next movement phase after a reaction halted it"))
     target: TargetPolicy | None = Field(None, description="whom it shoots, of the enemies in range and sight")
+    decide: DecidePolicy | None = Field(None, description=(
+        "a side's only: who decides at its movement phases (`policy: mcts`, a planner)"))
+
+    @model_serializer(mode="wrap")
+    def _unset_decide(self, handler: SerializerFunctionWrapHandler) -> Any:
+        # No planner, no key: a scenario's canonical form (its hash) is as it was before.
+        out = handler(self)
+        if isinstance(out, dict) and out.get("decide", 0) is None:
+            del out["decide"]
+        return out

@@ -69,6 +69,9 @@ def check_orders(scenario: Any, need_node: NodeCheck) -> None:
         if policies.on_halted is not None and HALT not in events:
             fail(f"ruleset '{scenario.ruleset}' never halts a unit, so this policy would never act",
                  ("policies", who, "on_halted"))
+        if policies.decide is not None and who not in scenario.sides:
+            fail(f"'{who}' is not a side: a side's decisions are its own (expected one of {scenario.sides})",
+                 ("policies", who, "decide"))
         p = policies.target
         if p is not None and p.policy == "priority" and not p.kinds:
             fail("policy 'priority' needs 'kinds': unit kinds, first choice first", ("policies", who, "target"))

@@ -11,6 +11,7 @@ BUILTIN_SYSTEMS = {
 }
 #: The package's own behaviours (lists of ``sim.Behaviour``), loaded as an entry point's are.
 BUILTIN_BEHAVIOURS = ("sim.systems.h17.policies:BEHAVIOURS", "sim.systems.fow.policies:BEHAVIOURS",
-                      "sim.toolkit.reactions:BEHAVIOURS", "sim.agents.policies:BEHAVIOURS")
+                      "sim.toolkit.reactions:BEHAVIOURS", "sim.agents.policies:BEHAVIOURS",
+                      "sim.planner.mcts:BEHAVIOURS")
 #: The rule system of a scenario that names none (the contract's default ``ruleset``).
 DEFAULT_SYSTEM = "snapfire"

@@ -1,0 +1,116 @@
+"""A rollout: the battle replayed to the planner's decision, one sequence of choices
+tried there under other dice, played on by the plans to the end or the horizon, scored.
+
+The replay is the real battle's (``sim.decide.Replay``: the same scenario, the same seed)
+with the planner itself switched off and its past decisions, read back from the real
+battle's log (its ``decide`` records of policy ``mcts``), made again at their phases,
+records and all: up to the decision the rollout is the real battle, record for record.
+There it takes fresh dice (``Replay.reseed``): a sample of what chance may bring, never the
+real battle's own future. A side's choices after the tree's last level are the plan's.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sim.decide.menu import MENU, tell
+from sim.decide.replay import Replay
+from sim.engine.clock import Phase
+from sim.events import CONTRACT_KEYS, DECIDE
+
+__all__ = ["POLICY", "Rollout", "past_decisions", "score"]
+
+#: The ``policy`` of the planner's records (its summary and its units' choices).
+POLICY = "mcts"
+
+
+class _Horizon(Exception):
+    """The rollout has played its horizon: it is scored where it stands."""
+
+
+def past_decisions(records: Sequence[dict[str, Any]], side: str) -> dict[int, dict[str, Any]]:
+    """The planner's decisions so far (turn -> its summary record), read from the log."""
+    return {r["turn"]: r for r in records if r["event"] == DECIDE and r.get("policy") == POLICY
+            and r["side"] == side and "actions" in r}
+
+
+def trigger(phase: Phase) -> str:
+    """What a decision at ``phase`` is taken at, in the records' words."""
+    return f"turn {phase.turn} {phase.phase}"
+
+
+def make(battle: Any, controls: Sequence[Sequence[str]], choices: Sequence[str], phase: Phase,
+         summary: dict[str, Any] | None) -> None:
+    """The planner's decision at ``phase``: its summary record (if any), then each choice told."""
+    if summary is not None:
+        battle.record(DECIDE, **{k: v for k, v in summary.items() if k not in CONTRACT_KEYS})
+    for units, choice in zip(controls, choices):
+        tell(battle, units, choice, trigger(phase), policy=POLICY)
+
+
+def score(battle: Any, side: str, material: float) -> float:
+    """The rollout's score for ``side``: win 1, loss -1, else 0, plus ``material`` times
+    (enemy steps lost - own steps lost) over all steps at the start."""
+    won = 0.0
+    if battle.done.triggered and battle.winner is not None:
+        won = 1.0 if battle.winner == side else -1.0
+    if not material:
+        return won
+    own = enemy = total = 0
+    for u in battle.units.values():
+        lost = u.start_steps - (u.steps if u.alive else 0)
+        total += u.start_steps
+        if u.side == side:
+            own += lost
+        else:
+            enemy += lost
+    return won + material * (enemy - own) / max(total, 1)
+
+
+class Rollout:
+    """Rollouts of the real ``battle`` from ``side``'s decision at ``turn``."""
+
+    def __init__(self, battle: Any, side: str, controls: Sequence[Sequence[str]], turn: int,
+                 policy: Any) -> None:
+        self.scenario, self.seed = battle.scenario, battle.seed
+        self.side, self.controls, self.turn, self.policy = side, controls, turn, policy
+        self.past = past_decisions(battle.log.records, side)
+
+    def run(self, plan: Sequence[Sequence[str]], dice: int) -> float:
+        """The score of one rollout: ``plan`` (a choice per control, a decision each, from
+        this one on), the dice of seed ``dice`` from the decision on."""
+        replay = Replay(self.scenario, self.seed)
+        replay.battle.plans.deciders = {}   # the rollout's choices are made here
+        ahead = {"n": 0}
+
+        def act(battle: Any, phase: Phase | None) -> None:
+            assert phase is not None
+            if phase.turn < self.turn:
+                past = self.past.get(phase.turn)
+                if past is not None:
+                    make(battle, past["controls"], past["actions"], phase, past)
+                return
+            if phase.turn == self.turn:
+                replay.reseed(dice)
+            k = ahead["n"]
+            if self.policy.horizon is not None and k >= self.policy.horizon:
+                raise _Horizon
+            ahead["n"] = k + 1
+            if k < len(plan):
+                make(battle, self.controls, plan[k], phase, None)
+
+        replay.every_turn(self.side, act)
+        try:
+            replay.run()
+        except _Horizon:
+            pass
+        return score(replay.battle, self.side, self.policy.material)
+
+
+def joint(index: int, controls: int) -> tuple[str, ...]:
+    """The joint choice numbered ``index``: a menu choice per control (the first fastest)."""
+    out = []
+    for _ in range(controls):
+        index, k = divmod(index, len(MENU))
+        out.append(MENU[k])
+    return tuple(out)

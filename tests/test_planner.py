@@ -1,0 +1,143 @@
+"""The ``mcts`` planner (``policies.<side>.decide``): it picks the clearly best action in a
+tiny kill zone, is deterministic for a seed, spends exactly its rollouts, leaves the log
+before its first decision the plain scenario's byte for byte, keeps the event-log
+invariants, and its bad knobs are refused."""
+from __future__ import annotations
+
+import pytest
+
+import sim
+from conftest import SCENARIOS
+from invariants import check
+from sim.cli import main
+from sim.errors import InputError
+from sim.planner import rollout as rollout_module
+from sim.scenario.load import apply_overrides
+
+# b1 walks into r1's range (20) and one hit kills it; holding keeps it out of range, and
+# the battle ends after red's turn 2: blue (the defender) wins unless b1 is destroyed.
+KILL_ZONE = """
+name: kill_zone
+ruleset: snapfire
+turns: 2
+sides: [blue, red]
+terrain:
+  kind: table
+  width: 60
+  height: 20
+  grid: {spacing: 10}
+  waypoints: {ZONE: [40, 10], R: [50, 10], OBJ: [55, 10]}
+forces:
+  blue:
+    - {id: b1, at: "2,1", steps: 1, armour: 3, move: 15, orders: {type: advance, to: ZONE}}
+  red:
+    - {id: r1, at: R, steps: 3, armour: 5}
+victory: {attacker: red, objective: OBJ}
+rules:
+  base: {shoot_range: 20}
+"""
+
+
+@pytest.fixture
+def kill_zone(tmp_path):
+    path = tmp_path / "kill_zone.yaml"
+    path.write_text(KILL_ZONE)
+    return path
+
+
+def _planning(scenario, **knobs):
+    return apply_overrides(scenario, {"policies": {"blue": {"decide": {"policy": "mcts", **knobs}}}})
+
+
+def _summaries(log):
+    return [r for r in log.records if r["event"] == "decide" and "rollouts" in r]
+
+
+def test_the_planner_holds_rather_than_walk_into_the_kill_zone(kill_zone):
+    plain = sim.load_scenario(str(kill_zone))
+    assert sum(sim.run(plain, s).winner == "red" for s in range(40)) > 0   # the plan can die
+    for seed in range(5):
+        result = sim.run(_planning(plain, rollouts=12, depth=1), seed)
+        (first,) = _summaries(result.log)
+        assert first["choice"] == "b1: hold" and first["actions"] == ["hold"]
+        assert first["values"]["b1: hold"] == 1.0 > first["values"]["b1: plan"]
+        assert result.winner == "blue"
+
+
+def test_deterministic_for_a_seed_and_the_budget_is_spent_exactly(kill_zone, monkeypatch):
+    plain = sim.load_scenario(str(SCENARIOS / "platoon_attack.yaml"))
+    scenario = _planning(apply_overrides(plain, {"turns": 6}), rollouts=3, depth=2, by="side")
+    calls = []
+    real = rollout_module.Rollout.run
+    monkeypatch.setattr(rollout_module.Rollout, "run", lambda self, plan, dice: calls.append(dice) or
+                        real(self, plan, dice))
+    a = sim.run(scenario, 7)
+    spent = len(calls)
+    b = sim.run(scenario, 7)
+    assert list(a.log.lines()) == list(b.log.lines())
+    summaries = _summaries(a.log)
+    assert len(summaries) == 3 and all(r["rollouts"] == 3 for r in summaries)
+    assert spent == 9 and len(calls) == 18
+    assert all(sum(r["visits"].values()) == 3 for r in summaries)
+
+
+def test_the_log_before_the_first_decision_is_the_plain_battles(kill_zone):
+    plain = apply_overrides(sim.load_scenario(str(SCENARIOS / "platoon_attack.yaml")), {"turns": 6})
+    planned = _planning(plain, rollouts=2, depth=1)
+    for seed in (1, 2):
+        a, b = list(sim.run(plain, seed).log.lines()), sim.run(planned, seed)
+        first = next(i for i, r in enumerate(b.log.records) if r["event"] == "decide" and "rollouts" in r)
+        assert first > 0 and list(b.log.lines())[:first] == a[:first]
+        check(planned, b.log.records)
+    result = sim.run(_planning(sim.load_scenario(str(kill_zone)), rollouts=4), 3)
+    check(sim.load_scenario(str(kill_zone)), result.log.records)
+
+
+def test_a_rollout_replays_the_real_battle_to_the_decision(kill_zone):
+    plain = apply_overrides(sim.load_scenario(str(SCENARIOS / "platoon_attack.yaml")), {"turns": 8})
+    planned = _planning(plain, rollouts=2, depth=1, by="side")
+    real = sim.run(planned, 5)
+    lines = list(real.log.lines())
+    last = _summaries(real.log)[-1]
+    index = real.log.records.index(last)
+    seen = {}
+    original = rollout_module.Replay.run
+
+    def keep(self):
+        out = original(self)
+        seen["lines"] = list(out.log.lines())
+        return out
+
+    rollout_module.Replay.run = keep
+    try:
+        from sim.engine.battle import Battle
+        battle = Battle(planned, 5)
+        battle.log.records.extend(real.log.records[:index])
+        rollout_module.Rollout(battle, "blue", last["controls"], last["turn"], planned.policies["blue"].decide) \
+            .run([tuple(last["actions"])], 1)
+    finally:
+        rollout_module.Replay.run = original
+    assert index > 0 and seen["lines"][:index] == lines[:index]   # the decision: its summary is the real one's
+
+
+@pytest.mark.parametrize(("knob", "value"), [("rollouts", 0), ("rollouts", 1.5), ("depth", 0),
+                                             ("exploration", -1), ("seconds", 0), ("by", "army"),
+                                             ("policy", "minimax"), ("horizon", 0), ("material", "x")])
+def test_bad_knobs_are_refused_with_one_line(kill_zone, tmp_path, capsys, knob, value):
+    decide = {"policy": "mcts", knob: value}
+    with pytest.raises(InputError, match=f"decide.{knob}|decide"):
+        apply_overrides(sim.load_scenario(str(kill_zone)), {"policies": {"blue": {"decide": decide}}})
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(KILL_ZONE + f"policies:\n  blue:\n    decide: {{policy: mcts, {knob}: {value!r}}}\n"
+                   if knob != "policy" else KILL_ZONE + f"policies:\n  blue:\n    decide: {{policy: {value}}}\n")
+    assert main(["validate", str(bad)]) == 2
+    err = capsys.readouterr().err.strip().split("\n")
+    assert len(err) == 1 and "decide" in err[0] and str(bad) in err[0]
+
+
+def test_a_planner_is_a_sides_and_cannot_be_branched(kill_zone):
+    plain = sim.load_scenario(str(kill_zone))
+    with pytest.raises(InputError, match="is not a side"):
+        apply_overrides(plain, {"policies": {"b1": {"decide": {"policy": "mcts"}}}})
+    with pytest.raises(InputError, match="cannot also be branched"):
+        sim.branch(_planning(plain, rollouts=2), 1, at={"turn": 1}, branches={"trunk": {}})
