@@ -7,7 +7,7 @@ time of ``sim.decide.Replay`` from nothing to the decision at the start of blue'
 1, 5 and 9 and at s1's first halt, over ``--seeds`` battles; a whole battle (``sim.run``)
 for scale; a ``sim.gym`` episode of an agent that keeps to the plan; and on
 ``kill_zone_run`` the cost of one decision of the ``mcts`` planner of the
-``kill_zone_planner`` study (24 rollouts). A script, never a test: timings are figures
+``kill_zone_planner`` study (32 rollouts). A script, never a test: timings are figures
 to read, not assertions.
 """
 from __future__ import annotations
@@ -24,7 +24,7 @@ from sim.decide import At, Replay
 
 SCENARIO = Path(__file__).resolve().parents[1] / "scenarios" / "platoon_attack.yaml"
 KILL_ZONE = SCENARIO.with_name("kill_zone_run.yaml")
-PLANNER = {"policies": {"blue": {"decide": {"policy": "mcts", "rollouts": 24, "depth": 2, "by": "side"}}}}
+PLANNER = {"policies": {"blue": {"decide": {"policy": "mcts", "rollouts": 32, "depth": 1, "by": "side"}}}}
 
 
 class _Reached(Exception):

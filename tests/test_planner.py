@@ -141,3 +141,10 @@ def test_a_planner_is_a_sides_and_cannot_be_branched(kill_zone):
         apply_overrides(plain, {"policies": {"b1": {"decide": {"policy": "mcts"}}}})
     with pytest.raises(InputError, match="cannot also be branched"):
         sim.branch(_planning(plain, rollouts=2), 1, at={"turn": 1}, branches={"trunk": {}})
+
+
+def test_a_seconds_budget_spends_at_least_one_rollout_and_never_more_than_rollouts(kill_zone):
+    result = sim.run(_planning(sim.load_scenario(str(kill_zone)), rollouts=6, seconds=1e-9, depth=1), 2)
+    (summary,) = _summaries(result.log)
+    assert summary["rollouts"] == 1 and sum(summary["visits"].values()) == 1
+    check(sim.load_scenario(str(kill_zone)), result.log.records)

@@ -31,8 +31,17 @@ from sim.reference.extension import surface
 from sim.reference.jsonschema import scenario_schema, study_schema, systems_of
 from sim.reference.site import cli_parts, events_parts, rules_parts
 from sim.reference.tables import doc_of, nested, table, undocumented
-from sim.scenario.orders import (Arrived, Condition, DecidePolicy, Group, MovePolicy, Orders, Plan, Policies,
-                                 TargetPolicy)
+from sim.scenario.orders import (
+    Arrived,
+    Condition,
+    DecidePolicy,
+    Group,
+    MovePolicy,
+    Orders,
+    Plan,
+    Policies,
+    TargetPolicy,
+)
 from sim.scenario.schema import Scenario, UnitSpec, Victory
 from sim.scenario.yamlfile import MAX_BYTES
 from sim.space.features import BUILTIN
