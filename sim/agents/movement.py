@@ -286,7 +286,7 @@ def go_straight(battle: BattleContext, unit: Unit, point: Point,
                 duration: float) -> Generator[simpy.Event, Any, bool]:
     """A straight move off the route (a charge, leaving a zone) to ``point`` in
     ``duration``: a generator for inside a process. Struck down on the way, the unit
-    falls exactly where it is (``exact_place``). Returns whether it got there."""
+    falls exactly where it is (``runs.place_and_passed``). Returns whether it got there."""
     _check_mover(battle, unit)
     point = arguments.point(point, "point")
     arguments.number(duration, "duration", 0)

@@ -4,7 +4,7 @@ A move's legs end at its waypoints; consecutive legs that go on in the same dire
 the same cost per unit length (the collinear edges of a grid, a road's straight stretch)
 are one run, with one scheduled end of motion and one reaction armed on it. Where a
 unit is at any instant of its course is worked out on demand, leg by leg, each leg timed
-as the walk times it (``exact_place``), so nothing about a run is sampled.
+as the walk times it (``place_and_passed``), so nothing about a run is sampled.
 """
 from __future__ import annotations
 
@@ -13,13 +13,13 @@ import math
 from sim.agents.unit import Leg, Unit
 from sim.space.geometry import Point
 
-__all__ = ["clamped", "exact_place", "place_and_passed", "planned_times", "run_end"]
+__all__ = ["place_and_passed", "planned_times", "run_end"]
 
 #: Relative tolerance for "the same direction" and "the same cost per unit length".
 _SAME = 1e-12
 
 
-def clamped(t0: float, seg_time: float, end: float) -> float:
+def _clamped(t0: float, seg_time: float, end: float) -> float:
     """The largest time <= seg_time with t0 + time <= end (float sums drift)."""
     seg_time = max(0.0, end - t0)
     while seg_time > 0.0 and t0 + seg_time > end:
@@ -34,7 +34,7 @@ def planned_times(t: float, legs: list[Leg], speed: float, end: float | None) ->
     for _, _, cost in legs:
         seg_time = cost / speed
         if end is not None and t + seg_time > end:
-            seg_time = clamped(t, seg_time, end)
+            seg_time = _clamped(t, seg_time, end)
         t += seg_time
         out.append(t)
     return out
@@ -66,13 +66,6 @@ def run_end(start: Point, legs: list[Leg], i: int, merge: bool) -> int:
     return j
 
 
-def exact_place(unit: Unit, now: float) -> tuple[Point, str | None]:
-    """Where ``unit`` is at time ``now``, exactly, and the last waypoint node it has
-    reached on its way (None if none yet): see ``place_and_passed``."""
-    pos, passed = place_and_passed(unit, now)
-    return pos, passed[-1] if passed else None
-
-
 def place_and_passed(unit: Unit, now: float) -> tuple[Point, list[str]]:
     """Where ``unit`` is at time ``now``, exactly, and the waypoint nodes it has reached
     since its course began, in order: the course (the move under way: start time and
@@ -87,7 +80,7 @@ def place_and_passed(unit: Unit, now: float) -> tuple[Point, list[str]]:
     for target, node, cost in legs:
         seg_time = cost / speed
         if end is not None and t + seg_time > end:
-            seg_time = clamped(t, seg_time, end)
+            seg_time = _clamped(t, seg_time, end)
         if now < t + seg_time:
             f = max(0.0, (now - t) / seg_time)
             return (p[0] + (target[0] - p[0]) * f, p[1] + (target[1] - p[1]) * f), passed

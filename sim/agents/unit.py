@@ -38,7 +38,7 @@ class Unit:
     start_steps: int = 0
     process: simpy.Process | None = None   # the SimPy process moving it, while it moves
     route: list[str] = field(default_factory=list)
-    # The move it is making, while it makes it (see sim.agents.runs.exact_place):
+    # The move it is making, while it makes it (see sim.agents.runs.place_and_passed):
     # ``pos`` is updated at waypoints, its exact position is known at any instant.
     course: Course | None = None
 
