@@ -43,6 +43,7 @@ import simpy  # noqa: E402
 import fighting  # noqa: E402
 from sim.engine.battle import Battle  # noqa: E402
 from sim.engine.clock import Phase  # noqa: E402
+from sim.engine.instants import Environment  # noqa: E402
 from sim.scenario.load import scenario_from_dict  # noqa: E402
 from sim.space.geometry import dist, first_entry, lerp  # noqa: E402
 from sim.space.spatial_hash import SpatialGrid  # noqa: E402
@@ -82,8 +83,8 @@ def timed_run(battle) -> float:
 
 
 def events_of(env: simpy.Environment) -> int:
-    """How many events the environment scheduled (SimPy numbers each one)."""
-    return next(env._eid)
+    """How many events the environment scheduled (each draws a number; a battle's moves too)."""
+    return env.numbers_drawn() if isinstance(env, Environment) else next(env._eid)
 
 
 def grid_scenario(n_side, spacing, movers, enemies, turns, move, dests, radius=10.0,

@@ -83,7 +83,7 @@ def event_mix(sc, seed=1) -> Counter:
         for cls, init in saved.items():
             cls.__init__ = init
         movement.at = referee.at = at
-    counts["events"] = next(b.env._eid)
+    counts["events"] = b.env.numbers_drawn()
     return counts
 
 
@@ -133,7 +133,7 @@ def bench_b2(q, rounds):
     Battle(sc, 1)                                   # routes planned once, as in a study
     mix = event_mix(sc)
     t_fight, b, t_bare, n_bare = alternate(lambda: run_clocked(sc), bare_loop(mix), rounds)
-    n_events = next(b.env._eid)
+    n_events = b.env.numbers_drawn()
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "log.jsonl")
 
@@ -216,7 +216,7 @@ def bench_f(q, rounds):
         gc.collect()
         log_bytes = held - tracemalloc.get_traced_memory()[0]
         tracemalloc.stop()
-        rows.append({"n": n, "s": best, "records": records, "events": next(b.env._eid),
+        rows.append({"n": n, "s": best, "records": records, "events": b.env.numbers_drawn(),
                      "kib_per_unit": peak / 1024 / (2 * n), "log_kib_per_unit": log_bytes / 1024 / (2 * n),
                      "bytes_per_record": log_bytes / records})
     xs = [math.log(r["n"]) for r in rows]

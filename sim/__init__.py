@@ -52,6 +52,7 @@ from sim.engine.battle import Battle
 from sim.engine.clock import Phase, PhaseSpec, TurnClock
 from sim.engine.context import BattleContext, PlansView, RefereeView, Trigger, Watch
 from sim.engine.dice import Dice
+from sim.engine.instants import StalledBattle
 from sim.engine.log import EventLog
 from sim.errors import InputError
 from sim.exact import end_states, win_probability
@@ -86,8 +87,8 @@ __all__ = [
     "REACTION_MOVE", "ROUTE", "TARGET",
     "Battle", "BattleContext", "BattleResult", "BaseKnobs", "Behaviour", "BehaviourKind", "Checks", "Dice", "EventLog",
     "Game", "InputError", "Knobs", "MetricReporter", "Outcome", "Phase", "PhaseSpec", "PlansView", "PluginError",
-    "RefereeView", "Response", "RuleSystem",
-    "Scenario", "Terrain", "Trigger", "TurnClock", "Unit", "Watch", "__version__", "analyse_study", "apply_overrides",
+    "RefereeView", "Response", "RuleSystem", "Scenario", "StalledBattle",
+    "Terrain", "Trigger", "TurnClock", "Unit", "Watch", "__version__", "analyse_study", "apply_overrides",
     "branch", "compute_metrics",
     "define_rules", "end_states", "events", "first_entry", "go_straight", "implements", "load_scenario",
     "load_study", "metric_kinds", "movement_process", "register_behaviour", "register_metric",

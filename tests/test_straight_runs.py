@@ -3,11 +3,10 @@ key of ends of motion (sim.engine.instants), and where a run puts a unit it stop
 from __future__ import annotations
 
 import pytest
-import simpy
 
 from conftest import recs, run, run_killing, scenario, table, unit
 from sim.agents.runs import run_end
-from sim.engine.instants import at, order_key, order_keys
+from sim.engine.instants import Environment, at, order_key, order_keys
 
 ADV = {"type": "advance", "to": "B"}
 QUIET = {"base": {"shoot_range": 0, "charge_range": 0}}
@@ -32,7 +31,7 @@ def test_a_move_along_collinear_edges_is_one_scheduled_end_of_motion():
     """150 cm along a row cut into 2 or into 40 edges: the same number of SimPy events
     (one end of motion for the straight run, whatever the edges), the same stop."""
     coarse, fine = march(2), march(40)
-    assert next(coarse.env._eid) == next(fine.env._eid)
+    assert coarse.env.numbers_drawn() == fine.env.numbers_drawn()
     (a,), (b,) = recs(coarse, event="stop"), recs(fine, event="stop")
     assert tuple(a["pos"]) == tuple(b["pos"]) == (150.0, 50.0) and a["t"] == pytest.approx(1.0, abs=1e-12)
     assert b["t"] == pytest.approx(1.0, abs=1e-12)
@@ -48,7 +47,7 @@ def test_a_march_watched_by_a_far_enemy_arms_one_reaction_a_run():
         return run(scenario(terrain, [unit("m", "A", move=150, orders=ADV)], [unit("r", "F")],
                             rules=QUIET, turns=1))
     coarse, fine = watched(2), watched(40)
-    assert next(coarse.env._eid) == next(fine.env._eid)
+    assert coarse.env.numbers_drawn() == fine.env.numbers_drawn()
     (h2,), (h40,) = recs(coarse, event="halt"), recs(fine, event="halt")
     assert h2["pos"] == pytest.approx(h40["pos"], abs=1e-9) and h2["t"] == pytest.approx(h40["t"], abs=1e-12)
     assert h2["pos"] == pytest.approx((120.0 - 6.0, 50.0))   # 10 cm from (120, 58): x = 120 - 6
@@ -110,7 +109,7 @@ def test_run_end_joins_legs_in_one_direction_at_one_cost_only():
 def test_events_at_one_instant_run_by_key_and_urgent_ones_first():
     """``at`` schedules at exactly t (not now + delay), in key order within an instant,
     an urgent event before every other; a time before now is refused."""
-    env = simpy.Environment()
+    env = Environment()
     order = []
 
     def wait(name, t, key, urgent=False):
@@ -143,7 +142,7 @@ def test_a_move_nothing_can_react_to_is_one_end_of_motion_even_round_a_corner():
         return run(scenario(table(wp, edges, height=200), [mover], [unit("r", "Z")], rules=QUIET, turns=1))
     straight = one("C", [("A", "C")])
     corner = one("B", [("A", "K"), ("K", "B")])
-    assert next(straight.env._eid) == next(corner.env._eid)
+    assert straight.env.numbers_drawn() == corner.env.numbers_drawn()
     (stop,) = recs(corner, event="stop")
     assert tuple(stop["pos"]) == pytest.approx((60.0, 90.0)) and stop["node"] == "K"
     assert corner.units["m"].route == ["B"]

@@ -57,6 +57,9 @@ class Referee:
         self._memo: GridMemo[Unit] = GridMemo()   # the reactors' indexes between phases
         self._armed: dict[str, int] = {}    # unit id -> token of its live schedule
         self._token = 0
+        #: The last reaction fired: (instant, watch, reactor, mover); a battle standing
+        #: still names it (``sim.engine.instants.StalledBattle``).
+        self.last: tuple[float, Watch, Unit, Unit] | None = None
 
     def add(self, watch: Watch) -> None:
         """Arm ``watch`` on every mover from now on."""
@@ -219,6 +222,7 @@ class Referee:
         def fire(_event: simpy.Event) -> None:
             if self._armed.get(mover.id) == token and process.is_alive:
                 self._armed.pop(mover.id, None)
+                self.last = (env.now, trigger.watch, trigger.reactor, mover)
                 process.interrupt(trigger)
 
         env = self.env

@@ -19,8 +19,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def command(args: argparse.Namespace) -> int:
-    """``sim run``: 0, or 1 when a metric raised (the log is still written)."""
+    """``sim run``: 0, or 1 when a metric raised or the battle stood still (the log is still written)."""
     from sim.cli.outputs import check_file
+    from sim.engine.instants import StalledBattle
     from sim.metrics import MetricError
     from sim.replication import run_battle
     from sim.scenario.load import apply_overrides, load_scenario, parse_assignments
@@ -31,10 +32,11 @@ def command(args: argparse.Namespace) -> int:
     check_file("--log", args.log, {"the scenario": args.scenario})
     try:
         result = run_battle(scenario, args.seed)
-    except MetricError as err:   # the battle ran: its log is kept, then one line, exit 1
+    except (MetricError, StalledBattle) as err:   # the battle ran: its log is kept, then one line, exit 1
         if args.log and err.log is not None:
             err.log.to_jsonl(args.log)
-        kept = f"; the log was written to {args.log}" if args.log and err.log is not None else ""
+        so_far = " so far" if isinstance(err, StalledBattle) else ""
+        kept = f"; the log{so_far} was written to {args.log}" if args.log and err.log is not None else ""
         print(f"sim: error: {one_line(str(err))}{kept}", file=sys.stderr)
         return 1
     if args.log:

@@ -2,14 +2,14 @@
 
 ``Battle(scenario, seed).run()`` builds the SimPy environment, the turn clock, the units on
 the scenario's terrain, the referee and the rule system's game, runs to the end (turn
-limit, objective reached, or a force destroyed) and leaves the event log in ``log``.
+limit, objective reached, or a force destroyed) and leaves the event log in ``log``. A
+battle whose clock stands still (``sim.engine.instants``) stops with ``StalledBattle``.
 The battle knows nothing of any rule system: it asks the registry for the scenario's
 ``RuleSystem``, runs the clock and hands every phase to the system's ``Game``. Rules see
 it through ``sim.engine.context.BattleContext``.
 """
 from __future__ import annotations
 
-import gc
 from collections.abc import Callable, Generator
 from typing import Any
 
@@ -21,7 +21,9 @@ from sim.agents.referee import Referee
 from sim.agents.runs import place_and_passed
 from sim.agents.unit import Unit
 from sim.engine.clock import Phase, TurnClock
+from sim.engine.collector import resting
 from sim.engine.dice import Dice
+from sim.engine.instants import Environment, StalledBattle, events_bound
 from sim.engine.log import EventLog
 from sim.events import ARRIVE, ELIMINATE, END, MOVE, PLACE, STOP
 from sim.scenario.schema import Scenario
@@ -38,7 +40,10 @@ class Battle:
         self.scenario = arguments.instance(scenario, "scenario", Scenario, "a loaded sim.Scenario")
         self.seed = arguments.seed(seed)
         self.knobs = scenario.rules
-        self.env = simpy.Environment(initial_time=0.0)  # every record's t is a float
+        # every record's t is a float; an instant holding more events than a battle of this
+        # size can is a battle standing still (a rule that reacts and re-arms for ever)
+        units = sum(len(force) for force in scenario.forces.values())
+        self.env: simpy.Environment = Environment(0.0, bound=events_bound(units), blame=self._blame)
         self.terrain: Terrain = scenario.map
         self.dice = Dice(self.seed)
         self.log = EventLog()
@@ -191,7 +196,7 @@ class Battle:
         self.clock.stop()
         self.done.succeed()
 
-    def _phases(self, freezing: bool) -> Generator[simpy.Event, Phase, None]:
+    def _phases(self) -> Generator[simpy.Event, Phase, None]:
         while True:
             phase = yield self.clock.next_phase()
             if self.done.triggered:
@@ -201,10 +206,6 @@ class Battle:
                 self.plans.decide(phase)   # a side's planner (policies.<side>.decide), if any
             if self.decision_hook is not None:
                 self.decision_hook(phase)
-            if freezing:
-                # What outlives a phase (the records, mostly) lives to the battle's end:
-                # out of the collector's sight, so its collections do not rescan it.
-                gc.freeze()
             self.game.on_phase(self, phase)
 
     def _finish(self, _ev: simpy.Event) -> None:
@@ -212,6 +213,24 @@ class Battle:
             self.end(self.defender, "turn_limit")
         else:
             self.end(None, "turn_limit")
+
+    def _blame(self) -> str:
+        """What acted last at the instant the battle stands still, in words.
+
+        The referee's last reaction there, else the last record's rule and unit.
+        """
+        last = self.referee.last
+        if last is not None and last[0] == self.env.now:
+            _, watch, reactor, mover = last
+            rule = f" (rule {watch.rule})" if watch.rule else ""
+            return f"the last reaction there: watch {type(watch).__name__}{rule} of unit {reactor.id} " \
+                   f"against mover {mover.id}"
+        records = self.log.records
+        if records and records[-1]["t"] == self.env.now:
+            r = records[-1]
+            unit = f", unit {r['unit']}" if r.get("unit") is not None else ""
+            return f"the last record there: {r['event']} (rule {r['rule']}{unit})"
+        return "no reaction or record there"
 
     def setup(self) -> Battle:
         """Run the rule system's set-up (``run`` does it first if it is not done yet)."""
@@ -230,13 +249,10 @@ class Battle:
                         force=side, kind=u.kind, steps=u.steps, on_board=on,
                         flags=sorted(u.flags - {"off_board"}))
 
-    def start(self, freezing: bool = False) -> Battle:
-        """Set up and start the clock without running it (``env.step()`` plays on).
-
-        ``freezing``: ``gc.freeze`` at each phase (``run`` does it).
-        """
+    def start(self) -> Battle:
+        """Set up and start the clock without running it (``env.step()`` plays on)."""
         self.setup()
-        self.env.process(self._phases(freezing))
+        self.env.process(self._phases())
         self.env.process(self.clock.run())
         self.clock.finished.callbacks.append(self._finish)
         return self
@@ -244,17 +260,14 @@ class Battle:
     def run(self) -> Battle:
         """Set up and run to the end; returns the battle (its ``log`` holds the story).
 
-        While it runs, the garbage collector does not look at objects made before it
-        or that outlive a phase (``gc.freeze``; all are handed back at the end), unless
-        the collector is off or something else has frozen objects already.
+        The garbage collector rests while it runs (``sim.engine.collector``); afterwards
+        its objects age as any others do, so its garbage is freed once the caller lets go.
         """
-        freezing = gc.isenabled() and gc.get_freeze_count() == 0
-        self.start(freezing)
-        if freezing:
-            gc.freeze()
-        try:
-            self.env.run(until=self.done)
-        finally:
-            if freezing:
-                gc.unfreeze()
+        with resting():
+            self.start()
+            try:
+                self.env.run(until=self.done)
+            except StalledBattle as err:
+                err.log = self.log   # the story up to the stall, for whoever reports it
+                raise
         return self
