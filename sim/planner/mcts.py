@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from sim.agents.choices import DECIDE as DECIDER
+from sim.decide.replay import PLANNED
 from sim.engine.clock import Phase
 from sim.errors import InputError
 from sim.planner.rollout import POLICY, Rollout, joint, make, trigger
@@ -56,9 +57,7 @@ def _label(controls: list[list[str]], choices: tuple[str, ...], scenario: Any, b
 def mcts(battle: Any, side: str, phase: Phase, policy: Any) -> None:
     """Search the menu for ``side`` now and tell its units the choice (module doc)."""
     if getattr(battle, "decision_hook", None) is not None:
-        raise InputError("a side that plans cannot also be branched or played by an agent "
-                         "(its rollouts replay the battle without their choices)",
-                         place=f"policies.{side}.decide")
+        raise InputError(PLANNED, place=f"policies.{side}.decide")
     all_controls = controls_of(battle.scenario, side, policy.by)
     if len(all_controls) > MAX_CONTROLS:
         raise InputError(f"{len(all_controls)} choices a decision (expected at most {MAX_CONTROLS}: "
