@@ -24,6 +24,7 @@ from sim.engine.clock import Phase
 from sim.errors import InputError
 from sim.gym.observe import Observer
 from sim.metrics import compute_metrics, metric_kinds
+from sim.planner.mcts import controls_of
 from sim.scenario.schema import Scenario
 
 __all__ = ["BattleEnv", "Reward"]
@@ -87,16 +88,8 @@ class BattleEnv(gym.Env[dict[str, np.ndarray], np.ndarray]):
         self.side = arguments.choice(side if side is not None else scenario.victory.attacker, "side",
                                      scenario.sides)
         self.reward_spec = _reward(reward, scenario)
-        arguments.choice(by, "by", ("unit", "group"))
-        own = [spec.id for s, spec in scenario.units() if s == self.side]
-        grouped = {uid: g for g, grp in scenario.groups.items() for uid in grp.units}
-        self.controls: list[list[str]] = []   # the units each of the action's numbers tells
-        for uid in own:
-            g = grouped.get(uid) if by == "group" else None
-            if g is None:
-                self.controls.append([uid])
-            elif uid == scenario.groups[g].units[0]:
-                self.controls.append(list(scenario.groups[g].units))
+        # the units each of the action's numbers tells, as a planner's choices tell them
+        self.controls = controls_of(scenario, self.side, arguments.choice(by, "by", ("unit", "group")))
         self.observer = Observer(scenario, self.side)
         self.action_space = spaces.MultiDiscrete([len(MENU)] * len(self.controls))
         self.observation_space = self.observer.space   # type: ignore[assignment]  # a Dict is a Space of dicts
