@@ -16,12 +16,10 @@ from typing import Any, Generic, TypeVar, overload
 from sim.systems.builtin import BUILTIN_BEHAVIOURS
 from sim.systems.declarations import PluginError, entry_points, expect_declared, load_target, malformed
 
-__all__ = ["Behaviour", "BehaviourKind", "PolicyCheck", "behaviour", "behaviours", "generation", "load_behaviours",
+__all__ = ["Behaviour", "BehaviourKind", "behaviour", "behaviours", "generation", "load_behaviours",
            "register_behaviour", "registered_from_python", "unregister_behaviour"]
 
 P = TypeVar("P", bound=Callable[..., Any])
-#: A behaviour's load-time check: (scenario, who, policy) -> None, or (key at fault, what was expected).
-PolicyCheck = Callable[[Any, str, Any], "tuple[str, str] | None"]
 NAME = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 
 
@@ -46,7 +44,7 @@ class Behaviour(Generic[P]):
     name: str
     choose: P
     doc: str = ""
-    check: PolicyCheck | None = None
+    check: Callable[[Any, str, Any], tuple[str, str] | None] | None = None
 
     @property
     def kind_name(self) -> str:
