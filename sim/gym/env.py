@@ -143,9 +143,9 @@ class BattleEnv(gym.Env[dict[str, np.ndarray], np.ndarray]):
         float, however whole), one per control, each naming a choice of the menu."""
         n, last = len(self.controls), len(MENU) - 1
         items = list(action) if isinstance(action, list | tuple) or (
-            isinstance(action, np.ndarray) and action.ndim == 1) else []
+            isinstance(action, np.ndarray) and action.ndim == 1) else None
         try:
-            if len(items) == n:
+            if items is not None and len(items) == n:
                 return [arguments.whole(a, "action", 0, last) for a in items]
         except InputError:
             pass
