@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from collections.abc import Collection
 from numbers import Integral, Real
 from typing import Any
@@ -21,7 +22,7 @@ MAX_WORKERS = 256             # more processes on one machine only thrash; clust
 
 
 def _got(value: Any) -> str:
-    text = repr(value)
+    text = re.sub(r"\s*\n\s*", " ", repr(value))   # one line: a NumPy array's repr spans several
     return text if len(text) <= 60 else text[:57] + "..."
 
 

@@ -10,6 +10,7 @@ import sys
 from collections import defaultdict
 
 import pytest
+import yaml
 
 import sim
 import sim.decide
@@ -263,3 +264,30 @@ def test_the_menus_next_step_leaves_the_step_for_the_next(platoon):
 
     assert plan_steps(records) == [0.0] and plan_steps(sim.run(two, 2).log.records)[0] > 0
     check(two, records)
+
+
+PLANNER = {"policy": "mcts", "rollouts": 2, "depth": 1, "by": "side"}
+
+
+def test_a_branch_that_gives_a_side_a_planner_is_refused_not_ignored(platoon):
+    # a side's decider is set when its battle is built: the branch's would never decide
+    with pytest.raises(sim.InputError, match="policies.blue.decide") as err:
+        sim.branch(platoon, 1, at={"turn": 2}, branches={"plans": {"policies": {"blue": {"decide": PLANNER}}}})
+    assert err.value.place == "branches.plans"
+
+
+def test_a_branch_study_with_a_planning_side_is_refused_by_validate_naming_file_and_key(tmp_path, capsys):
+    from sim.cli import main
+
+    scenario = sim.apply_overrides(sim.load_scenario(str(PLATOON)), {"policies.blue.decide": PLANNER})
+    planning = tmp_path / "planning.yaml"
+    planning.write_text(yaml.safe_dump(scenario.raw, sort_keys=False))
+    trunk = tmp_path / "trunk.yaml"
+    trunk.write_text(STUDY.format(scenario=planning))
+    given = tmp_path / "given.yaml"
+    given.write_text(STUDY.format(scenario=PLATOON).replace("push_on: {}", "push_on: {policies.blue.decide: "
+                                                            "{policy: mcts, by: side}}"))
+    for study, where in ((trunk, f"{planning}: line "), (given, f"{given}: line 8, key variants.push_on: ")):
+        assert main(["validate", str(study)]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and where in err[0] and "policies.blue.decide" in err[0], err

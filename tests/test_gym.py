@@ -130,3 +130,77 @@ def test_a_bad_action_is_an_input_error():
         pass
     with pytest.raises(sim.InputError, match="the battle is over"):   # its outcome is paid once
         env.step(np.zeros(6, dtype=np.int64))
+
+
+def _log_of(env, seed, actions):
+    env.reset(seed=seed)
+    for action in actions:
+        if env.step(action)[2]:
+            break
+    return list(env.log.lines())
+
+
+@pytest.mark.parametrize("bad", [
+    [2.9] * 6, [0.5] * 6, [True] * 6, ["1"] * 6, [float("nan")] * 6, None, {"a": 1}, [2**70] * 6,
+    np.array([1.0] * 6), np.ones(6, dtype=bool), np.array([2.0] * 6, dtype=np.float32), [np.float64(1.0)] * 6,
+    [None] * 6, np.array(["1"] * 6), {0, 1, 2, 3, 4, 5},
+    np.full(6, 2**40, dtype=np.int64), np.zeros((6, 1), dtype=np.int64),   # their repr spans lines
+])
+def test_an_action_that_is_not_whole_numbers_of_the_menu_is_an_input_error(bad):
+    env = BattleEnv(str(PLATOON))
+    env.reset(seed=1)
+    with pytest.raises(sim.InputError) as err:
+        env.step(bad)
+    assert err.value.place == "action" and "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("same", [
+    [1, 0, 2, 3, 4, 0], (1, 0, 2, 3, 4, 0), np.array([1, 0, 2, 3, 4, 0], dtype=np.int8),
+    np.array([1, 0, 2, 3, 4, 0], dtype=np.uint64), [np.int64(1), 0, np.int32(2), 3, np.uint8(4), 0],
+])
+def test_whole_numbers_of_any_integer_type_play_as_python_ints_and_floats_of_them_are_refused(same):
+    env = BattleEnv(str(PLATOON))
+    plain = _log_of(env, 2, [[1, 0, 2, 3, 4, 0]] * 3)
+    assert _log_of(env, 2, [same] * 3) == plain
+    with pytest.raises(sim.InputError, match="action"):   # no float is taken for a whole number
+        env.step(np.asarray(same, dtype=np.float64) if isinstance(same, np.ndarray) else [float(a) for a in same])
+
+
+@pytest.mark.parametrize("seed", [-1, 3.5, "3", float("nan"), [3], np.float64(3.0)])
+def test_a_bad_seed_is_an_input_error(seed):
+    env = BattleEnv(str(PLATOON))
+    with pytest.raises(sim.InputError) as err:
+        env.reset(seed=seed)
+    assert err.value.place == "seed"
+
+
+def test_a_numpy_integer_seed_is_the_python_ints():
+    env = BattleEnv(str(PLATOON))
+    keep = [np.zeros(6, dtype=np.int64)] * 4
+    assert _log_of(env, np.int64(7), keep) == _log_of(env, 7, keep)
+
+
+@pytest.mark.parametrize("options", [{"seed": 3}, {"turns": 2}, "fast", 3, ["a"]])
+def test_reset_options_it_does_not_read_are_refused(options):
+    env = BattleEnv(str(PLATOON))
+    with pytest.raises(sim.InputError) as err:
+        env.reset(seed=1, options=options)
+    assert err.value.place == "options"
+    env.reset(seed=1, options={})   # nothing to read: an empty mapping is fine, as None is
+    env.reset(seed=1, options=None)
+
+
+@pytest.mark.parametrize("reward", [{"weight": 2.0}, {"weight": 1.0}, Reward(weight=3.0), {"metric": ["x"]},
+                                    {"metric": 5}])
+def test_a_reward_weight_without_its_metric_and_a_metric_not_a_name_are_refused(reward):
+    with pytest.raises(sim.InputError) as err:
+        BattleEnv(str(PLATOON), reward=reward)
+    assert err.value.place in ("reward.weight", "reward.metric")
+
+
+def test_a_battle_with_a_planning_side_is_refused_when_the_environment_is_made():
+    scenario = sim.apply_overrides(sim.load_scenario(str(SCENARIOS / "kill_zone_run.yaml")),
+                                   {"policies": {"red": {"decide": {"policy": "mcts", "rollouts": 2}}}})
+    with pytest.raises(sim.InputError, match="policies.red.decide") as err:
+        BattleEnv(scenario, side="blue")
+    assert "\n" not in str(err.value)

@@ -148,3 +148,52 @@ def test_a_seconds_budget_spends_at_least_one_rollout_and_never_more_than_rollou
     (summary,) = _summaries(result.log)
     assert summary["rollouts"] == 1 and sum(summary["visits"].values()) == 1
     check(sim.load_scenario(str(kill_zone)), result.log.records)
+
+
+def test_more_choices_than_the_planner_takes_is_refused_by_validate_run_and_study_before_any_battle(
+        tmp_path, capsys, monkeypatch):
+    import yaml
+
+    from sim.engine.battle import Battle
+
+    doc = yaml.safe_load((SCENARIOS / "platoon_attack.yaml").read_text())   # blue: six units, two groups
+    doc.setdefault("policies", {}).setdefault("blue", {})["decide"] = {"policy": "mcts", "by": "unit"}
+    scenario = tmp_path / "planning.yaml"
+    scenario.write_text(yaml.safe_dump(doc, sort_keys=False))
+    study = tmp_path / "study.yaml"
+    study.write_text(f"study: s\nscenario: {scenario}\nseed: 1\nreplications: 2\nvariants: {{a: {{}}}}\n")
+
+    def no_battle(*args, **kwargs):
+        raise AssertionError("a battle was built")
+
+    monkeypatch.setattr(Battle, "__init__", no_battle)
+    for command in (["validate", str(scenario)], ["validate", str(study)], ["run", str(scenario)],
+                    ["study", str(study), "--workers", "1"]):
+        assert main(command) == 2, command
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and f"{scenario}: line " in err[0] and "key policies.blue.decide.by: 6 choices" in err[0]
+    doc["policies"]["blue"]["decide"]["by"] = "group"   # two choices: it loads
+    sim.scenario_from_dict(doc)
+
+
+def test_a_groups_choice_tells_only_the_sides_units(kill_zone):
+    from sim.gym import BattleEnv
+    from sim.planner import controls_of
+
+    plain = sim.load_scenario(str(kill_zone))
+    forces = plain.raw["forces"]
+    extra = {"forces.blue": [*forces["blue"], {"id": "b2", "at": "2,1", "steps": 1, "armour": 3}],
+             "forces.red": [*forces["red"], {"id": "r2", "at": "R", "steps": 1, "armour": 3}]}
+    for units in (["r2", "b2"], ["b2", "r2"]):   # a group may hold both sides' units
+        mixed = apply_overrides(plain, {**extra, "groups": {"g": {"units": units, "plan": [{"type": "hold"}]}}})
+        assert controls_of(mixed, "blue", "group") == [["b1"], ["b2"]]
+        assert controls_of(mixed, "red", "group") == [["r1"], ["r2"]]
+        assert BattleEnv(mixed, side="blue", by="group").controls == [["b1"], ["b2"]]
+
+
+def test_a_behaviours_check_must_be_callable():
+    from sim.agents.choices import DECIDE
+    from sim.planner.mcts import mcts
+
+    with pytest.raises(sim.PluginError, match="'check'"):
+        sim.register_behaviour(sim.Behaviour(DECIDE, "not_checked", mcts, "", check=5))

@@ -17,7 +17,7 @@ from typing import Any
 from sim import arguments
 from sim.decide.changes import Changes, changes_between
 from sim.decide.points import At, at_point
-from sim.decide.replay import Decision, Replay
+from sim.decide.replay import Decision, Replay, refuse_planners
 from sim.errors import InputError
 from sim.replication import BattleResult
 from sim.scenario.load import apply_overrides
@@ -57,6 +57,7 @@ def branching(scenario: Scenario, at: Any, branches: Mapping[str, Any], source: 
     """The branches checked: ``at`` a point (``sim.decide.points``), each branch the
     overrides (dotted keys, as ``--set``) of the orders, plans and policies it gives."""
     at = at_point(at, scenario)
+    refuse_planners(scenario)
     arguments.mapping(branches, source, keys="branch names")
     if not branches:
         raise InputError("give at least one branch", place=source)

@@ -61,6 +61,12 @@ def _steps(scenario: Any) -> dict[str, str]:
     return out
 
 
+def _decider(scenario: Any, side: str) -> Any:
+    policies = scenario.policies.get(side)
+    decide = policies.decide if policies is not None else None
+    return decide.model_dump(mode="json") if decide is not None else None
+
+
 def changes_between(trunk: Any, branched: Any, source: str = "branch") -> Changes:
     """The new orders of ``branched`` against ``trunk``; anything else changed is an ``InputError``."""
     a, b = _rest(trunk), _rest(branched)
@@ -68,6 +74,11 @@ def changes_between(trunk: Any, branched: Any, source: str = "branch") -> Change
         key = next(k for k in sorted({*a, *b}) if a.get(k) != b.get(k))
         raise InputError(f"a branch changes only orders, plans, groups' plans and formations, and "
                          f"policies (this one changes '{key}')", place=source)
+    for side in sorted({*trunk.policies, *branched.policies}):
+        # a side's decider is set when its battle is built: one given at a branch would never decide
+        if _decider(trunk, side) != _decider(branched, side):
+            raise InputError(f"a branch cannot give a side a planner or change it (this one changes "
+                             f"policies.{side}.decide)", place=source)
     before, after = _steps(trunk), _steps(branched)
     units = tuple(uid for uid in after if after[uid] != before[uid])
     policies = {k: v.model_dump(mode="json") for k, v in trunk.policies.items()} != \

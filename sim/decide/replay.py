@@ -23,11 +23,17 @@ from sim.decide.points import At, describe_at, holds, moving_phase
 from sim.engine.battle import Battle
 from sim.engine.clock import Phase
 from sim.engine.dice import Dice
+from sim.errors import InputError
 from sim.events import HALT, STOP
 from sim.metrics import compute_metrics
 from sim.replication import BattleResult
+from sim.scenario.yamlfile import place_of
 
-__all__ = ["Decision", "Replay"]
+__all__ = ["PLANNED", "Decision", "Replay", "refuse_planners"]
+
+#: Why a battle with a side that plans cannot be replayed to a decision (branched, played by an agent).
+PLANNED = ("a side that plans cannot also be branched or played by an agent "
+           "(its rollouts replay the battle without their choices)")
 
 #: What is done at a decision: new orders, or code given the battle and the phase (None mid-phase).
 Action = Changes | Callable[[Battle, "Phase | None"], None]
@@ -41,6 +47,15 @@ class Decision:
     t: float
     turn: int
     phase: str
+
+
+def refuse_planners(scenario: Any) -> None:
+    """``InputError`` naming the scenario's file and ``policies.<side>.decide`` if a side plans:
+    a replayed battle (a branch, an agent's) cannot have one (``PLANNED``)."""
+    for side, policies in scenario.policies.items():
+        if policies.decide is not None:
+            raise InputError(PLANNED, file=scenario.file,
+                             place=place_of(("policies", side, "decide"), scenario._lines))
 
 
 class Replay:

@@ -19,11 +19,12 @@ from gymnasium import spaces
 
 from sim import arguments
 from sim.decide.menu import MENU, take_over, tell
-from sim.decide.replay import Replay
+from sim.decide.replay import Replay, refuse_planners
 from sim.engine.clock import Phase
 from sim.errors import InputError
 from sim.gym.observe import Observer
 from sim.metrics import compute_metrics, metric_kinds
+from sim.planner.mcts import controls_of
 from sim.scenario.schema import Scenario
 
 __all__ = ["BattleEnv", "Reward"]
@@ -54,13 +55,19 @@ def _reward(value: Any, scenario: Scenario) -> Reward:
     names = {f.name for f in fields(Reward)}
     for key, v in given.items():
         if key not in names:
-            raise InputError(f"unknown key '{key}' (expected one of {sorted(names)})", place="reward")
+            raise InputError(f"unknown key {key!r} (expected one of {sorted(names)})", place="reward")
         if key == "metric":
-            if v is not None and v not in metric_kinds(scenario):
-                raise InputError(f"unknown metric '{v}' (expected one of {sorted(metric_kinds(scenario))})",
+            if v is not None and (not isinstance(v, str) or v not in metric_kinds(scenario)):
+                raise InputError(f"unknown metric {v!r} (expected one of {sorted(metric_kinds(scenario))})",
                                  place="reward.metric")
         else:
             arguments.number(v, f"reward.{key}")
+    # a weight is of the metric: without one it would be ignored (a Reward always has a
+    # weight, so there only one other than the default is refused)
+    weighted = "weight" in given if not isinstance(value, Reward) else value.weight != Reward.weight
+    if weighted and given.get("metric") is None:
+        raise InputError("a weight without a metric (expected 'metric' too: the weight multiplies its value)",
+                         place="reward.weight")
     return Reward(**given)
 
 
@@ -76,20 +83,13 @@ class BattleEnv(gym.Env[dict[str, np.ndarray], np.ndarray]):
 
         if not isinstance(scenario, Scenario):
             scenario = load_scenario(arguments.path(scenario, "scenario"))
+        refuse_planners(scenario)
         self.scenario = scenario
         self.side = arguments.choice(side if side is not None else scenario.victory.attacker, "side",
                                      scenario.sides)
         self.reward_spec = _reward(reward, scenario)
-        arguments.choice(by, "by", ("unit", "group"))
-        own = [spec.id for s, spec in scenario.units() if s == self.side]
-        grouped = {uid: g for g, grp in scenario.groups.items() for uid in grp.units}
-        self.controls: list[list[str]] = []   # the units each of the action's numbers tells
-        for uid in own:
-            g = grouped.get(uid) if by == "group" else None
-            if g is None:
-                self.controls.append([uid])
-            elif uid == scenario.groups[g].units[0]:
-                self.controls.append(list(scenario.groups[g].units))
+        # the units each of the action's numbers tells, as a planner's choices tell them
+        self.controls = controls_of(scenario, self.side, arguments.choice(by, "by", ("unit", "group")))
         self.observer = Observer(scenario, self.side)
         self.action_space = spaces.MultiDiscrete([len(MENU)] * len(self.controls))
         self.observation_space = self.observer.space   # type: ignore[assignment]  # a Dict is a Space of dicts
@@ -102,8 +102,13 @@ class BattleEnv(gym.Env[dict[str, np.ndarray], np.ndarray]):
               options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         """A new battle at ``seed`` (None: one drawn from the environment's generator), played
         to the agent's first decision."""
+        if seed is not None:
+            seed = arguments.seed(seed)
+        if options is not None and arguments.mapping(options, "options"):
+            raise InputError(f"unknown key {next(iter(options))!r} (expected none: reset reads no options)",
+                             place="options")
         super().reset(seed=seed)
-        battle_seed = arguments.seed(seed) if seed is not None else int(self.np_random.integers(0, 2**62))
+        battle_seed = seed if seed is not None else int(self.np_random.integers(0, 2**62))
         self.replay = Replay(self.scenario, battle_seed)
         take_over(self.replay.battle, self.side)
         self._read, self._over = 0, False
@@ -115,11 +120,9 @@ class BattleEnv(gym.Env[dict[str, np.ndarray], np.ndarray]):
         if self.replay is None or self._over:
             raise InputError("call reset() before step()" if self.replay is None else
                              "the battle is over: call reset() for another", place="step")
-        if not self.action_space.contains(np.asarray(action, dtype=np.int64)):
-            raise InputError(f"expected {len(self.controls)} choices, each 0 to {len(MENU) - 1} "
-                             f"({', '.join(MENU)}), got {action!r}", place="action")
+        numbers = self._numbers(action)
         if self.phase is not None:
-            choices = [MENU[int(a)] for a in np.asarray(action).reshape(-1)]
+            choices = [MENU[a] for a in numbers]
 
             def decide(battle: Any, phase: Phase | None) -> None:
                 trigger = f"turn {battle.clock.turn} {battle.clock.phase}"
@@ -134,6 +137,20 @@ class BattleEnv(gym.Env[dict[str, np.ndarray], np.ndarray]):
         if terminated:
             reward += self._outcome()
         return self.observer.observe(battle), reward, terminated, False, self._info()
+
+    def _numbers(self, action: Any) -> list[int]:
+        """The action's numbers: a list, tuple or 1-d array of whole numbers (no bool, no
+        float, however whole), one per control, each naming a choice of the menu."""
+        n, last = len(self.controls), len(MENU) - 1
+        items = list(action) if isinstance(action, list | tuple) or (
+            isinstance(action, np.ndarray) and action.ndim == 1) else None
+        try:
+            if items is not None and len(items) == n:
+                return [arguments.whole(a, "action", 0, last) for a in items]
+        except InputError:
+            pass
+        raise arguments.fail("action", f"a list or 1-d array of {n} whole numbers, each 0 to {last} "
+                             f"({', '.join(MENU)})", action)
 
     # -- what the agent is paid and told ------------------------------------------------
     def _losses(self) -> float:

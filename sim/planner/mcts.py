@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from sim.agents.choices import DECIDE as DECIDER
+from sim.decide.replay import PLANNED
 from sim.engine.clock import Phase
 from sim.errors import InputError
 from sim.planner.rollout import POLICY, Rollout, joint, make, trigger
@@ -30,21 +31,30 @@ MAX_CONTROLS = 4
 
 
 def controls_of(scenario: Any, side: str, by: str) -> list[list[str]]:
-    """The units each choice tells: all together (``by: side``), a group's together
-    (``by: group``), or one each."""
+    """The side's units each choice tells: all together (``by: side``), a group's together
+    (``by: group``; a group may hold units of both sides: only the side's), or one each."""
+    own = [spec.id for s, spec in scenario.units() if s == side]
     if by == "side":
-        return [[spec.id for s, spec in scenario.units() if s == side]]
-    grouped = {uid: g for g, grp in scenario.groups.items() for uid in grp.units}
+        return [own]
+    mine = set(own)
+    members = {g: [u for u in grp.units if u in mine] for g, grp in scenario.groups.items()} \
+        if by == "group" else {}
+    grouped = {uid: g for g, units in members.items() for uid in units}
     out: list[list[str]] = []
-    for s, spec in scenario.units():
-        if s != side:
-            continue
-        g = grouped.get(spec.id) if by == "group" else None
-        if g is None:
-            out.append([spec.id])
-        elif spec.id == scenario.groups[g].units[0]:
-            out.append(list(scenario.groups[g].units))
+    for uid in own:
+        told = members[grouped[uid]] if uid in grouped else [uid]
+        if uid == told[0]:   # in the place of the group's first (of the side)
+            out.append(told)
     return out
+
+
+def check(scenario: Any, side: str, policy: Any) -> tuple[str, str] | None:
+    """At load time (``Behaviour.check``): a decision of at most ``MAX_CONTROLS`` choices."""
+    n = len(controls_of(scenario, side, policy.by))
+    if n > MAX_CONTROLS:
+        return "by", (f"{n} choices a decision by {policy.by} (expected at most {MAX_CONTROLS}: "
+                      "by: side, or by: group with the side's units in groups)")
+    return None
 
 
 def _label(controls: list[list[str]], choices: tuple[str, ...], scenario: Any, by: str) -> str:
@@ -56,14 +66,12 @@ def _label(controls: list[list[str]], choices: tuple[str, ...], scenario: Any, b
 def mcts(battle: Any, side: str, phase: Phase, policy: Any) -> None:
     """Search the menu for ``side`` now and tell its units the choice (module doc)."""
     if getattr(battle, "decision_hook", None) is not None:
-        raise InputError("a side that plans cannot also be branched or played by an agent "
-                         "(its rollouts replay the battle without their choices)",
-                         place=f"policies.{side}.decide")
-    all_controls = controls_of(battle.scenario, side, policy.by)
-    if len(all_controls) > MAX_CONTROLS:
-        raise InputError(f"{len(all_controls)} choices a decision (expected at most {MAX_CONTROLS}: "
-                         "give the side's units groups, with by: group)", place=f"policies.{side}.decide.by")
-    controls = [c for c in all_controls if any(battle.units[u].on_board for u in c)]
+        raise InputError(PLANNED, place=f"policies.{side}.decide")
+    problem = check(battle.scenario, side, policy)   # refused at load: here for a scenario built otherwise
+    if problem is not None:
+        raise InputError(problem[1], place=f"policies.{side}.decide.{problem[0]}")
+    controls = [c for c in controls_of(battle.scenario, side, policy.by)
+                if any(battle.units[u].on_board for u in c)]
     if not controls:
         return
     rng = np.random.default_rng([battle.seed, battle.scenario.sides.index(side), phase.turn])
@@ -97,5 +105,5 @@ def mcts(battle: Any, side: str, phase: Phase, policy: Any) -> None:
 
 BEHAVIOURS: list[Behaviour[Any]] = [
     Behaviour(DECIDER, "mcts", mcts,
-              "Monte Carlo tree search (UCT) over the menu on rollouts of the battle, chance sampled"),
+              "Monte Carlo tree search (UCT) over the menu on rollouts of the battle, chance sampled", check),
 ]

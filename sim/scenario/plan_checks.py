@@ -6,10 +6,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from pydantic import BaseModel
+
 from sim.errors import InputError
 from sim.events import HALT, HIT, PIN
 from sim.scenario.yamlfile import place_of
 from sim.space.route_planners import offset_node
+from sim.systems.behaviours import behaviours
+from sim.systems.knobs import BehaviourOf
 from sim.systems.registry import events_of, get_system
 
 EVENT_FACTS = ("fired_on", "halted", "pinned", "lost_steps")
@@ -79,6 +83,19 @@ def check_orders(scenario: Any, need_node: NodeCheck) -> None:
             if kind not in kinds:
                 fail(f"no unit of kind '{kind}' in the scenario (expected one of {kinds})",
                      ("policies", who, "target", "kinds", k))
+        _check_behaviours(scenario, fail, who, policies)
+
+
+def _check_behaviours(scenario: Any, fail: _Fail, who: str, policies: BaseModel) -> None:
+    """What each policy's behaviour checks of the scenario (``Behaviour.check``): what it
+    would refuse in the battle, refused now."""
+    for key, policy in policies:
+        field = type(policy).model_fields.get("policy") if isinstance(policy, BaseModel) else None
+        kind = next((m.kind for m in field.metadata if isinstance(m, BehaviourOf)), None) if field else None
+        found = behaviours(kind).get(policy.policy) if kind is not None else None
+        problem = found.check(scenario, who, policy) if found is not None and found.check is not None else None
+        if problem is not None:
+            fail(problem[1], ("policies", who, key, problem[0]))
 
 
 def _check_plan(scenario: Any, fail: _Fail, need_node: NodeCheck, spec: Any, plan: Any,

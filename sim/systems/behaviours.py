@@ -33,12 +33,18 @@ class BehaviourKind(Generic[P]):
 
 @dataclass(frozen=True, eq=False)
 class Behaviour(Generic[P]):
-    """A named choice a knob can select: its kind, its name, its code (``choose``), its doc."""
+    """A named choice a knob can select: its kind, its name, its code (``choose``), its doc.
+
+    ``check``, for a behaviour a ``policies.<who>`` entry selects, runs when a scenario is
+    loaded: ``check(scenario, who, policy)`` gives None, or what ``run`` would refuse as
+    (the policy's key at fault, what was expected), refused then naming the file and key.
+    """
 
     kind: BehaviourKind[P] | str
     name: str
     choose: P
     doc: str = ""
+    check: Callable[[Any, str, Any], tuple[str, str] | None] | None = None
 
     @property
     def kind_name(self) -> str:
@@ -58,9 +64,10 @@ _TABLE = _Table()
 
 def _add(b: Behaviour[Any], origin: str) -> None:
     if not isinstance(b, Behaviour) or not isinstance(b.kind, (str, BehaviourKind)) \
-            or not callable(b.choose) or not NAME.match(b.name or ""):
-        malformed(origin, f"behaviour {getattr(b, 'name', b)!r}",
-                  "expected a sim.Behaviour with a kind, a lower_snake_case name and a callable 'choose'")
+            or not callable(b.choose) or not NAME.match(b.name or "") \
+            or not (b.check is None or callable(b.check)):
+        malformed(origin, f"behaviour {getattr(b, 'name', b)!r}", "expected a sim.Behaviour with a kind, "
+                  "a lower_snake_case name, a callable 'choose' and a callable 'check' or None")
     _TABLE.entries[(b.kind_name, b.name)] = (b, origin)
     _TABLE.generation += 1
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from sim.decide.branch import BranchJob, branching
 from sim.decide.points import at_point
+from sim.decide.replay import refuse_planners
 from sim.errors import InputError
 from sim.scenario.yamlfile import place_of
 from sim.study.plan.cells import Recipe, Resolver
@@ -60,6 +61,7 @@ def check_branch(spec: Any, base: Any, path: str, lines: dict) -> None:
         at_point(spec.branch.at, base, "branch.at")
     except InputError as err:
         raise InputError(err.detail, file=path, place=place_of(tuple(str(err.place).split(".")), lines)) from None
+    refuse_planners(base)   # named in the scenario's own file
     for name, overrides in spec.variants.items():
         try:
             branching(base, spec.branch.at, {name: overrides}, source=f"variants.{name}")
