@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 
+from sim.cli.shared import json_text
 from sim.errors import InputError
 
 
@@ -37,5 +37,5 @@ def command(args: argparse.Namespace) -> int:
     from sim.reference.jsonschema import scenario_schema, study_schema
 
     schema = study_schema() if args.kind == "study" else scenario_schema()
-    print(json.dumps(schema, indent=1, ensure_ascii=False))
+    print(json_text(schema, indent=1, ensure_ascii=False))
     return 0

@@ -20,7 +20,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
-from sim.cli.shared import positive_float, positive_int, workers
+from sim.cli.shared import json_text, positive_float, positive_int, workers
 from sim.errors import InputError
 
 if TYPE_CHECKING:
@@ -105,7 +105,7 @@ def execute(study: Study, args, *, executor=None, out=None,
     if run is None:
         return code, None
     if args.json:
-        print(json.dumps(as_json(run), indent=2), file=out)
+        print(json_text(as_json(run), indent=2), file=out)
     elif not args.quiet:
         print(table(run, full_table_hint(args.csv, args.db)), file=out)
     if args.json or args.quiet:  # the table carries these notes itself; JSON output stays pure
