@@ -62,7 +62,7 @@ def command(args: argparse.Namespace) -> int:
              "alpha": args.alpha, "n0": args.n0, "max_replications": args.replications}
     spec = select_spec(study, given, PLACES)
     check_db(study, args)
-    executor = make_executor(args.executor, args.workers, args.address)
+    executor = make_executor(args.executor, args.workers or 1, args.address)
     store = ResultStore(args.db) if args.db is not None else None
     bar = progress_bar(study.name, args.quiet)
     try:
