@@ -46,12 +46,24 @@ def path_problem(path: str) -> str | None:
         return f"cannot be reached: {exc.strerror or exc}"
 
 
+def read_only(path: str) -> str | None:
+    """'is read-only (mode 0444)' when the permission bits of ``path`` (a file or a folder)
+    let no one write it, else None. Root may write it all the same: this is how a
+    read-only file or folder is refused for root too."""
+    try:
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:  # not there (yet), or not reachable: for the caller's other checks
+        return None
+    return f"is read-only (mode {mode:04o})" if mode & 0o222 == 0 else None
+
+
 def write_problem(path: str) -> str | None:
     """Why no file could be written at ``path`` (None: one can), found by trying, with
     nothing left behind: an existing file is opened for writing but not emptied, and a
     file is made beside it and removed at once (the write itself goes through such a file).
     (Permission bits do not stop root, so asking is not enough: a read-only mount, /proc,
-    /sys or an immutable file refuse only a try.)"""
+    /sys or an immutable file refuse only a try; a file or folder whose bits let no one
+    write it is refused by them, ``read_only``.)"""
     why = path_problem(path)
     if why is not None:
         return why
@@ -66,6 +78,10 @@ def write_problem(path: str) -> str | None:
         _make_and_remove_a_file(folder)
     except OSError as exc:
         return f"{'cannot be written' if exists else 'cannot be made there'}: {exc.strerror or exc}"
+    if exists and (why := read_only(target)):
+        return why
+    if why := read_only(folder):   # the file is written through a new one beside it
+        return f"its folder {folder} {why}"
     return None
 
 
@@ -89,6 +105,9 @@ def folder_problem(folder: str) -> str | None:
     except OSError as exc:
         where = "there" if base == os.path.abspath(folder) else f"in {base}"
         return f"cannot be written {where}: {exc.strerror or exc}"
+    why = read_only(base)
+    if why is not None:
+        return why if base == os.path.abspath(folder) else f"is inside {base}, which {why}"
     return None
 
 

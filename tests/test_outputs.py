@@ -5,8 +5,9 @@ before any battle runs, and the inputs are left as they were.
 
 Issue 22, items 2 and 6: every output is also checked, before any battle, for its kind
 (a regular file; not a FIFO or a device) and by trying whether it can be written (a
-read-only file, folder or file system; permission bits do not stop root, so /sys, /proc,
-an immutable file and a read-only mount stand in); a write that still fails at the end
+read-only file, folder or file system; permission bits do not stop root's writes, so /sys,
+/proc, an immutable file and a read-only mount stand in, and a file or folder whose bits
+let no one write it is refused by them, for root too); a write that still fails at the end
 names its file; a refusal is the only output.
 """
 from __future__ import annotations
@@ -183,15 +184,27 @@ def test_a_plot_folder_holding_a_fifo_under_a_plot_name_is_refused(files, capsys
             "plots: --out: response_x.png is not a regular file but a FIFO")
 
 
-@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0,
-                    reason="permission bits do not stop root (the tests above use /sys, /proc)")
-def test_a_read_only_folder_is_refused_for_a_user(files, capsys):
+def test_a_read_only_folder_or_file_is_refused_for_root_too(files, capsys):
+    """By its permission bits (0555, 0444), which root's writes ignore; as any user."""
     os.mkdir("ro")
+    os.mkdir("plots")
+    for name in ("old.csv", "old.html", "old.jsonl", "plots/means.png"):
+        (files / name).write_text("old\n")
+        os.chmod(name, 0o444)
     os.chmod("ro", 0o555)
     try:
         for option in ("--csv", "--report", "--plot"):
             refused(capsys, files, ["study", "study.yaml", "--quiet", option, "ro/out"],
-                    f"ro/out: {option}: ")
+                    f"ro/out: {option}: ", "read-only (mode 0555)")
+        refused(capsys, files, ["study", "study.yaml", "--quiet", "--plot", "ro"],
+                "ro: --plot: is read-only (mode 0555)")
+        for option, name in (("--csv", "old.csv"), ("--report", "old.html")):
+            refused(capsys, files, ["study", "study.yaml", "--quiet", option, name],
+                    f"{name}: {option}: is read-only (mode 0444)")
+        refused(capsys, files, ["run", "scenario.yaml", "--log", "old.jsonl"],
+                "old.jsonl: --log: is read-only (mode 0444)")
+        refused(capsys, files, ["study", "study.yaml", "--quiet", "--plot", "plots"],
+                "plots: --plot: means.png is read-only (mode 0444)")
     finally:
         os.chmod("ro", 0o755)
 

@@ -291,8 +291,8 @@ def test_a_cell_that_fails_its_full_build_where_it_runs_stops_the_study_in_one_l
     path = write(tmp_path, HEAD + 'factors:\n  vary: {forces.blue.0.at: ["0,1", "NOWHERE"]}\n')
     study = load_study(path)  # the schema takes any node name: the map check is the full build's
     assert [c.label for c in study.cells] == ["a@at=0,1", "a@at=NOWHERE"]
-    for executor in ("serial", "processes"):
-        code = main(["study", str(path), "--executor", executor, "--workers", "2", "--quiet"])
+    for where in (["--executor", "serial"], ["--executor", "processes", "--workers", "2"]):
+        code = main(["study", str(path), *where, "--quiet"])
         err = capsys.readouterr().err.strip().splitlines()
         assert code == 2 and len(err) == 1, err
         assert str(path) in err[0] and "'NOWHERE' is not on the map" in err[0]

@@ -130,6 +130,33 @@ def test_a_read_only_database_is_refused_before_any_battle(stored_study, capsys,
            "database)" in line
 
 
+def test_a_store_whose_permissions_let_no_one_write_it_is_refused_for_root_too(stored_study, capsys):
+    """Root writes a chmod 0444 file all the same: the permission bits refuse it (and a
+    folder whose bits let no one write in it), before any battle, the store untouched."""
+    path, db = stored_study
+    before = digest(db)
+    os.chmod(db, 0o444)
+    try:
+        for argv in (["study", path, "--db", db, "--resume", "--replications", "40", "--quiet"],
+                     ["select", path, "--db", db, "--resume", "--metric", "end_time", "--direction",
+                      "minimise", "--delta", "3", "--quiet"]):
+            line = err_line(capsys, argv)
+            assert f"{db}: --db: is read-only, or in a read-only directory" in line, line
+        with pytest.raises(InputError, match="is read-only"):
+            ResultStore(db)
+    finally:
+        os.chmod(db, 0o644)
+    assert digest(db) == before and not Path(f"{db}-wal").exists()
+    folder = db.parent / "locked"
+    folder.mkdir(mode=0o555)
+    try:
+        line = err_line(capsys, ["study", path, "--db", folder / "new.db", "--quiet"])
+        assert f"{folder / 'new.db'}: --db: is read-only, or in a read-only directory" in line
+        assert list(folder.iterdir()) == []
+    finally:
+        folder.chmod(0o755)
+
+
 @pytest.mark.parametrize("db, part", [("/dev/null", "/dev/null: is not a regular file"),
                                       ("", "--db: empty path")])
 def test_a_device_or_an_empty_path_is_refused(tmp_path, capsys, db, part):

@@ -9,6 +9,7 @@ expected. docs/reference/guarantees.md, "The command line (a contract)", gives t
 - ``study``, ``select``, ``demo``, ``analyse``: ``sim study``, ``sim select``, ``sim demo``,
   ``sim analyse``;
 - ``shared``: the option values the commands check alike, and the one-line message;
+- ``pairs``: options that take effect only with another, refused alone;
 - ``outputs``: output paths, checked before anything runs (an output never replaces an input).
 """
 from __future__ import annotations
@@ -28,6 +29,7 @@ def _load_plugins(args: argparse.Namespace) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Run one ``sim`` command; returns its exit status."""
+    from sim.cli.pairs import check_pairs
     from sim.cli.parser import build_parser
     from sim.cli.shared import one_line
     from sim.study.run import lifetime
@@ -38,6 +40,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             args = build_parser().parse_args(argv)
             args.command_line = ["sim", *(sys.argv[1:] if argv is None else argv)]  # for provenance
+            check_pairs(args)     # an option that would do nothing is refused before anything
             _load_plugins(args)   # before any file is read: every command loads the same
             return int(args.func(args) or 0)
         except InputError as err:

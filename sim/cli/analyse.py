@@ -11,10 +11,9 @@ library: the ``analysis`` extra).
 from __future__ import annotations
 
 import argparse
-import json
 import os
 
-from sim.cli.shared import positive_int
+from sim.cli.shared import json_text, positive_int
 from sim.errors import InputError
 
 
@@ -59,7 +58,7 @@ def command(args: argparse.Namespace) -> int:
             raise InputError(f"cannot write there ({exc.strerror or exc})",
                              file=str(exc.filename or args.out), place="--out") from None
     if args.json:
-        print(json.dumps(analysis.to_dict(), indent=1, allow_nan=False))
+        print(json_text(analysis.to_dict(), indent=1))
     else:
         print(analysis.text())
         if args.out:

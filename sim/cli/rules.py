@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 import argparse
-import json
 from typing import TypedDict
+
+from sim.cli.shared import json_text
 
 
 class RuleRow(TypedDict):
@@ -38,7 +39,7 @@ def command(args: argparse.Namespace) -> int:
     """``sim rules``: a table, or (``--json``) the rows."""
     rows = rule_rows()
     if args.json:
-        print(json.dumps(rows, indent=1))
+        print(json_text(rows, indent=1))
         return 0
     width = max(len(str(r["id"])) for r in rows)
     for r in rows:

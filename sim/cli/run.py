@@ -2,10 +2,9 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
-from sim.cli.shared import one_line, seed
+from sim.cli.shared import json_text, one_line, seed
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -42,8 +41,8 @@ def command(args: argparse.Namespace) -> int:
     if args.log:
         result.log.to_jsonl(args.log)
     if args.json:
-        print(json.dumps({"scenario": scenario.name, "seed": args.seed, "metrics": result.metrics},
-                         sort_keys=True))
+        print(json_text({"scenario": scenario.name, "seed": args.seed, "metrics": result.metrics},
+                        sort_keys=True))
     else:
         from sim.metrics.battle_text import battle_summary
 

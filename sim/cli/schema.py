@@ -2,16 +2,17 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 
+from sim.cli.shared import json_text
 from sim.errors import InputError
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """The options of ``sim schema``."""
-    p.add_argument("kind", nargs="?", choices=["scenario", "study"], default="scenario",
-                   help="whose schema: scenario files (every installed rule system) or study files")
+    p.add_argument("kind", nargs="?", choices=["scenario", "study"],
+                   help="whose schema (default scenario): scenario files (every installed rule system) "
+                        "or study files")
     p.add_argument("--docs", metavar="DIR", help="rewrite the generated parts of DIR/scenario.md, "
                    "DIR/study.md, DIR/extending.md and DIR/reference/ and the schema files in DIR "
                    "(built-in rule systems only)")
@@ -36,6 +37,6 @@ def command(args: argparse.Namespace) -> int:
         return 0
     from sim.reference.jsonschema import scenario_schema, study_schema
 
-    schema = study_schema() if args.kind == "study" else scenario_schema()
-    print(json.dumps(schema, indent=1, ensure_ascii=False))
+    schema = study_schema() if args.kind == "study" else scenario_schema()   # default: scenario
+    print(json_text(schema, indent=1, ensure_ascii=False))
     return 0

@@ -16,10 +16,9 @@ by Ctrl-C, SIGTERM, SIGHUP (rerun with ``--resume``).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
-from sim.cli.shared import positive_float, positive_int, probability
+from sim.cli.shared import json_text, positive_float, positive_int, probability
 from sim.cli.study import add_run_options, check_db, guarded, progress_bar, reproduce_command
 
 DESCRIPTION = __doc__.split("\n\n")[1].replace("``", "")
@@ -63,7 +62,7 @@ def command(args: argparse.Namespace) -> int:
              "alpha": args.alpha, "n0": args.n0, "max_replications": args.replications}
     spec = select_spec(study, given, PLACES)
     check_db(study, args)
-    executor = make_executor(args.executor, args.workers, args.address)
+    executor = make_executor(args.executor, args.workers or 1, args.address)
     store = ResultStore(args.db) if args.db is not None else None
     bar = progress_bar(study.name, args.quiet)
     try:
@@ -78,7 +77,7 @@ def command(args: argparse.Namespace) -> int:
     if done is None:
         return code
     if args.json:
-        print(json.dumps(as_json(done), indent=2))
+        print(json_text(as_json(done), indent=2))
     elif not args.quiet:
         print(text(done))
     if args.json or args.quiet:

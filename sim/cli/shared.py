@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 import argparse
+import json
+import math
+from typing import Any
 
 from sim.arguments import MAX_REPLICATIONS, MAX_WORKERS
 from sim.errors import InputError
@@ -10,6 +13,24 @@ from sim.errors import InputError
 def one_line(text: str) -> str:
     """``text`` on one line, printable whatever the path's bytes (a non-UTF-8 file name)."""
     return " ".join(text.encode("utf-8", "backslashreplace").decode("utf-8").splitlines())
+
+
+def finite(value: Any) -> Any:
+    """``value`` with every float that is not finite (NaN, ±infinity) made None, as the event
+    log writes one (JSON has no such numbers); tuples become lists."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [finite(v) for v in value]
+    return value
+
+
+def json_text(value: Any, **options: Any) -> str:
+    """What ``--json`` prints: strict JSON (a non-finite number is null, never ``NaN``);
+    ``options`` are ``json.dumps``'s (indent, sort_keys, ...)."""
+    return json.dumps(finite(value), allow_nan=False, **options)
 
 
 def seed(text: str) -> int:

@@ -20,7 +20,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
-from sim.cli.shared import positive_float, positive_int, workers
+from sim.cli.shared import json_text, positive_float, positive_int, workers
 from sim.errors import InputError
 
 if TYPE_CHECKING:
@@ -55,7 +55,7 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     """The options of every command that runs a study's replications (``sim study``,
     ``sim select``): where they run, the store, the output's form."""
     a = parser.add_argument
-    a("--workers", type=workers, default=1, metavar="N",
+    a("--workers", type=workers, metavar="N",
       help="worker processes (default 1; >1 without --executor means a process pool)")
     a("--executor", choices=["serial", "processes", "dask"], default=None,
       help="where replications run (dask starts a LocalCluster on 127.0.0.1)")
@@ -93,7 +93,7 @@ def execute(study: Study, args, *, executor=None, out=None,
     out = out or sys.stdout
     _check_outputs(study, args)
     precision = precision_target(study, args.precision, args.replications)
-    executor = executor or make_executor(args.executor, args.workers, args.address)
+    executor = executor or make_executor(args.executor, args.workers or 1, args.address)
     store = ResultStore(args.db) if args.db is not None else None
     if banner:
         print(banner, file=out, flush=True)
@@ -105,7 +105,7 @@ def execute(study: Study, args, *, executor=None, out=None,
     if run is None:
         return code, None
     if args.json:
-        print(json.dumps(as_json(run), indent=2), file=out)
+        print(json_text(as_json(run), indent=2), file=out)
     elif not args.quiet:
         print(table(run, full_table_hint(args.csv, args.db)), file=out)
     if args.json or args.quiet:  # the table carries these notes itself; JSON output stays pure
@@ -165,12 +165,10 @@ def guarded(work: Callable[[], T], executor, bar, store) -> tuple[int, T | None]
 
 
 def check_db(study: Study, args) -> dict[str, str]:
-    """``--resume`` needs ``--db``, and ``--db`` is not an input (nor unwritable there);
-    returns the inputs, the database among them, for the outputs' own checks."""
+    """``--db`` is not an input (nor unwritable there); returns the inputs, the database
+    among them, for the outputs' own checks. (``--resume`` without it: ``sim.cli.pairs``.)"""
     from sim.cli.outputs import check_file
 
-    if args.resume and args.db is None:
-        raise InputError("--resume needs --db FILE (the store to resume from)", place="--resume")
     inputs = {"the study file": study.path, "the study's scenario": study.scenario_path}
     check_file("--db", args.db, inputs, tried=False)  # its kind: sim.study.run.store
     inputs["the results database"] = args.db

@@ -1,6 +1,7 @@
 """Readable summaries of one battle, for ``sim run``."""
 from __future__ import annotations
 
+import math
 from collections import Counter
 from typing import Any
 
@@ -11,7 +12,8 @@ LIFECYCLE = (ACTIVATE, DEPLOY, WITHDRAW, TO_RESERVE, SPOT, PIN)
 
 
 def _num(v: float) -> str:
-    return f"{v:g}" if v != int(v) else str(int(v))
+    # a plug-in's metric may be NaN or infinite: shown as such (nan, inf, -inf)
+    return f"{v:g}" if not math.isfinite(v) or v != int(v) else str(int(v))
 
 
 def battle_summary(scenario: Any, seed: int, result: Any) -> str:

@@ -120,17 +120,34 @@ def check_pickles(origin: str, what: str, system: Any) -> None:
 GROUPS = {"system": "sim.systems", "metric": "sim.metrics", "behaviour": "sim.behaviours"}
 
 
+def described(exc: BaseException) -> str:
+    """``Type: message`` of what a plug-in raised, on one line (even if its ``str`` raises);
+    a ``SystemExit`` says so, with its code (``sys.exit("bye")``: ``SystemExit('bye')``)."""
+    if isinstance(exc, SystemExit):
+        return f"SystemExit({exc.code!r}): it exits the program"
+    try:
+        message = str(exc)
+    except Exception:  # noqa: BLE001 - a plug-in's exception whose message cannot be made
+        message = "(its message cannot be shown)"
+    return " ".join(f"{type(exc).__name__}: {message}".split())
+
+
 def load_target(target: str, origin: str, expected: str) -> Any:
-    """Import ``module[:attr]``; any failure is one ``PluginError`` naming it and ``origin``."""
+    """Import ``module[:attr]``; any failure is one ``PluginError`` naming it and ``origin``.
+
+    Whatever the import raises, ``SystemExit`` included, but Ctrl-C (a ``KeyboardInterrupt``),
+    which stops the command as it does anywhere else.
+    """
     module, _, attr = target.partition(":")
     try:
         obj: Any = importlib.import_module(module)
         for part in attr.split(".") if attr else ():
             obj = getattr(obj, part)
-    except Exception as exc:  # noqa: BLE001 - any failure of a plug-in is the user's input
-        text = " ".join(f"{type(exc).__name__}: {exc}".split())
-        raise PluginError(f"cannot load {target} ({text}); expected an importable {expected}",
-                          file=origin) from None
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # noqa: BLE001 - any failure of a plug-in is the user's input
+        raise PluginError(f"cannot load {target} ({described(exc)}); expected an importable "
+                          f"{expected}", file=origin) from None
     return obj
 
 

@@ -28,11 +28,14 @@ def from_environment(environ: Mapping[str, str] = os.environ) -> list[str]:
     return [n.strip() for n in re.split(f"[,{re.escape(os.pathsep)}]", text) if n.strip()]
 
 
-def load_modules(names: Iterable[str], origin: str) -> None:
+def load_modules(names: Iterable[str], origin: str, *, checked: bool = False) -> None:
     """Import each plug-in module (once), then the installed plug-ins' reporters and behaviours.
 
-    A name that is not a module name, a module that cannot be imported (or raises) and
+    A name that is not a module name, a module that cannot be imported (or raises, or
+    exits), one already imported (``os``, ``sim.cli``: importing it again runs nothing) and
     one that registers nothing are each one ``PluginError`` naming it and ``origin``.
+    ``checked``: the names were checked so by the command that named them (a study's
+    worker, which may have imported one already in unpickling a system it defines).
     """
     for name in names:
         if not isinstance(name, str) or not MODULE.match(name):
@@ -40,14 +43,23 @@ def load_modules(names: Iterable[str], origin: str) -> None:
                              "such as my_rules or my_package.rules)", file=origin)
         if name in _IMPORTED:
             continue
-        known = name in sys.modules
-        before = len(registered_from_python())
+        if not checked:
+            _check_new(name, origin)
         load_target(name, origin, "plug-in module (on the Python path: PYTHONPATH)")
-        if not known and len(registered_from_python()) == before:
-            raise PluginError(f"the plug-in module '{name}' registers nothing (expected it to call "
-                              "sim.register_system or sim.register_metric when imported)", file=origin)
         _IMPORTED.append(name)
     load_installed()
+
+
+def _check_new(name: str, origin: str) -> None:
+    """Import the module ``name``, which must not be imported yet and must register something."""
+    expected = "(expected a module that calls sim.register_system or sim.register_metric when imported)"
+    if name in sys.modules:
+        raise PluginError(f"the plug-in module '{name}' was already imported (by Python, sim or "
+                          f"another plug-in module), so it registers nothing {expected}", file=origin)
+    before = len(registered_from_python())
+    load_target(name, origin, "plug-in module (on the Python path: PYTHONPATH)")
+    if len(registered_from_python()) == before:
+        raise PluginError(f"the plug-in module '{name}' registers nothing {expected}", file=origin)
 
 
 def imported() -> tuple[str, ...]:

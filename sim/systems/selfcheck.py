@@ -7,6 +7,8 @@ where both hold and the battle is to the destruction), at a few seeds. Reported,
 each: a referee watch whose radius is not positive (no mover ever comes within it), a
 watch class of the plug-in's that no battle arms, a declared rule ID that no record names
 and no die is rolled for, a battle that raises, and a system none of whose scenarios loads.
+Whatever the plug-in's code raises (``SystemExit`` included) is such a line, never a
+traceback; only Ctrl-C (a ``KeyboardInterrupt``) stops the check, as it stops any command.
 """
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ from sim.engine.battle import Battle
 from sim.errors import InputError
 from sim.scenario.load import load_scenario, scenario_from_dict
 from sim.scenario.schema import Scenario
+from sim.systems.declarations import described
 from sim.systems.registry import RuleSystem
 
 SEEDS = range(1, 6)
@@ -61,12 +64,20 @@ def _scenarios(system: RuleSystem) -> tuple[list[tuple[str, Scenario]], list[str
             return [("example", _example(system))], []
         except InputError as err:
             return [], [f"its example scenario does not load ({err})"]
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # noqa: BLE001 - a plug-in's knob model may raise anything
+            return [], [f"its example scenario does not load (loading it raised {described(exc)})"]
     loaded, refused = [], []
     for label, doc in _generated(system.name).items():
         try:
             loaded.append((label, scenario_from_dict(doc, f"self-check scenario '{label}'")))
         except InputError as err:
             refused.append(str(err))
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # noqa: BLE001 - as above
+            refused.append(f"self-check scenario '{label}': loading it raised {described(exc)}")
     return loaded, refused
 
 
@@ -85,6 +96,16 @@ def _plugin_watches(system: RuleSystem) -> list[type[Watch]]:
 
 def self_check(system: RuleSystem, seeds: range = SEEDS) -> list[str]:
     """The problems a few short battles of ``system`` show (one line each; none: it passed)."""
+    try:
+        return _battled(system, seeds)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # noqa: BLE001 - a plug-in's code (a watch's radius, ...) raised
+        return [f"the self-check raised {described(exc)}"]
+
+
+def _battled(system: RuleSystem, seeds: range) -> list[str]:
+    """``self_check``'s problems, where what the plug-in raises outside a battle propagates."""
     loaded, refused = _scenarios(system)
     if not loaded:
         reasons = "; ".join(refused)
@@ -96,9 +117,10 @@ def self_check(system: RuleSystem, seeds: range = SEEDS) -> list[str]:
         for seed in seeds:
             try:
                 battle = Battle(scenario, seed).run()
-            except Exception as exc:  # noqa: BLE001 - a plug-in's failure is what is reported
-                text = " ".join(f"{type(exc).__name__}: {exc}".split())
-                problems.append(f"the self-check battle '{label}' at seed {seed} raised {text}")
+            except KeyboardInterrupt:
+                raise
+            except BaseException as exc:  # noqa: BLE001 - a plug-in's failure is what is reported
+                problems.append(f"the self-check battle '{label}' at seed {seed} raised {described(exc)}")
                 continue
             applied.update(r["rule"] for r in battle.log.records if isinstance(r.get("rule"), str))
             # A rule whose dice were rolled was applied, even if no record names it.

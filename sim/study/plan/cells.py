@@ -50,7 +50,7 @@ class ScenarioDoc:
         from sim.systems.plugins import load_modules
         from sim.systems.registry import register_system, system_names
 
-        load_modules(self.plugins, "the study's plug-in modules")
+        load_modules(self.plugins, "the study's plug-in modules", checked=True)
         for system in self.systems:
             if system.name not in system_names():
                 register_system(system)

@@ -24,6 +24,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sim.errors import InputError
+from sim.files import read_only
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS studies (
@@ -103,8 +104,10 @@ class ResultStore:
         if os.path.exists(self.path) and not os.path.isfile(self.path):
             raise InputError("is not a regular file (expected a results database to create "
                              "or resume)", file=self.path)
-        if not os.access(parent, os.W_OK) or (os.path.exists(self.path)
-                                              and not os.access(self.path, os.W_OK)):
+        # By permission bits too, which root's writes ignore: a read-only store is refused for root too.
+        exists = os.path.exists(self.path)
+        if not os.access(parent, os.W_OK) or read_only(parent) or (exists and (
+                not os.access(self.path, os.W_OK) or read_only(self.path))):
             raise InputError("is read-only, or in a read-only directory (expected a results "
                              "database that can be written: SQLite also writes beside it)",
                              file=self.path, place="--db")
