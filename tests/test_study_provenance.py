@@ -97,6 +97,7 @@ def test_a_resume_after_a_plugin_module_changed_is_refused_then_allowed_and_said
     assert f"note: {said}" in mixed.stderr
     html = (tmp_path / "r.html").read_text()
     assert "The results mix code (resumed with --allow-changed-code)" in html and made[0] in html
+    assert f"Code of this run: sim {sim.__version__} (code " in html and f"prov_mod (code {made[1]})</li>" in html
     text = sim_cmd(tmp_path, *run, "--replications", "8", "--resume", "--allow-changed-code")
     assert text.returncode == 0, text.stderr
     assert said in text.stdout
@@ -152,15 +153,16 @@ def test_a_store_from_before_provenance_is_refused_then_allowed_and_stays_marked
     db = tmp_path / "r.db"
     with ResultStore(db) as store:
         run_study(study, replications=2, store=store)
-    with sqlite3.connect(db) as conn:   # as a store written before this table was
+    with sqlite3.connect(db) as conn:   # as a store an earlier sim wrote, before this table was
         conn.execute("DROP TABLE provenance")
+        conn.execute("UPDATE replications SET version = '0.0.9'")
     with ResultStore(db) as store:
         with pytest.raises(sim.InputError) as info:
             run_study(study, replications=3, store=store, resume=True)
-        assert (f"were made by sim {sim.__version__} before stores recorded the code, this run by "
+        assert (f"were made by sim 0.0.9 before stores recorded the code, this run by "
                 f"sim {sim.__version__} (code ") in str(info.value)
         done = run_study(study, replications=3, store=store, resume=True, allow_changed_code=True)
-        assert (done.resumed, done.ran) == (4, 2)
+        assert (done.resumed, done.ran, done.other_versions) == (4, 2, ["0.0.9"])
         assert done.mixed_code is not None and done.mixed_code.as_dict()["stored"] == [
             "code not recorded (rows stored before stores recorded it)"]
         with pytest.raises(sim.InputError, match="before stores recorded the code"):
