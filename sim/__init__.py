@@ -138,13 +138,16 @@ def study_from_dict(data: dict[str, Any], scenario: Scenario | str | None = None
 
 def run_study(study: Study | str, *, replications: int | None = None, workers: int = 1,
               executor: str | None = None, db: str | None = None, resume: bool = False,
-              crn: bool = True, precision: float | None = None) -> StudyRun:
+              crn: bool = True, precision: float | None = None,
+              allow_changed_code: bool = False) -> StudyRun:
     """Run (or, with ``db`` and ``resume``, finish) a study; returns its outcomes and summary.
 
     The result has ``.summary`` and ``.rows()``. ``executor``: ``serial``, ``processes`` or
     ``dask`` (default: processes when ``workers`` > 1). ``precision`` (a half-width), or the
     study file's ``precision``, runs batches until every interval is that narrow, capped at
-    ``replications``.
+    ``replications``. A resume over rows that other code made (``sim`` or a plug-in, edited
+    or upgraded) is an ``InputError`` unless ``allow_changed_code`` (then ``.notes`` and
+    ``.mixed_code`` say what the results mix).
     """
     from sim.study.plan.study_file import Study
     from sim.study.run.executors import make_executor
@@ -160,6 +163,7 @@ def run_study(study: Study | str, *, replications: int | None = None, workers: i
     if db is not None:
         db = arguments.path(db, "db")
     arguments.flag(resume, "resume")
+    arguments.flag(allow_changed_code, "allow_changed_code")
     arguments.flag(crn, "crn")
     if precision is not None:
         arguments.number(precision, "precision", positive=True)
@@ -167,11 +171,15 @@ def run_study(study: Study | str, *, replications: int | None = None, workers: i
         study = load_study(arguments.path(study, "study"))
     if resume and db is None:
         raise InputError("resume needs db (the store to resume from)", place="resume")
+    if allow_changed_code and not resume:
+        raise InputError("allow_changed_code needs resume=True (it continues a stored study whose "
+                         "rows other code made)", place="allow_changed_code")
     store = ResultStore(db) if db else None
     try:
         with make_executor(executor, workers) as ex:
             return run_it(study, executor=ex, replications=replications, crn=crn, store=store,
-                          resume=resume, precision=precision_target(study, precision, replications))
+                          resume=resume, precision=precision_target(study, precision, replications),
+                          allow_changed_code=allow_changed_code)
     finally:
         if store is not None:
             store.close()

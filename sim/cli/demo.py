@@ -45,8 +45,8 @@ def command(args: argparse.Namespace) -> int:
     opts = argparse.Namespace(
         replications=DEMO_REPLICATIONS_FAST if args.fast else None, workers=args.workers,
         executor="processes" if args.workers > 1 else "serial", address=None, db=None,
-        resume=False, json=False, crn=True, precision=None, plot=args.out, csv=None, report=None,
-        quiet=args.quiet, task_size=None, plot_option="--out")
+        resume=False, allow_changed_code=False, json=False, crn=True, precision=None, plot=args.out,
+        csv=None, report=None, quiet=args.quiet, task_size=None, plot_option="--out")
     banner = "" if args.quiet else f"sim demo: {study.spec.description or study.name}\n"
     code, run = execute(study, opts, banner=banner)
     if run is None or args.quiet:

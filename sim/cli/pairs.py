@@ -32,6 +32,9 @@ RUNNERS = ("study", "select")   # the commands of sim.cli.study.add_run_options
 PAIRS = (
     Pair(RUNNERS, "--resume", "--db FILE", True, "the store to resume from",
          lambda a: a.resume, lambda a: a.db is None),
+    Pair(RUNNERS, "--allow-changed-code", "--resume", True,
+         "it continues a stored study whose rows other code made",
+         lambda a: a.allow_changed_code, lambda a: not a.resume),
     Pair(RUNNERS, "--workers", "--executor serial", False,
          "which runs every replication in this process; for workers: --executor processes or dask",
          lambda a: a.workers is not None, lambda a: a.executor == "serial"),

@@ -68,7 +68,8 @@ def command(args: argparse.Namespace) -> int:
     try:
         code, done = guarded(lambda: run_selection(
             study, spec, executor=executor, crn=args.crn, store=store, resume=args.resume,
-            progress=bar, batch=args.batch, per_task=args.task_size), executor, bar, store)
+            progress=bar, batch=args.batch, per_task=args.task_size,
+            allow_changed_code=args.allow_changed_code), executor, bar, store)
     except SelectionFailed as failed:
         kept = f"; the replications run are in {args.db}" if args.db else ""
         print(f"sim: error: the selection cannot go on: {failed}{kept}", file=sys.stderr)

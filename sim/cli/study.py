@@ -10,7 +10,9 @@ stopped by Ctrl-C, SIGTERM, SIGHUP. When stopped, stored rows are kept: rerun wi
 ``--resume``.
 
 A results database that already holds rows of the same study (same hash: seed, CRN mode
-and every resolved cell) is refused without ``--resume``, so two runs never mix silently.
+and every resolved cell) is refused without ``--resume``, so two runs never mix silently;
+with it, one whose rows other code made (``sim`` or a plug-in, edited or upgraded) is
+refused too, unless ``--allow-changed-code`` (then the output says the results mix code).
 """
 from __future__ import annotations
 
@@ -62,6 +64,9 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     a("--address", metavar="ADDR", help="join an existing Dask scheduler, e.g. tcp://HOST:8786")
     a("--db", metavar="FILE", help="SQLite results store; each batch is committed as it arrives")
     a("--resume", action="store_true", help="continue a study stored in --db, skipping stored rows")
+    a("--allow-changed-code", action="store_true",
+      help="with --resume: continue even though other code (sim, or a plug-in, edited or "
+           "upgraded) made the stored rows; the output says the results mix code")
     a("--json", action="store_true", help="print one JSON object instead of the table")
     a("--no-crn", dest="crn", action="store_false",
       help="independent seeds per variant (no common random numbers), for comparison")
@@ -100,8 +105,8 @@ def execute(study: Study, args, *, executor=None, out=None,
     bar = progress_bar(study.name, args.quiet)
     code, run = guarded(lambda: run_study(
         study, executor=executor, replications=args.replications, precision=precision,
-        crn=args.crn, store=store, resume=args.resume, progress=bar, per_task=args.task_size),
-        executor, bar, store)
+        crn=args.crn, store=store, resume=args.resume, progress=bar, per_task=args.task_size,
+        allow_changed_code=args.allow_changed_code), executor, bar, store)
     if run is None:
         return code, None
     if args.json:

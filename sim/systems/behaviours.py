@@ -17,7 +17,7 @@ from sim.systems.builtin import BUILTIN_BEHAVIOURS
 from sim.systems.declarations import PluginError, entry_points, expect_declared, load_target, malformed
 
 __all__ = ["Behaviour", "BehaviourKind", "behaviour", "behaviours", "generation", "load_behaviours",
-           "register_behaviour", "registered_from_python", "unregister_behaviour"]
+           "plugged_in", "register_behaviour", "registered_from_python", "unregister_behaviour"]
 
 P = TypeVar("P", bound=Callable[..., Any])
 NAME = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
@@ -127,6 +127,11 @@ def behaviour(kind: BehaviourKind[Any] | str, name: str) -> Behaviour[Any]:
 def registered_from_python() -> list[Behaviour[Any]]:
     """The behaviours registered from Python."""
     return [b for b, origin in _TABLE.entries.values() if origin == "Python"]
+
+
+def plugged_in() -> list[tuple[Behaviour[Any], str]]:
+    """The behaviours not built in, each with where it came from (an entry point, or Python)."""
+    return [(b, origin) for b, origin in _TABLE.entries.values() if origin != "built-in"]
 
 
 def generation() -> int:

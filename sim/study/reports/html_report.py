@@ -8,7 +8,9 @@ counts (how often each rule acted per battle in each cell), the headline
 against one that acts often, then the measured difference of the primary metric), the per-cell results and the
 paired differences with their intervals, the plots inline, the analysis of a designed
 study when the ``analysis`` extra is installed, and the provenance: study hash, sim
-version, seeds and the command line. Everything is inline and the page fetches nothing.
+version, the code of the run (``sim`` and its plug-ins, by version and fingerprint; and
+the other code that made resumed rows, when allowed), seeds and the command line.
+Everything is inline and the page fetches nothing.
 """
 from __future__ import annotations
 
@@ -30,6 +32,7 @@ from sim.study.plan.study_file import package_version
 from sim.study.reports.headline import headline
 from sim.study.reports.mechanisms import MECHANISM_RATIO, RULE_COUNT_CELLS, RULE_COUNT_REPS, rule_counts
 from sim.study.reports.summary import FULL_TABLE_CELLS, excludes_zero, full_table_hint, number_text, summary_table
+from sim.study.run.provenance import describe
 from sim.study.run.runner import StudyRun
 from sim.viz.html import escape, file_uri, page
 
@@ -201,12 +204,16 @@ def _provenance(run: StudyRun, argv: list[str] | None) -> str:
     command = shlex.join(argv if argv is not None else ["sim", *sys.argv[1:]])
     items = [f"Study hash: <code>{escape(run.study_hash)}</code>",
              f"sim version: <code>{escape(package_version())}</code>",
+             f"Code of this run: {escape(describe(run.made_by))}",
              f"Study seed: <code>{run.study.spec.seed}</code>; {seed_text}",
              f"Study file: <code>{escape(run.study.path)}</code>",
              f"Command line: <code>{escape(command)}</code>",
              f"Made: {datetime.datetime.now(datetime.UTC).strftime('%Y-%m-%d %H:%M UTC')}"]
     if run.failures:
         items.append(f"{len(run.failures)} replications raised and are left out (the failures table)")
+    if run.mixed_code is not None:
+        items.append(f'<span class="flag">The results mix code (resumed with --allow-changed-code): '
+                     f"{escape(run.mixed_code.changes)}</span>")
     return "<ul>" + "".join(f"<li>{i}</li>" for i in items) + "</ul>"
 
 

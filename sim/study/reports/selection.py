@@ -48,6 +48,7 @@ def as_json(done: SelectRun) -> dict[str, Any]:
     """The selection as one JSON-ready object (``sim select --json``)."""
     s, spec, labels = done.selection, done.spec, done.labels
     run = done.run
+    mixed = {} if run.mixed_code is None else {"mixed_code": run.mixed_code.as_dict()}
     return {
         "study": run.study.name, "metric": spec.metric,
         "direction": "maximise" if spec.maximise else "minimise",
@@ -64,7 +65,7 @@ def as_json(done: SelectRun) -> dict[str, Any]:
                        "rule": TWO_STAGE},
         "known_variances_size": {"per_cell": done.known_size,
                                  "total": done.known_size * len(labels), "rule": KNOWN},
-        "guarantee": guarantee(done), "notes": done.notes,
+        "guarantee": guarantee(done), "notes": done.notes, **mixed,
     }
 
 

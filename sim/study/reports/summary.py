@@ -3,11 +3,13 @@
 
 The JSON object is the contract: ``{"study": NAME, "variants": {CELL: {METRIC: {"mean",
 "ci_low", "ci_high", "n", "method"}}}, "differences": {"CELL - BASELINE_CELL": {METRIC:
-{...}}}}``, where a CELL is a variant name, or ``variant@knob=value,...`` when the study
-has factors. ``method`` says how the interval was made (``sim.study.analysis.stats.METHODS``): an
-interval that cannot be computed (n < 2) has null bounds and method ``none``; a metric
-with the same value in every replication has method ``constant`` and its bounds are that
-value (no spread was measured: the table says so instead of printing an interval).
+{...}}}}`` (and ``"mixed_code": {"stored": [CODE, ...], "this_run": CODE}`` when a resume
+was allowed over rows that other code made), where a CELL is a variant name, or
+``variant@knob=value,...`` when the study has factors. ``method`` says how the interval
+was made (``sim.study.analysis.stats.METHODS``): an interval that cannot be computed
+(n < 2) has null bounds and method ``none``; a metric with the same value in every
+replication has method ``constant`` and its bounds are that value (no spread was
+measured: the table says so instead of printing an interval).
 
 Factors and metrics never share a name in an output: a factor is its key path
 (``turns``, ``rules.snapfire.radius``), a metric, wherever it stands beside factors (a CSV
@@ -34,12 +36,15 @@ def metric_column(name: str) -> str:
 def as_json(run: StudyRun) -> dict[str, Any]:
     """The contract object of a finished study."""
     s = cast(Summary, run.summary)   # a finished study has its summary
-    return {
+    out: dict[str, Any] = {
         "study": run.study.name,
         "variants": {cell: {m: e.as_dict() for m, e in per.items()} for cell, per in s.cells.items()},
         "differences": {d: {m: e.as_dict() for m, e in per.items()}
                         for d, per in s.differences.items()},
     }
+    if run.mixed_code is not None:   # resumed with --allow-changed-code over other code
+        out["mixed_code"] = run.mixed_code.as_dict()
+    return out
 
 
 def number_text(x: float | None, signed: bool = False, missing: str = "-") -> str:

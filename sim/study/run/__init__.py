@@ -4,6 +4,8 @@
 - ``executors``: one core, a process pool or Dask; batches of replications per task;
 - ``scheduler``: joining a Dask scheduler (the address and its handshake, with timeouts);
 - ``store``: the SQLite results store (resumable, duplicate-free);
+- ``provenance``: the code that made a study's rows (``sim`` and its plug-ins), and the
+  refusal of a resume over other code;
 - ``selection``: ``sim select``, KN on the study's battles (stored, resumable);
 - ``lifetime``: how a study's processes end (signals, orphaned workers);
 - ``mainscript``: the script a study runs from, and what its workers need of it.

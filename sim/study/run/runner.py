@@ -15,7 +15,9 @@ at replications 0..n−1, so it is the same however the work was split or resume
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, cast
 
 from sim.errors import InputError
@@ -23,7 +25,9 @@ from sim.metrics import metric_kinds
 from sim.study.analysis.stats import Summary, summarize
 from sim.study.plan.seeds import replication_seed
 from sim.study.plan.study_file import Precision, Study, package_version
+from sim.study.run import provenance
 from sim.study.run.executors import DEFAULT_BATTLE, SerialExecutor, Task, task_size
+from sim.study.run.provenance import Made, Mixed
 from sim.study.run.store import ResultStore, Stored
 from sim.systems.registry import MetricKind
 
@@ -70,6 +74,13 @@ class StudyRun:
     notes: list[str] = field(default_factory=list)  # things the user should know
     ran: int = 0
     stop: str = "replications"  # or "precision" (target met) or "cap" (target not met)
+    made_by: Made = ()  # the code this run's battles run
+    mixed_code: Mixed | None = None  # resumed rows that other code made (--allow-changed-code)
+
+    @cached_property
+    def index(self) -> dict[tuple[str, str], int]:
+        """Each cell's index by (variant, factor point's canonical JSON)."""
+        return {(c.variant, c.point_json): i for i, c in enumerate(self.study.cells)}
 
     @property
     def failures(self) -> list[Stored]:
@@ -84,18 +95,20 @@ class StudyRun:
 def run_study(study: Study, *, executor=None, replications: int | None = None,
               precision: PrecisionTarget | None = None, crn: bool = True,
               store: ResultStore | None = None, resume: bool = False, progress=None,
-              battle: str = DEFAULT_BATTLE, per_task: int | None = None) -> StudyRun:
+              battle: str = DEFAULT_BATTLE, per_task: int | None = None,
+              allow_changed_code: bool = False) -> StudyRun:
     """Run (or finish) a study and summarize it.
 
     ``replications`` overrides the study file's count; ``precision`` replaces it with a
     stopping rule. Without ``resume``, a store that already holds rows of this study is an
-    ``InputError`` (so two runs never silently mix). ``progress`` is tqdm-like (``total``,
+    ``InputError`` (so two runs never silently mix); with it, so is a store whose rows other
+    code made, unless ``allow_changed_code``. ``progress`` is tqdm-like (``total``,
     ``update``, ``refresh``) or None. ``per_task`` fixes the batch size of a task.
     """
     executor = executor or SerialExecutor()
     if study.battle is not None and battle == DEFAULT_BATTLE:
         battle = study.battle   # a study of branches: each replication a branch (sim.decide)
-    run = open_run(study, crn, store, resume)
+    run = open_run(study, crn, store, resume, allow_changed_code)
     if precision is None:
         # None (a TypeError in _ensure) if a study with a precision target in its file is
         # run with neither replications nor a PrecisionTarget (as sim.run_study does).
@@ -118,72 +131,89 @@ def run_study(study: Study, *, executor=None, replications: int | None = None,
         n = min(n + precision.batch, precision.max_replications)
 
 
-def open_run(study: Study, crn: bool, store: ResultStore | None, resume: bool) -> StudyRun:
+def open_run(study: Study, crn: bool, store: ResultStore | None, resume: bool,
+             allow_changed_code: bool = False) -> StudyRun:
     """A study's run before any battle: registered in ``store`` and, with ``resume``, holding
     what it stores (and the rows it adopts from earlier configurations of the study).
     Without ``resume``, a store that already holds rows of this study is an
-    ``InputError``."""
+    ``InputError``; so is, with it, one whose rows other code made
+    (``sim.study.run.provenance``), unless ``allow_changed_code``."""
     key = study.key(crn)
-    run = StudyRun(study, crn, key, 0, list(study.metrics or []), metric_kinds(study.scenario))
-    if store is not None:
-        rows, fails = store.counts(key)
-        if (rows or fails) and not resume:
-            raise InputError(f"already holds {rows + fails} replications of study "
-                             f"'{study.name}' (hash {key}); add --resume to continue it, "
-                             f"or give another --db", file=store.path, place="--db")
-        others = store.other_hashes(study.name, key)
-        store.register(key, study.name, study.config(crn))
-        if resume:
-            _load(run, store)
-            adopted = _adopt(run, store, others)
-            if adopted:
-                run.notes.append(
-                    f"{adopted} replications of the same cells reused from an earlier "
-                    f"configuration of '{study.name}' in {store.path} (a design with fewer "
-                    "points), not run again")
-            elif not run.resumed and others:
-                run.notes.append(
-                    f"nothing to resume: {store.path} holds '{study.name}' only as another "
-                    f"configuration (hash {others[-1]}: a changed seed, CRN mode, scenario or "
-                    "variant), so every replication runs afresh")
+    run = StudyRun(study, crn, key, 0, list(study.metrics or []), metric_kinds(study.scenario),
+                   made_by=provenance.made_by(study))
+    if store is None:
+        return run
+    rows, fails = store.counts(key)
+    if (rows or fails) and not resume:
+        raise InputError(f"already holds {rows + fails} replications of study "
+                         f"'{study.name}' (hash {key}); add --resume to continue it, "
+                         f"or give another --db", file=store.path, place="--db")
+    others = store.other_hashes(study.name, key)
+    adopted: list[Stored] = []
+    codes: list[str] = []
+    if resume:
+        _load(run, store)
+        adopted, sources = _adoptable(run, store, others)
+        stored = store.codes([key, *sources])
+        made = [provenance.loads(c, store.path) for c in stored]
+        versions = sorted({s.version for s in [*run.records.values(), *adopted]})
+        run.mixed_code = provenance.check(made, run.made_by, study.name, store.path,
+                                          allow_changed_code, versions)
+        codes = [json.dumps(c, sort_keys=True, separators=(",", ":")) for c in stored]
+    store.register(key, study.name, study.config(crn))
+    if resume:
+        # The adopted rows under this study's hash, and every code its rows were made by.
+        store.add(key, adopted, codes)
+        for s in adopted:
+            run.records[(run.index[(s.variant, s.point)], s.rep)] = s
+        run.resumed = len(run.records)
+        run.other_versions = sorted({s.version for s in run.records.values()} - {package_version()})
+        if run.mixed_code is not None:
+            run.notes.append(f"the results mix code (resumed with {provenance.OPTION}): "
+                             f"{run.mixed_code.changes}")
+        if adopted:
+            run.notes.append(
+                f"{len(adopted)} replications of the same cells reused from an earlier "
+                f"configuration of '{study.name}' in {store.path} (a design with fewer "
+                "points), not run again")
+        elif not run.resumed and others:
+            run.notes.append(
+                f"nothing to resume: {store.path} holds '{study.name}' only as another "
+                f"configuration (hash {others[-1]}: a changed seed, CRN mode, scenario or "
+                "variant), so every replication runs afresh")
     return run
 
 
 def _load(run: StudyRun, store: ResultStore) -> None:
-    index = {(c.variant, c.point_json): i for i, c in enumerate(run.study.cells)}
     for s in store.load(run.study_hash):
-        ci = index.get((s.variant, s.point))
+        ci = run.index.get((s.variant, s.point))
         if ci is not None:
             run.records[(ci, s.rep)] = s
-    run.resumed = len(run.records)
-    run.other_versions = sorted({s.version for s in run.records.values()} - {package_version()})
 
 
-def _adopt(run: StudyRun, store: ResultStore, others: list[str]) -> int:
-    """Take over rows stored under earlier hashes of this study for cells it still has: the
-    same variant and point, the same resolved scenario (hash) and the seed this study would
-    give the replication, so they are the very battles it would run. A design extended
-    with more points (or stacks) thereby reruns nothing. They are stored under the new
-    hash too, so the store alone says what the study holds."""
+def _adoptable(run: StudyRun, store: ResultStore, others: list[str]) -> tuple[list[Stored], list[str]]:
+    """The rows stored under earlier hashes of this study for cells it still has, and those
+    hashes: the same variant and point, the same resolved scenario (hash) and the seed this
+    study would give the replication, so they are the very battles it would run. A design
+    extended with more points (or stacks) thereby reruns nothing. ``open_run`` stores them
+    under the new hash too, so the store alone says what the study holds."""
     study = run.study
-    index = {(c.variant, c.point_json): i for i, c in enumerate(study.cells)}
-    taken = []
+    taken: dict[tuple[int, int], Stored] = {}
+    sources = []
     for other in reversed(others):  # the newest first
+        before = len(taken)
         for s in store.load(other):
-            ci = index.get((s.variant, s.point))
-            if ci is None or (ci, s.rep) in run.records:
+            ci = run.index.get((s.variant, s.point))
+            if ci is None or (ci, s.rep) in run.records or (ci, s.rep) in taken:
                 continue
             cell = study.cells[ci]
             seed = replication_seed(study.spec.seed, s.rep, crn=run.crn, variant=cell.variant,
                                     point=cell.point_json)
             if s.scenario_hash == cell.scenario_hash and s.seed == seed:
-                run.records[(ci, s.rep)] = s
-                taken.append(s)
-    if taken:
-        store.add(run.study_hash, taken)
-        run.resumed += len(taken)
-        run.other_versions = sorted({s.version for s in run.records.values()} - {package_version()})
-    return len(taken)
+                taken[(ci, s.rep)] = s
+        if len(taken) > before:
+            sources.append(other)
+    return list(taken.values()), sources
 
 
 def _ensure(run: StudyRun, n: int, executor, store, progress, battle: str,
@@ -227,6 +257,7 @@ def run_jobs(run: StudyRun, todo: list[tuple[int, int]], executor, store, progre
                              for rep in chunks[ci][k])
                 tasks.append(Task(battle, ci, shipped[ci], cell.scenario_hash, jobs))
     version = package_version()
+    made = [provenance.dumps(run.made_by)]
     for outcomes in executor.run(tasks):
         batch = []
         for o in outcomes:
@@ -236,7 +267,7 @@ def run_jobs(run: StudyRun, todo: list[tuple[int, int]], executor, store, progre
             run.records[(o.cell, o.rep)] = s
             batch.append(s)
         if store is not None:
-            store.add(run.study_hash, batch)
+            store.add(run.study_hash, batch, made)
         run.ran += len(batch)
         if progress is not None:
             progress.update(len(batch))

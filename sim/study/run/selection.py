@@ -121,11 +121,12 @@ def select_spec(study: Study, given: dict, places: Places) -> SelectSpec:
 def run_selection(study: Study, spec: SelectSpec, *, executor=None, crn: bool = True,
                   store: ResultStore | None = None, resume: bool = False, progress=None,
                   batch: int = 1, battle: str = DEFAULT_BATTLE,
-                  per_task: int | None = None) -> SelectRun:
+                  per_task: int | None = None, allow_changed_code: bool = False) -> SelectRun:
     """Select the study's best cell by ``spec`` with KN, running (and storing) only the
-    replications it asks for that ``store`` does not already hold (with ``resume``)."""
+    replications it asks for that ``store`` does not already hold (with ``resume``; rows
+    that other code made only with ``allow_changed_code``)."""
     executor = executor or SerialExecutor()
-    run = open_run(study, crn, store, resume)
+    run = open_run(study, crn, store, resume, allow_changed_code)
     run.metrics = [spec.metric]
     metric = spec.metric
     held = set(run.records)

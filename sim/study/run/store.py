@@ -8,6 +8,9 @@ Tables:
   cell's scenario hash. UNIQUE (study_hash, variant, point, rep): a batch that is run
   twice (a resume after a crash between "computed" and "committed") adds nothing.
 - ``failures``: replications that raised, with seed and traceback, same key.
+- ``provenance``: per study hash, each code that made some of its rows (``sim`` and its
+  plug-ins, by version and fingerprint: ``sim.study.run.provenance``), stored with the
+  batch; a store written before this table has rows and no code (unrecorded).
 
 The database runs in WAL mode and each batch is one transaction, so a process killed at
 any instant (even by SIGKILL) leaves every committed batch intact and no half batch.
@@ -56,6 +59,12 @@ CREATE TABLE IF NOT EXISTS failures (
     scenario_hash TEXT NOT NULL,
     UNIQUE (study_hash, variant, point, rep)
 );
+CREATE TABLE IF NOT EXISTS provenance (
+    study_hash TEXT NOT NULL,
+    code TEXT NOT NULL,
+    created TEXT NOT NULL,
+    UNIQUE (study_hash, code)
+);
 """
 
 
@@ -81,6 +90,7 @@ COLUMNS = {
                      "scenario_hash"),
     "failures": ("study_hash", "variant", "point", "rep", "seed", "error", "traceback",
                  "version", "scenario_hash"),
+    "provenance": ("study_hash", "code", "created"),
 }
 
 
@@ -228,8 +238,25 @@ class ResultStore:
                              f"(got {str(text)[:40]!r}); give another --db", file=self.path,
                              place="--db") from None
 
-    def add(self, study_hash: str, items: Iterable[Stored]) -> None:
-        """Store one batch in one transaction (committed on return)."""
+    def codes(self, study_hashes: Iterable[str]) -> list[Any]:
+        """The codes (parsed JSON) that made the rows of these studies, each once, oldest
+        first; None for a study whose rows were stored before stores recorded their code."""
+        out: list[Any] = []
+        for study_hash in study_hashes:
+            with self._guard("read it"):
+                texts = [t for (t,) in self.conn.execute(
+                    "SELECT code FROM provenance WHERE study_hash = ? ORDER BY created, rowid",
+                    (study_hash,))]
+            found = [self._json(t, "provenance", "code") for t in texts]
+            if not found and any(self.counts(study_hash)):
+                found = [None]
+            out += [c for c in found if c not in out]
+        return out
+
+    def add(self, study_hash: str, items: Iterable[Stored], codes: Iterable[str] = ()) -> None:
+        """Store one batch in one transaction (committed on return), with the code that
+        made it (``codes``: as ``provenance.dumps`` writes it, or ``null``)."""
+        made = [(study_hash, c, datetime.now(UTC).isoformat(timespec="seconds")) for c in codes]
         ok, bad = [], []
         for s in items:
             if s.metrics is not None:
@@ -244,6 +271,7 @@ class ResultStore:
                 "INSERT OR IGNORE INTO replications VALUES (?, ?, ?, ?, ?, ?, ?, ?)", ok)
             self.conn.executemany(
                 "INSERT OR IGNORE INTO failures VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", bad)
+            self.conn.executemany("INSERT OR IGNORE INTO provenance VALUES (?, ?, ?)", made)
 
     def load(self, study_hash: str) -> list[Stored]:
         """Everything stored for a study: replications, then failures; a row that this
