@@ -31,6 +31,10 @@ SELECT = ["--metric", "attacker_won", "--direction", "maximise", "--delta", "0.5
 CASES = [
     (["study", "s.yaml", "--resume"], "--resume: --resume needs --db FILE"),
     (["select", "s.yaml", *SELECT, "--resume"], "--resume: --resume needs --db FILE"),
+    (["study", "s.yaml", "--db", "r.db", "--allow-changed-code"],
+     "--allow-changed-code: --allow-changed-code needs --resume"),
+    (["select", "s.yaml", *SELECT, "--db", "r.db", "--allow-changed-code"],
+     "--allow-changed-code: --allow-changed-code needs --resume"),
     (["study", "s.yaml", "--workers", "2", "--executor", "serial"],
      "--workers: --workers means nothing with --executor serial"),
     (["select", "s.yaml", *SELECT, "--workers", "1", "--executor", "serial"],
