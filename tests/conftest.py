@@ -163,3 +163,15 @@ def browser():
         pytest.skip("chromium is not installed (apt-get install chromium)")
     with Browser() as b:
         yield b
+
+
+@pytest.fixture(autouse=True)
+def _plugin_modules_forgotten():
+    """A plug-in module a test imports (``--plugin`` in-process) is forgotten after it: else
+    every later study in this process would send its name to its workers, which cannot import
+    it once the test's folder is gone from the path."""
+    from sim.systems import plugins
+
+    before = list(plugins._IMPORTED)
+    yield
+    plugins._IMPORTED[:] = before

@@ -36,6 +36,7 @@ def hex_battle(rows, blue, red, seed=11, rules=None, turns=2):
     if rules:
         doc["rules"] = rules
     b = Battle(scenario_from_dict(doc), seed)
+    b.env.bound = None   # a harness plays thousands of trials at one instant: no battle's stall
     b.setup()
     return b
 
@@ -158,6 +159,7 @@ def test_fow_returns_from_reserve_before_death_are_geometric_half():
                       "red": [{"id": "r0", "kind": "team", "at": "H"}]},
            "victory": {"attacker": "blue", "destroy": False}}
     b = Battle(scenario_from_dict(doc), 5)
+    b.env.bound = None   # the harness's trials at one instant
     b.setup()
     reserve = b.state.reserves["red"]
     for i in range(n):

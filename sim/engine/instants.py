@@ -62,8 +62,9 @@ class StalledBattle(RuntimeError):
 class Environment(simpy.Environment):
     """SimPy's environment, with events at exact instants and a bound on one instant's events.
 
-    ``bound``: the most events one instant may hold (None: no bound); ``blame`` says, in
-    words, what acted last when the bound is passed (the battle's referee and log know).
+    ``bound``: the most events one instant may hold (None: no bound; a test harness that
+    plays thousands of trials at one instant lifts it); ``blame`` says, in words, what
+    acted last when the bound is passed (the battle's referee and log know).
     """
 
     def __init__(self, initial_time: float = 0.0, bound: int | None = None,
@@ -71,7 +72,7 @@ class Environment(simpy.Environment):
         super().__init__(initial_time)
         self._numbers = count()       # every event's number: scheduled ones and move keys
         self._slot: tuple[float, int, float] | None = None   # where schedule_at files the next
-        self._bound = bound if bound is not None else -1
+        self.bound = bound
         self._blame = blame
         self._instant = initial_time  # the instant being counted ...
         self._held = 0                # ... and the events scheduled at it so far
@@ -86,16 +87,16 @@ class Environment(simpy.Environment):
         else:
             when = self._now + delay
             heappush(self._queue, (when, priority, next(self._numbers), event))
-        if when == self._now and self._bound >= 0:
+        if when == self._now and self.bound is not None:
             self._count_now()
 
     def _count_now(self) -> None:
         if self._instant != self._now:
             self._instant, self._held = self._now, 0
         self._held += 1
-        if self._held > self._bound:
+        if self.bound is not None and self._held > self.bound:
             what = f"; {self._blame()}" if self._blame is not None else ""
-            raise StalledBattle(f"the battle stands still at t={self._now!r}: more than {self._bound:,} events "
+            raise StalledBattle(f"the battle stands still at t={self._now!r}: more than {self.bound:,} events "
                                 f"at one instant (the bound: {EVENTS_AT_AN_INSTANT:,} a unit){what}", self._now)
 
     def order_key(self) -> int:
