@@ -30,6 +30,7 @@ import sys
 import threading
 from collections.abc import Iterator
 from multiprocessing import resource_tracker
+from typing import NoReturn
 
 ORPHANED = 70  # a worker's exit status when its parent is gone (EX_SOFTWARE)
 
@@ -79,7 +80,7 @@ def _stop(signum, frame):
         raise Stopped(signum)
 
 
-def _end_process(signum: int) -> None:
+def _end_process(signum: int) -> NoReturn:
     # The `sim` command is done and its process is exiting: nothing is left to stop, and
     # raising would only turn the exit into a traceback. Its line, and its status, now.
     for stream in (sys.stdout, sys.stderr):
