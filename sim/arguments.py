@@ -66,7 +66,12 @@ def number(value: Any, name: str, least: float | None = None, most: float | None
 
 def _finite(value: Any) -> bool:
     # bool first, as in ``whole``: mypy does not know a bool is a Real
-    return not isinstance(value, bool) and isinstance(value, Real) and math.isfinite(value)
+    if isinstance(value, bool) or not isinstance(value, Real):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:  # an int beyond the largest float
+        return False
 
 
 def point(value: Any, name: str) -> tuple[float, float]:

@@ -7,15 +7,23 @@ import shutil
 import sqlite3
 from pathlib import Path
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import sim.replication as battle
+from sim.arguments import MAX_REPLICATIONS
 from sim.cli import main
+from sim.cli.parser import build_parser
+from sim.cli.select import PLACES
+from sim.errors import InputError
+from sim.study.analysis.kn import h_squared, own_maximum, zero_one_spread
 from sim.study.plan.seeds import replication_seed
 from sim.study.plan.study_file import load_study
 from sim.study.reports.selection import as_json
 from sim.study.run.executors import SerialExecutor, resolve
-from sim.study.run.selection import SelectSpec, run_selection
+from sim.study.run.selection import SelectSpec, run_selection, select_spec
 from sim.study.run.store import ResultStore
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -202,6 +210,18 @@ SECTION = "select: {{metric: end_time, direction: minimise, delta: 3, {}}}\n"
     ("", [*ARGS, "--delta", "0"], "argument --delta: expected a finite number > 0, got 0"),
     ("", [*ARGS, "--direction", "up"], "argument --direction: invalid choice: 'up'"),
     ("", [*ARGS, "--resume"], "--resume: --resume needs --db FILE"),
+    # KN's constants and maximum at the ends of the floats: refused, naming the options
+    ("", [*ARGS, "--alpha", "1e-300", "--n0", "2"],
+     "--alpha, --n0: KN's h² = 2η(n0 − 1) is beyond the largest float"),
+    ("", [*ARGS, "--delta", "1e-200"], "--delta, --alpha, --n0: KN's own maximum, ⌊h²S²/δ²⌋ + 1 "
+     "replications a cell, is beyond the largest float"),
+    ("", [*ARGS, "--delta", "1e-200", "--replications", "20"], "--delta, --alpha, --n0: KN's "
+     "own maximum, ⌊h²S²/δ²⌋ + 1 replications a cell, is beyond the largest float"),
+    ("", [*ARGS, "--alpha", "1e-310"], "--alpha: expected alpha >= (k - 1) x 2.225e-308"),
+    ("select: {metric: end_time, direction: minimise, delta: 1.0e-200}\n", [],
+     "pick.yaml: line 10, key select.delta, --alpha, --n0: KN's own maximum"),
+    (SECTION.format("alpha: 1.0e-300, n0: 2"), [],
+     "pick.yaml: line 10, key select.alpha, line 10, key select.n0: KN's h²"),
 ])
 def test_bad_input_exits_2_with_one_line_naming_the_place(tmp_path, capsys, extra, argv,
                                                           expected):
@@ -226,3 +246,70 @@ def test_one_cell_an_input_as_db_and_a_used_store_are_refused(tmp_path, capsys):
     assert main(["select", str(path), *ARGS, "--db", str(db)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "add --resume to continue it" in err
+
+
+def test_a_delta_beyond_every_difference_selects_at_the_first_stage(tmp_path, capsys):
+    # δ² overflowed (OverflowError); every triangle is closed at once: the best mean wins
+    out = select_json(capsys, study_file(tmp_path), *ARGS, "--delta", "1e200")
+    assert (out["stop"], out["stage"], out["maximum"]) == ("maximum", 5, 1)
+    assert out["fixed_size"]["per_cell"] == 5 and out["known_variances_size"]["per_cell"] == 1
+
+
+def test_a_zero_one_metric_whose_maximum_could_pass_the_limit_is_refused_before_any_battle(
+        tmp_path, capsys):
+    db = tmp_path / "r.db"
+    argv = ["--metric", "attacker_won", "--direction", "maximise", "--delta", "0.001", "--db", db]
+    assert main(["select", str(study_file(tmp_path)), *map(str, argv)]) == 2
+    out, err = capsys.readouterr()
+    # h² = 8.513 for 3 cells, alpha 0.05, n0 10; S² at most 10/9 for a 0/1 metric
+    assert out == "" and err == (
+        "sim: error: --delta, --alpha, --n0: KN's own maximum, ⌊h²S²/δ²⌋ + 1 replications a "
+        "cell, is 9,458,878: h² = 8.513 (alpha 0.05, n0 10, 3 cells), S² = 1.111 (the most a "
+        "0/1 metric's first stage can give), δ = 0.001 (expected at most 1,000,000: a larger "
+        "delta, alpha or n0, or a cap on replications, --replications, which leaves a "
+        "selection it stops without its guarantee)\n")
+    assert not db.exists()   # not one battle
+
+
+def test_a_maximum_past_the_limit_is_refused_after_the_first_stage_and_before_another_battle(
+        tmp_path, capsys):
+    db = tmp_path / "r.db"
+    assert main(["select", str(study_file(tmp_path)), *ARGS, "--delta", "1e-5", "--n0", "2",
+                 "--db", str(db)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and err.startswith(
+        "sim: error: --delta, --alpha, --n0: KN's own maximum, ⌊h²S²/δ²⌋ + 1 replications a "
+        "cell, is ")
+    assert "h² = 399 (alpha 0.05, n0 2, 3 cells)" in err and "(the first stage's largest)" in err
+    with sqlite3.connect(db) as conn:   # the first stage, kept for --resume, and no more
+        assert conn.execute("SELECT variant, rep FROM replications ORDER BY variant, rep"
+                            ).fetchall() == [(v, r) for v in ("r5", "sf", "zoc") for r in (0, 1)]
+
+
+@pytest.fixture(scope="module")
+def pick(tmp_path_factory) -> Path:
+    return study_file(tmp_path_factory.mktemp("pick"))
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(metric=st.sampled_from(["end_time", "attacker_won"]), delta=st.floats() | st.floats(1e-9, 1),
+       alpha=st.floats() | st.floats(0, 1), n0=st.integers(-2, 200_000) | st.integers(2, 40),
+       cap=st.none() | st.integers(-2, 2 * MAX_REPLICATIONS))
+def test_any_option_values_are_a_selection_within_the_limit_or_one_line_before_any_battle(
+        pick, metric, delta, alpha, n0, cap):
+    # what `sim select` does before its first battle, on options anywhere in the floats
+    argv = ["select", str(pick), "--metric", metric, "--direction", "maximise", "--delta",
+            repr(delta), "--alpha", repr(alpha), "--n0", str(n0)]
+    try:
+        args = build_parser().parse_args([*argv, *([] if cap is None else ["--replications", str(cap)])])
+        spec = select_spec(load_study(pick), {"metric": args.metric, "direction": args.direction,
+                                              "delta": args.delta, "alpha": args.alpha,
+                                              "n0": args.n0, "max_replications": args.replications},
+                           PLACES)
+    except InputError as err:
+        assert "\n" not in str(err)
+        return
+    if metric == "attacker_won" and spec.cap is None:   # its first stage is bounded: checked now
+        bound = own_maximum(h_squared(3, spec.n0, spec.alpha), np.array([zero_one_spread(spec.n0)]),
+                            spec.delta)
+        assert bound is not None and bound <= MAX_REPLICATIONS

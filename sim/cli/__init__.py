@@ -29,25 +29,41 @@ def _load_plugins(args: argparse.Namespace) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Run one ``sim`` command; returns its exit status."""
-    from sim.cli.pairs import check_pairs
-    from sim.cli.parser import build_parser
-    from sim.cli.shared import one_line
     from sim.study.run import lifetime
 
     # From the first instruction to the last, Ctrl-C, SIGTERM and SIGHUP stop the
-    # command with one line and 128 + the signal's number (a study says more itself).
-    with lifetime.stop_on_signals():
-        try:
-            args = build_parser().parse_args(argv)
-            args.command_line = ["sim", *(sys.argv[1:] if argv is None else argv)]  # for provenance
-            check_pairs(args)     # an option that would do nothing is refused before anything
-            _load_plugins(args)   # before any file is read: every command loads the same
-            return int(args.func(args) or 0)
-        except InputError as err:
-            print(f"sim: error: {one_line(str(err))}", file=sys.stderr)
-            return 2
-        except KeyboardInterrupt as stop:
-            print(f"sim: {lifetime.stopped_line(stop)}", file=sys.stderr)
-            return lifetime.exit_status(stop)
-        except BrokenPipeError:
-            return 0
+    # command with one line and 128 + the signal's number (a study says more itself);
+    # after this block, until the process ends, lifetime gives the same line and status.
+    try:
+        with lifetime.stop_on_signals():
+            try:
+                return _command(argv)
+            finally:
+                _flush()  # the output goes out while a signal still stops the command
+    except KeyboardInterrupt as stop:
+        print(f"sim: {lifetime.stopped_line(stop)}", file=sys.stderr)
+        return lifetime.exit_status(stop)
+    except BrokenPipeError:
+        return 0
+
+
+def _command(argv: list[str] | None) -> int:
+    from sim.cli.pairs import check_pairs
+    from sim.cli.parser import build_parser
+    from sim.cli.shared import one_line
+
+    try:
+        args = build_parser().parse_args(argv)
+        args.command_line = ["sim", *(sys.argv[1:] if argv is None else argv)]  # for provenance
+        check_pairs(args)     # an option that would do nothing is refused before anything
+        _load_plugins(args)   # before any file is read: every command loads the same
+        return int(args.func(args) or 0)
+    except InputError as err:
+        print(f"sim: error: {one_line(str(err))}", file=sys.stderr)
+        return 2
+
+
+def _flush() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None:
+            stream.flush()

@@ -12,6 +12,10 @@ run's, so ``--resume`` continues a stopped selection (or uses a study's stored r
 selects the same cell. Exit codes: 0 selected; 1 a replication it needs raised (or gave
 no value of the metric); 2 bad input; 3 Dask lost its workers; 130, 143, 129 stopped
 by Ctrl-C, SIGTERM, SIGHUP (rerun with ``--resume``).
+
+With no cap, a selection whose own maximum is above the study's limit of replications a
+cell is refused (exit 2): for a 0/1 metric before the first battle, for any other after
+the first stage (``sim.study.analysis.kn.check_maximum``).
 """
 from __future__ import annotations
 

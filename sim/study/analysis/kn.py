@@ -31,11 +31,12 @@ merely leaves its later values unused).
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy import stats
+from scipy import special, stats
 
 from sim import arguments
 from sim.errors import InputError
@@ -49,13 +50,52 @@ STOPS = ("one survivor", "maximum", "cap")
 
 
 def eta(k: int, n0: int, alpha: float) -> float:
-    """KN's η = ½[(2α/(k−1))^(−2/(n0−1)) − 1]."""
-    return 0.5 * ((2.0 * alpha / (k - 1)) ** (-2.0 / (n0 - 1)) - 1.0)
+    """KN's η = ½[(2α/(k−1))^(−2/(n0−1)) − 1] (inf beyond the largest float)."""
+    base, power = 2.0 * alpha / (k - 1), -2.0 / (n0 - 1)
+    try:
+        value = 0.5 * (base**power - 1.0)
+    except OverflowError:
+        return math.inf
+    if value < 1e-6:  # alpha next to 1 − 1/k: base**power − 1 has lost its digits
+        value = 0.5 * math.expm1(power * math.log(base))
+    return value
 
 
 def h_squared(k: int, n0: int, alpha: float) -> float:
     """KN's h² = 2η(n0 − 1)."""
     return 2.0 * eta(k, n0, alpha) * (n0 - 1)
+
+
+def zero_one_spread(n0: int) -> float:
+    """The largest S²_il a first stage of n0 can give for a 0/1 metric: each difference is
+    −1, 0 or 1, and the sample variance is largest with half of them −1 and half 1,
+    4⌊n0/2⌋⌈n0/2⌉/(n0(n0 − 1)) (n0/(n0 − 1) for an even n0, (n0 + 1)/n0 for an odd one)."""
+    return 4 * (n0 // 2) * ((n0 + 1) // 2) / (n0 * (n0 - 1))
+
+
+def over_delta_squared(c: float, s2: np.ndarray, delta: float) -> np.ndarray:
+    """c·S²/δ² for each S² (c > 0): where a step of the computation leaves the floats
+    (δ² or c·S² beyond the largest, δ² below the smallest), the same in logarithms; inf
+    when the result itself is beyond the largest float."""
+    s2 = np.asarray(s2, dtype=float)
+    if c == 0:  # h² (or q²) rounded to 0, alpha next to 1 − 1/k: 0 whatever S²
+        return np.zeros_like(s2)
+    try:
+        d2 = delta**2
+    except OverflowError:
+        d2 = math.inf
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        out = np.asarray(c * s2 / d2, dtype=float)
+        odd = ~np.isfinite(out)
+        if odd.any():
+            out[odd] = np.exp(math.log(c) + np.log(s2[odd]) - 2.0 * math.log(delta))
+    return out
+
+
+def own_maximum(h2: float, s2: np.ndarray, delta: float) -> int | None:
+    """KN's maximum stage, max_il ⌊h²S²_il/δ²⌋ + 1 (None beyond the largest float)."""
+    top = float(over_delta_squared(h2, s2, delta).max())
+    return math.floor(top) + 1 if math.isfinite(top) else None
 
 
 @dataclass(frozen=True)
@@ -95,37 +135,99 @@ class Selection:
 
 
 def check(k: int, delta: float, alpha: float, n0: int, cap: int | None = None,
-          names: dict[str, str] | None = None, batch: int = 1) -> None:
-    """Refuse parameters KN is not defined for (an ``InputError`` naming the one)."""
-    name = {"k": "variants", "delta": "delta", "alpha": "alpha", "n0": "n0",
-            "cap": "replications", "batch": "batch", **(names or {})}
+          names: dict[str, str] | None = None, batch: int = 1,
+          spread: float | None = None) -> None:
+    """Refuse parameters KN is not defined for (an ``InputError`` naming the one), and,
+    with no cap, when ``spread`` bounds every S²_il a first stage can give
+    (``zero_one_spread``), a maximum beyond the limit, before the first replication
+    (``check_maximum``)."""
+    name = _names(names)
     if arguments.whole(k, name["k"]) < 2:
         raise InputError(f"needs at least 2 to select from, got {k}", place=name["k"])
     arguments.number(delta, name["delta"], positive=True)
     if not (arguments.number(alpha, name["alpha"]) > 0 and alpha < 1 - 1 / k):
         raise InputError(f"expected 0 < alpha < 1 - 1/k = {1 - 1 / k:.4g} (k = {k}), got "
                          f"{alpha!r}", place=name["alpha"])
-    arguments.whole(n0, name["n0"], 2)
+    if alpha / (k - 1) < sys.float_info.min:  # below, KN's and Bonferroni's constants lose their digits
+        raise InputError(f"expected alpha >= (k - 1) x {sys.float_info.min:.4g} = "
+                         f"{(k - 1) * sys.float_info.min:.4g} (k = {k}: alpha/(k - 1) a normal "
+                         f"float), got {alpha!r}", place=name["alpha"])
+    delta, alpha = float(delta), float(alpha)  # an int or a Fraction is taken too
+    most = arguments.MAX_REPLICATIONS  # a study's limit on a cell's replications
+    arguments.whole(n0, name["n0"], 2, most)
     arguments.whole(batch, name["batch"], 1)
-    if cap is not None and arguments.whole(cap, name["cap"], 2) < n0:
+    if cap is not None and arguments.whole(cap, name["cap"], 2, most) < n0:
         raise InputError(f"the cap {cap} is below the first stage n0 = {n0} (expected "
                          f">= n0)", place=name["cap"])
+    if not math.isfinite(h_squared(k, n0, alpha)):
+        raise InputError(f"KN's h² = 2η(n0 − 1) is beyond the largest float for alpha "
+                         f"{alpha:g}, n0 {n0} and {k} cells (expected a larger alpha or n0)",
+                         place=_places(name["alpha"], name["n0"]))
+    if spread is not None and cap is None:
+        check_maximum(k, delta, alpha, n0, np.array([spread]), cap, names,
+                      "the most a 0/1 metric's first stage can give")
+
+
+def check_maximum(k: int, delta: float, alpha: float, n0: int, s2: np.ndarray,
+                  cap: int | None = None, names: dict[str, str] | None = None,
+                  source: str = "the first stage's largest") -> None:
+    """Refuse a selection whose own maximum, ⌊h²S²_il/δ²⌋ + 1 replications of a system
+    at the largest S²_il, is beyond ``arguments.MAX_REPLICATIONS`` with no cap (it would
+    run for ever), or beyond the largest float with one (it cannot be computed)."""
+    h2 = h_squared(k, n0, alpha)
+    maximum = own_maximum(h2, s2, delta)
+    if maximum is not None and (cap is not None or maximum <= arguments.MAX_REPLICATIONS):
+        return
+    name = _names(names)
+    most = "beyond the largest float" if maximum is None else f"{maximum:,}" \
+        if maximum < 10**15 else f"about {float(maximum):.3g}"
+    fix = ("expected a larger delta, alpha or n0" if cap is not None else
+           f"expected at most {arguments.MAX_REPLICATIONS:,}: a larger delta, alpha or n0, or "
+           f"a cap on replications, {name['cap']}, which leaves a selection it stops "
+           "without its guarantee")
+    raise InputError(f"KN's own maximum, ⌊h²S²/δ²⌋ + 1 replications a cell, is {most}: h² = "
+                     f"{h2:.4g} (alpha {alpha:g}, n0 {n0}, {k} cells), S² = "
+                     f"{float(np.max(s2)):.4g} ({source}), δ = {delta:g} ({fix})",
+                     place=_places(name["delta"], name["alpha"], name["n0"]))
+
+
+def _places(*places: str) -> str:
+    """Places joined, a file named once for the places in it that follow one another
+    ("f.yaml: line 3, key select.alpha, line 3, key select.n0")."""
+    said, last = [], ""
+    for place in dict.fromkeys(places):
+        file, _, where = place.rpartition(": ")
+        said.append(where if file and file == last else place)
+        last = file
+    return ", ".join(said)
+
+
+def _names(names: dict[str, str] | None) -> dict[str, str]:
+    return {"k": "variants", "delta": "delta", "alpha": "alpha", "n0": "n0",
+            "cap": "replications", "batch": "batch", **(names or {})}
 
 
 def kn(sample: Sampler, k: int, *, delta: float, alpha: float, n0: int = 10,
-       maximise: bool = True, batch: int = 1, cap: int | None = None) -> Selection:
+       maximise: bool = True, batch: int = 1, cap: int | None = None,
+       names: dict[str, str] | None = None) -> Selection:
     """Run KN on ``k`` systems drawn from ``sample``; ``batch`` replications of the
     survivors are asked for at a time (the result does not depend on it); ``cap`` stops
     it at that many replications per system, before its own maximum if need be (the
-    guarantee then no longer holds)."""
-    check(k, delta, alpha, n0, cap, batch=batch)
+    guarantee then no longer holds). Without a cap, a first stage that makes its maximum
+    more than ``arguments.MAX_REPLICATIONS`` is an ``InputError`` (``names``: where each
+    parameter came from, as ``check``'s), raised before any further replication."""
+    check(k, delta, alpha, n0, cap, names, batch=batch)
+    delta, alpha = float(delta), float(alpha)
     sign = 1.0 if maximise else -1.0
     first = _draw(sample, list(range(k)), 0, n0)
     counts = [n0] * k
-    diffs = first[:, None, :] - first[None, :, :]
-    s2 = diffs.var(axis=2, ddof=1)  # S²_il; the sign of X does not change it
+    with np.errstate(over="ignore", invalid="ignore"):  # values near the largest float
+        diffs = first[:, None, :] - first[None, :, :]
+        s2 = diffs.var(axis=2, ddof=1)  # S²_il; the sign of X does not change it
+    s2[np.isnan(s2)] = np.inf       # differences beyond the largest float
+    check_maximum(k, delta, alpha, n0, s2, cap, names)
     h2 = h_squared(k, n0, alpha)
-    over = h2 * s2 / delta**2       # h²S²_il/δ²: W_il(r) is 0 from r >= this on
+    over = over_delta_squared(h2, s2, delta)  # h²S²_il/δ²: W_il(r) is 0 from r >= this on
     maximum = int(np.floor(over).max()) + 1
     zero = [(i, j) for i in range(k) for j in range(i + 1, k) if s2[i, j] == 0]
     sums = sign * first.sum(axis=1)
@@ -151,7 +253,8 @@ def kn(sample: Sampler, k: int, *, delta: float, alpha: float, n0: int = 10,
     ahead: dict[int, list[float]] = {}  # values of replications r, r+1, ... fetched in a batch
     while True:
         means = sums[alive] / r
-        wide = np.maximum(0.0, delta / (2 * r) * (over[np.ix_(alive, alive)] - r))
+        with np.errstate(over="ignore"):  # a δ or an h²S²/δ² near the largest float
+            wide = np.maximum(0.0, delta / (2 * r) * (over[np.ix_(alive, alive)] - r))
         margin = means[None, :] - wide - means[:, None]   # [i, l]: X̄_l − W_il − X̄_i
         np.fill_diagonal(margin, -np.inf)
         out = [a for a in range(len(alive)) if margin[a].max() > 0]
@@ -188,10 +291,29 @@ def bonferroni_size(variances: np.ndarray, delta: float, alpha: float,
     a two-stage procedure after Clark and Yang (1986, Proc. Winter Simulation Conference):
     Stein's two-stage t argument for each pair, valid with common random numbers."""
     k = len(variances)
-    level = 1 - alpha / (k - 1)
-    q = float(stats.norm.ppf(level) if n0 is None else stats.t.ppf(level, n0 - 1))
+    tail = alpha / (k - 1)
+    q = float(stats.norm.isf(tail)) if n0 is None else _t_upper(tail, n0 - 1)
     worst = float(np.max(variances[~np.eye(k, dtype=bool)]))
-    return max(n0 or 1, math.ceil(q * q * worst / delta**2))
+    return max(n0 or 1, math.ceil(over_delta_squared(q * q, np.array([worst]), delta)[0]))
+
+
+def _t_upper(tail: float, df: int) -> float:
+    """Student's t quantile at 1 − tail: SciPy's down to a tail of 1e-100; below, where
+    SciPy's is wrong (even −inf), from t² = df(1 − x)/x, x = I⁻¹(df/2, ½; 2·tail) (the
+    inverse regularised incomplete beta); and where x is below the normal floats (t beyond
+    1e153), from the tail P(T > t) = K t^(−df)/df, K = Γ((df+1)/2) df^((df+1)/2)/(√(df π)
+    Γ(df/2)), exact there to within df²/t² (inf beyond the largest float)."""
+    if tail >= 1e-100:
+        return float(stats.t.isf(tail, df))
+    x = float(special.betaincinv(df / 2, 0.5, 2.0 * tail))
+    if x >= sys.float_info.min:
+        return math.sqrt(df * (1.0 - x) / x)
+    log_k = (math.lgamma((df + 1) / 2) - math.lgamma(df / 2) - 0.5 * math.log(df * math.pi)
+             + (df + 1) / 2 * math.log(df))
+    try:
+        return math.exp((log_k - math.log(df) - math.log(tail)) / df)
+    except OverflowError:
+        return math.inf
 
 
 def _draw(sample: Sampler, systems: list[int], start: int, stop: int) -> np.ndarray:

@@ -11,7 +11,9 @@
 - In the parent, from the start of every ``sim`` command, SIGINT, SIGTERM and SIGHUP
   stop it alike: ``Stopped`` (a ``KeyboardInterrupt``) is raised once, later signals
   change nothing, the executor shuts down, the store keeps every committed batch, and
-  the command prints one line and exits with 128 + the signal's number.
+  the command prints one line and exits with 128 + the signal's number. Once the
+  command is done (its output flushed), one arriving before the process ends (its
+  interpreter exiting) still gives that line and status: the process ends there.
 - While workers or a cluster start or close, a signal is only remembered, and acted on
   when that is done: stopped half-way, a Dask cluster's own clean-up at exit fails with
   a traceback. Workers start with SIGINT blocked, until they ignore it.
@@ -28,6 +30,7 @@ import sys
 import threading
 from collections.abc import Iterator
 from multiprocessing import resource_tracker
+from typing import NoReturn
 
 ORPHANED = 70  # a worker's exit status when its parent is gone (EX_SOFTWARE)
 
@@ -49,6 +52,7 @@ def exit_status(stop: KeyboardInterrupt) -> int:
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 _stopping: list[int] = []  # the signal being acted on, within stop_on_signals
+_done: list[bool] = []     # the `sim` command's block has ended; its process has not
 
 
 def stopped_line(stop: KeyboardInterrupt) -> str:
@@ -71,7 +75,20 @@ def _stop(signum, frame):
     # line being printed) would only break that off with a traceback.
     if not _stopping:
         _stopping.append(signum)
+        if _done:
+            _end_process(signum)
         raise Stopped(signum)
+
+
+def _end_process(signum: int) -> NoReturn:
+    # The `sim` command is done and its process is exiting: nothing is left to stop, and
+    # raising would only turn the exit into a traceback. Its line, and its status, now.
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError, RuntimeError, AttributeError):
+            stream.flush()  # RuntimeError: the signal broke into this very flush
+    with contextlib.suppress(OSError, ValueError, RuntimeError):
+        print(f"sim: {stopped_line(Stopped(signum))}", file=sys.stderr, flush=True)
+    os._exit(128 + signum)
 
 
 def _exit_now(signum, frame):
@@ -123,13 +140,18 @@ def stop_on_signals() -> Iterator[None]:
     try:
         yield
     finally:
-        for s, handler in old.items():
-            # The `sim` command is done once its block ends: a signal as the
-            # interpreter exits would only change the status it gave.
-            signal.signal(s, signal.SIG_IGN if handler is _exit_now else handler)
-        sys.unraisablehook = hook
-        if old[signal.SIGTERM] is not _stop:  # the outermost block: the next stop counts
-            _stopping.clear()
+        if old[signal.SIGTERM] is _exit_now:
+            # The `sim` command's block: the command is done, but its process is not. A
+            # signal until it ends still gives the command's line and status (_stop,
+            # once done, ends the process); so the handlers stay, and a stop acted on
+            # already stays the only one.
+            _done.append(True)
+        else:
+            for s, handler in old.items():
+                signal.signal(s, handler)
+            sys.unraisablehook = hook
+            if old[signal.SIGTERM] is not _stop:  # the outermost block: the next stop counts
+                _stopping.clear()
 
 
 @contextlib.contextmanager

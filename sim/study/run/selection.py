@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sim.errors import InputError
-from sim.study.analysis.kn import Selection, bonferroni_size, check, kn
+from sim.study.analysis.kn import Selection, bonferroni_size, check, kn, zero_one_spread
 from sim.study.plan.select_spec import Select
 from sim.study.plan.study_file import Study
 from sim.study.run.executors import DEFAULT_BATTLE, SerialExecutor
@@ -42,6 +42,7 @@ class SelectSpec:
     alpha: float
     n0: int = 10
     cap: int | None = None
+    places: Places = field(default_factory=dict, compare=False)  # named in a refusal
 
 
 class SelectionFailed(RuntimeError):
@@ -112,10 +113,13 @@ def select_spec(study: Study, given: dict, places: Places) -> SelectSpec:
                          place=where["metric"])
     names = {"k": f"{study.path}: variants", "delta": where["delta"], "alpha": where["alpha"],
              "n0": where["n0"], "cap": where["max_replications"]}
+    # A 0/1 metric bounds the first stage's S²: a maximum beyond the limit is refused
+    # before the first battle (any other, once the first stage has measured it).
+    spread = zero_one_spread(int(value["n0"])) if kinds[value["metric"]] == "binary" else None
     check(len(study.cells), float(value["delta"]), float(value["alpha"]), int(value["n0"]),
-          value["max_replications"], names)
+          value["max_replications"], names, spread=spread)
     return SelectSpec(value["metric"], value["direction"] == "maximise", float(value["delta"]),
-                      float(value["alpha"]), int(value["n0"]), value["max_replications"])
+                      float(value["alpha"]), int(value["n0"]), value["max_replications"], names)
 
 
 def run_selection(study: Study, spec: SelectSpec, *, executor=None, crn: bool = True,
@@ -145,7 +149,7 @@ def run_selection(study: Study, spec: SelectSpec, *, executor=None, crn: bool = 
         return out
 
     selection = kn(sample, len(study.cells), delta=spec.delta, alpha=spec.alpha, n0=spec.n0,
-                   maximise=spec.maximise, batch=batch, cap=spec.cap)
+                   maximise=spec.maximise, batch=batch, cap=spec.cap, names=spec.places)
     run.replications = selection.stage
     used = {(ci, rep) for ci, n in enumerate(selection.counts) for rep in range(n)}
     done = SelectRun(run, spec, selection, str(run.kinds.get(metric, "real")), list(run.notes),
