@@ -35,6 +35,8 @@ STOP = "stop"              # a move ended short of its destination (``reason`` s
 DECIDE = "decide"          # a choice a policy made (a reaction taken or declined, ...)
 END = "end"                # the last record: ``winner`` and ``reason``
 NO_DEPLOY = "no_deploy"    # a reserve found no allowed position for a team
+BUSY = "busy"              # a rule keeps a unit busy: ``turns``, ``until`` (the turn it acts again)
+READY = "ready"            # a busy unit acts again
 
 # -- states of a unit the pictures draw, written by several rule systems -----------------
 REVEAL = "reveal"          # a hidden unit gives itself away
@@ -49,9 +51,9 @@ SAVE = "save"              # a saving roll
 RALLY = "rally"            # a pinned unit's rally roll
 
 #: Events any battle may write, whatever its rule system.
-CORE_EVENTS = frozenset({PLACE, MOVE, STOP, ARRIVE, ELIMINATE, END, DECIDE})
+CORE_EVENTS = frozenset({PLACE, MOVE, STOP, ARRIVE, ELIMINATE, END, DECIDE, BUSY, READY})
 
-__all__ = ["ACTIVATE", "ARRIVE", "ASSAULT", "ATTACK", "CONTRACT_KEYS", "CORE_EVENTS", "DECIDE",
+__all__ = ["ACTIVATE", "ARRIVE", "ASSAULT", "ATTACK", "BUSY", "CONTRACT_KEYS", "CORE_EVENTS", "DECIDE",
            "DEPLOY", "ELIMINATE", "END", "HALT", "HIT", "LIFECYCLE_EVENTS", "MOVE", "NO_DEPLOY",
-           "PIN", "PLACE", "RALLY", "REHIDE", "REVEAL", "ROLL_KEYS", "SAVE", "SHOOT", "SPOT",
+           "PIN", "PLACE", "RALLY", "READY", "REHIDE", "REVEAL", "ROLL_KEYS", "SAVE", "SHOOT", "SPOT",
            "STOP", "TO_RESERVE", "WITHDRAW", "WOUND"]

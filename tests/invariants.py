@@ -47,7 +47,6 @@ import math
 from collections import defaultdict
 from collections.abc import Callable
 
-from sim.systems.registry import get_system
 from sim.systems.too.tables import damage
 from sim.toolkit import sniper_team as lifecycle
 
@@ -221,7 +220,7 @@ def _step_types(scenario, spec) -> set[str]:
 def check(scenario, records: list[dict], battle=None) -> None:
     """Raise ``InvariantError`` if the log breaks any invariant (see the module doc)."""
     terrain = scenario.map
-    phases = tuple(p.name for p in get_system(scenario.ruleset).phases)
+    phases = tuple(p.name for p in scenario.composition.phases)
     sides = scenario.sides
     L = scenario.rules.base.phase_length
     specs = {spec.id: (side, spec) for side, spec in scenario.units()}

@@ -61,6 +61,11 @@ class Unit:
         return "pinned" in self.flags
 
     @property
+    def busy(self) -> bool:
+        """Kept busy by a rule (the ``busy`` flag: ``battle.services.keep_busy``): it does nothing."""
+        return "busy" in self.flags
+
+    @property
     def on_board(self) -> bool:
         """Neither eliminated nor off the board."""
         # Asked of every unit every phase: two set lookups, no nested property (and

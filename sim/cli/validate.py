@@ -49,20 +49,24 @@ def command(args: argparse.Namespace) -> int:
 
 
 def _check_plugins() -> int:
-    """``sim validate --plugins``: each plug-in rule system's self-check (exit 1 on a problem)."""
-    from sim.systems.registry import all_systems, origin_of
+    """``sim validate --plugins``: each plug-in base game's and module's self-check (exit 1 on a problem)."""
+    from sim.systems.registry import REGISTRY, RuleSystem, system_names
     from sim.systems.selfcheck import self_check
 
-    systems = [s for s in all_systems() if origin_of(s.name) != "built-in"]
-    if not systems:
-        raise InputError("no plug-in rule system to check (expected an installed one, or "
+    system_names()   # the rule systems of an earlier version are found (and loaded) too
+    for name in system_names():
+        REGISTRY.ruleset(name)
+    parts = [(s, p) for s in (REGISTRY.bases, REGISTRY.modules) for p in s if s.origin(p.name) != "built-in"]
+    if not parts:
+        raise InputError("no plug-in base game or rule module to check (expected an installed one, or "
                          "--plugin MODULE or SIM_PLUGINS naming a module that registers one)",
                          place="--plugins")
     failed = 0
-    for system in systems:
+    for section, system in parts:
         problems = self_check(system)
         failed += bool(problems)
-        who = f"rule system '{system.name}' ({origin_of(system.name)})"
+        kind = "rule system" if isinstance(system, RuleSystem) else section.kind
+        who = f"{kind} '{system.name}' ({section.origin(system.name)})"
         for problem in problems:
             print(f"{who}: {one_line(problem)}")
         if not problems:

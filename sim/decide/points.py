@@ -23,7 +23,6 @@ from sim.agents.plan_facts import EVENT_FACTS, Facts
 from sim.errors import InputError
 from sim.scenario.orders import Condition
 from sim.systems.knobs import Sealed
-from sim.systems.registry import get_system
 
 __all__ = ["At", "at_point", "describe_at"]
 
@@ -77,7 +76,7 @@ def at_point(value: Any, scenario: Any, source: str = "at") -> At:
             raise InputError(msg if err["type"] == "value_error" else f"{msg} (got {err.get('input')!r})",
                              place=where) from None
     ids = {spec.id for _, spec in scenario.units()}
-    phases = [p.name for p in get_system(scenario.ruleset).phases]
+    phases = [p.name for p in scenario.composition.phases]
 
     def fail(msg: str, key: str) -> InputError:
         return InputError(msg, place=f"{source}.{key}")
@@ -105,7 +104,7 @@ def at_point(value: Any, scenario: Any, source: str = "at") -> At:
 
 def moving_phase(scenario: Any) -> str:
     """The rule system's first phase in which units move (a ``turn`` point's default)."""
-    system = get_system(scenario.ruleset)
+    system = scenario.composition
     return next((p.name for p in system.phases if p.moves), system.phases[0].name)
 
 

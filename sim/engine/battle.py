@@ -4,9 +4,11 @@
 the scenario's terrain, the referee and the rule system's game, runs to the end (turn
 limit, objective reached, or a force destroyed) and leaves the event log in ``log``. A
 battle whose clock stands still (``sim.engine.instants``) stops with ``StalledBattle``.
-The battle knows nothing of any rule system: it asks the registry for the scenario's
-``RuleSystem``, runs the clock and hands every phase to the system's ``Game``. Rules see
-it through ``sim.engine.context.BattleContext``.
+The battle knows nothing of any rule system: it runs the clock and hands every phase to
+the game of the scenario's rules (its base game with its modules' plays around it:
+``scenario.composition``). Rules see it through ``sim.engine.context.BattleContext``;
+modules change units through the base game's ``services`` and are asked, where the base
+offers it, through ``hooks``.
 """
 from __future__ import annotations
 
@@ -28,7 +30,8 @@ from sim.engine.log import EventLog
 from sim.events import ARRIVE, ELIMINATE, END, MOVE, PLACE, STOP
 from sim.scenario.schema import Scenario
 from sim.space.terrain import Terrain
-from sim.systems.registry import Game, RuleSystem, get_system
+from sim.systems.composition import NO_HOOKS, ComposedGame, Composition, ModuleHooks
+from sim.systems.registry import Game
 
 __all__ = ["Battle"]
 
@@ -48,12 +51,15 @@ class Battle:
         self.dice = Dice(self.seed)
         self.log = EventLog()
         self._add = self.log.add
-        self.system: RuleSystem = get_system(scenario.ruleset)
+        self.system: Composition = scenario.composition
         self.game: Game = self.system.game()
+        self.hooks: ModuleHooks = self.game.hooks if isinstance(self.game, ComposedGame) else NO_HOOKS
         self.state: Any = self.game.state
         self._step_moves = dict(self.system.step_moves)
         self.clock = TurnClock(self.env, scenario.sides, self.system.phases,
                                self.knobs.base.phase_length, scenario.turns)
+        self.services = self.system.services(self)
+        self._first_phase = self.system.phases[0].name
         self.referee = Referee(self)
         self.units: dict[str, Unit] = {}
         self._by_side: dict[str, list[Unit]] = {s: [] for s in scenario.sides}
@@ -81,7 +87,8 @@ class Battle:
 
     def moves_in_phase(self, unit: Unit) -> int:
         """How many moves the unit's current step makes in a phase in which units move."""
-        return self._step_moves.get(unit.orders.type, 1)
+        moves: int = self._step_moves.get(unit.orders.type, 1)
+        return moves
 
     def movers_of(self, side: str) -> list[Unit]:
         """The side's units whose current orders move them."""
@@ -201,6 +208,8 @@ class Battle:
             phase = yield self.clock.next_phase()
             if self.done.triggered:
                 return
+            if phase.phase == self._first_phase:
+                self.services.release(phase.side, phase.turn)   # busy units whose time is up
             if phase.moves:
                 self.plans.begin_phase(phase)
                 self.plans.decide(phase)   # a side's planner (policies.<side>.decide), if any

@@ -22,6 +22,7 @@ clock never reads more into a name (a plain name is a phase without moves).
 """
 from __future__ import annotations
 
+import enum
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -29,12 +30,28 @@ from typing import Any
 import simpy
 
 
+class PhaseRole(enum.Enum):
+    """What a phase is for: what a rule module may need of a base game's phases.
+
+    ``MOVING`` is a phase in which units move (a ``PhaseSpec`` with ``moves=True``); a
+    phase's ``role`` is ``SHOOTING``, ``ASSAULT`` or None.
+    """
+
+    MOVING = "a phase in which units move"
+    SHOOTING = "a shooting phase"
+    ASSAULT = "an assault phase"
+
+
 @dataclass(frozen=True)
 class PhaseSpec:
-    """A phase a rule system declares: its name and whether units make their moves in it."""
+    """A phase a base game declares: its name, whether units make their moves in it, and its role.
+
+    ``role``: a shooting or an assault phase (None: neither), for the modules that need one.
+    """
 
     name: str
     moves: bool = False
+    role: PhaseRole | None = None
 
 
 @dataclass(frozen=True)

@@ -60,6 +60,14 @@ class BattleContext(Protocol[RulesT, StateT]):
         """The units' plans: their policies and target choices."""
 
     @property
+    def services(self) -> ServicesView:
+        """The base game's services: hit, damage, pin, eliminate, keep busy (``sim.engine.services``)."""
+
+    @property
+    def hooks(self) -> HooksView:
+        """The rule modules' hooks the base game calls (a unit's move taken over, ...)."""
+
+    @property
     def scenario(self) -> Scenario:
         """The loaded scenario the battle fights (read-only)."""
 
@@ -158,6 +166,38 @@ class RefereeView(Protocol):
 
     def disarm(self, mover: Unit) -> None:
         """Cancel the mover's scheduled reaction, if any."""
+
+
+class ServicesView(Protocol):
+    """The base game's services as rules see them (``sim.engine.services.Services``)."""
+
+    def hit(self, target: Unit, *, by: Unit | None = None, rule: str) -> None:
+        """One hit scored on ``target``: the base game's effect of a hit."""
+
+    def damage(self, target: Unit, steps: int, *, by: Unit | None = None, rule: str) -> None:
+        """``steps`` steps taken off ``target``; at none left it is eliminated."""
+
+    def pin(self, unit: Unit, *, by: Unit | None = None, rule: str) -> None:
+        """``unit`` is pinned (the base game says what that stops and how it ends)."""
+
+    def eliminate(self, unit: Unit, *, rule: str) -> None:
+        """``unit`` is removed for good."""
+
+    def can_react(self, unit: Unit) -> bool:
+        """Whether ``unit`` may take a reaction a rule module offers (snap fire, say)."""
+
+    def keep_busy(self, unit: Unit, turns: int, *, rule: str) -> None:
+        """``unit`` does nothing for the rest of this turn and its side's next ``turns`` turns."""
+
+    def release(self, side: str, turn: int) -> None:
+        """At the start of ``side``'s turn ``turn``: its busy units whose time is up act again."""
+
+
+class HooksView(Protocol):
+    """The rule modules' hooks a base game calls (``sim.systems.composition.ModuleHooks``)."""
+
+    def move_of(self, battle: BattleContext[Any, Any], unit: Unit, phase: Phase) -> Any:
+        """How ``unit`` makes its moves this phase, if a module says (None: the base's way)."""
 
 
 class PlansView(Protocol):

@@ -9,7 +9,8 @@ from typing import Any
 
 from sim import arguments
 from sim.metrics.core import CORE
-from sim.systems.registry import MetricKind, RuleSystem, get_system, metric_reporters, origin_of_metric, rule_system
+from sim.systems.composition import Composition
+from sim.systems.registry import MetricKind, metric_reporters, origin_of_metric, rule_system
 
 __all__ = ["MetricError", "compute_metrics", "metric_kinds"]
 
@@ -27,16 +28,15 @@ class MetricError(Exception):
         self.log = log
 
 
-def _system(scenario_or_system: Any, name: str = "scenario_or_system") -> RuleSystem:
-    if isinstance(scenario_or_system, RuleSystem):
+def _system(scenario_or_system: Any, name: str = "scenario_or_system") -> Composition:
+    if isinstance(scenario_or_system, Composition):
         return scenario_or_system
     if isinstance(scenario_or_system, str):
         return rule_system(scenario_or_system, name)
-    ruleset = getattr(scenario_or_system, "ruleset", None)
-    if not isinstance(ruleset, str):
-        raise arguments.fail(name, "a sim.Scenario, a sim.RuleSystem or a rule system's name",
-                             scenario_or_system)
-    return get_system(ruleset)
+    composition = getattr(scenario_or_system, "composition", None)
+    if not isinstance(composition, Composition):
+        raise arguments.fail(name, "a sim.Scenario, its composition or a ruleset's name", scenario_or_system)
+    return composition
 
 
 def metric_kinds(scenario_or_system: Any) -> dict[str, MetricKind]:

@@ -6,7 +6,7 @@ from collections import Counter
 from typing import Any
 
 from sim.events import ACTIVATE, DEPLOY, PIN, SPOT, TO_RESERVE, WITHDRAW
-from sim.systems.registry import get_system, metric_reporters
+from sim.systems.registry import metric_reporters
 
 LIFECYCLE = (ACTIVATE, DEPLOY, WITHDRAW, TO_RESERVE, SPOT, PIN)
 
@@ -28,7 +28,7 @@ def battle_summary(scenario: Any, seed: int, result: Any) -> str:
         f"{int(m['defender_steps_lost'])}; units lost: attacker {int(m['attacker_units_lost'])}, "
         f"defender {int(m['defender_units_lost'])}",
     ]
-    for reporter in metric_reporters(get_system(scenario.ruleset)):
+    for reporter in metric_reporters(scenario.composition):
         values = [f"{k} {_num(m[k])}" for k in reporter.kinds if k in m]
         if values:
             lines.append(f"  {reporter.name}: " + ", ".join(values))

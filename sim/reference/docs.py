@@ -25,6 +25,7 @@ from pydantic import BaseModel
 
 from sim import catalogue
 from sim.decide.points import At
+from sim.engine.clock import PhaseSpec
 from sim.errors import InputError
 from sim.files import read_bytes, write_text
 from sim.reference.extension import surface
@@ -48,8 +49,9 @@ from sim.space.features import BUILTIN
 from sim.space.spec import AreaSpec, GridSpec, HexTerrain, TableTerrain, TerrainTypeSpec
 from sim.study.plan.select_spec import Select
 from sim.study.plan.study_file import Branch, Factors, Precision, StudySpec
+from sim.systems.games import BaseGame, RuleModule
 from sim.systems.knobs import BaseKnobs
-from sim.systems.registry import BUILTIN_SYSTEMS, RuleSystem, behaviours, events_of
+from sim.systems.registry import behaviours, builtin_rulesets, default_ruleset, get_system
 
 TACTICS: list[tuple[type[BaseModel], str, int]] = [
     (Plan, "`plan` (a unit's, or a group's)", 3), (Condition, "`when` (and `until`)", 3),
@@ -111,38 +113,88 @@ def _terrain() -> str:
         _section(GridSpec, "`grid`", level=4)]).replace(" or `null`", "")
 
 
-def _system(system: RuleSystem, examples: dict[str, list[Path]]) -> str:
-    name = system.name
-    out = [f"### `ruleset: {name}`: {system.title}", "",
-           f"Source: {system.source or 'its package'}. A player-turn's phases: "
-           + ", ".join(f"`{p.name}`" for p in system.phases) + ".", "",
-           f"#### How `{name}` plays (from `{_package(system)}`)", "", _package_doc(system)]
-    if system.unit_keys is not None:
-        out += _with_nested(system.unit_keys, f"Unit keys under `{name}` (`forces.SIDE[i]`)")
-    else:
-        out.append(f"Units under `{name}` have only the common keys.")
-    if system.order_keys is not None:
-        out.append(_section(system.order_keys, f"Order keys under `{name}` (`orders`)", level=4))
-    if system.policy_keys is not None:
-        out += _with_nested(system.policy_keys, f"Policy keys under `{name}` (`policies.WHO`)")
-    out.append(_section(system.base_knobs or BaseKnobs, f"`rules.base` under `{name}`", level=4))
-    if system.knobs is not None:
-        out += _with_nested(system.knobs, f"`rules.{name}`")
-    if system.check is not None:
-        out += [f"#### Set-up checks of `{name}` (at load time)", "", doc_of(system.check)]
-    out += _rules(system)
-    metrics = [f"`{m}` ({kind})" for r in system.metrics for m, kind in r.kinds.items()]
-    out += [f"#### What a `{name}` battle reports", "",
+def _keys(part: BaseGame | RuleModule, label: str) -> list[str]:
+    """A part's own keys: unit, order and policy keys, its knob sections, its features."""
+    name = part.name
+    out: list[str] = []
+    if part.unit_keys is not None:
+        out += _with_nested(part.unit_keys, f"Unit keys of {label} (`forces.SIDE[i]`)")
+    if part.order_keys is not None:
+        out.append(_section(part.order_keys, f"Order keys of {label} (`orders`)", level=4))
+    if part.policy_keys is not None:
+        out += _with_nested(part.policy_keys, f"Policy keys of {label} (`policies.WHO`)")
+    if isinstance(part, BaseGame):
+        out.append(_section(part.base_knobs or BaseKnobs, f"`rules.base` of {label}", level=4))
+    if part.knobs is not None:
+        out += _with_nested(part.knobs, f"`rules.{name}`")
+    if isinstance(part, RuleModule) and part.features is not None:
+        out += _with_nested(part.features, f"`features.{name}`: what {label} puts on the map")
+    if part.check is not None:
+        out += [f"#### Set-up checks of {label} (at load time)", "", doc_of(part.check)]
+    return out
+
+
+def _reports(part: BaseGame | RuleModule, label: str) -> list[str]:
+    metrics = [f"`{m}` ({kind})" for r in part.metrics for m, kind in r.kinds.items()]
+    return [f"#### What {label} reports", "",
             "Metrics (besides the core ones): " + (", ".join(metrics) or "none") + ".", "",
-            "Events it may log: " + ", ".join(f"`{e}`" for e in sorted(events_of(system))) + "."]
-    for path in examples.get(name, []):
-        out += [f"#### A complete `{name}` scenario: `scenarios/{path.name}`", "",
-                "```yaml", _read(path, MAX_BYTES).rstrip("\n"), "```"]
+            "Events it may log: " + (", ".join(f"`{e}`" for e in sorted(part.events)) or "none") + "."]
+
+
+def _phase(p: PhaseSpec) -> str:
+    what = ["units move"] if p.moves else []
+    what += [p.role.value] if p.role is not None else []
+    return f"`{p.name}`" + (f" ({', '.join(what)})" if what else "")
+
+
+def _base(base: BaseGame) -> str:
+    label = f"base game `{base.name}`"
+    services = ", ".join(s.value.removeprefix("the ").removesuffix(" service") for s in
+                         sorted(base.provides, key=lambda s: s.name)) or "none"
+    out = [f"### Base game `{base.name}`: {base.title}", "",
+           f"Source: {base.source or 'its package'}. A player-turn's phases: "
+           + ", ".join(_phase(p) for p in base.phases) + ". Ground: "
+           + ", ".join(g.value for g in sorted(base.geometries, key=lambda g: g.name))
+           + f". Services it provides to rule modules: {services}.", "",
+           f"#### How `{base.name}` plays (from `{_package(base)}`)", "", _package_doc(base)]
+    out += _keys(base, label) or [f"Units under `{base.name}` have only the common keys."]
+    out += _rules(base) + _reports(base, label)
     return re.sub(r"\n{3,}", "\n\n", "\n\n".join(out))
 
 
-def _rules(system: RuleSystem) -> list[str]:
-    """The system's rule IDs with their titles and the code that applies them, and the
+def _module(module: RuleModule) -> str:
+    label = f"rule module `{module.name}`"
+    needs = ", ".join(n.value for n in sorted(module.needs, key=lambda n: (type(n).__name__, n.name))) or "nothing"
+    out = [f"### Rule module `{module.name}`: {module.title}", "",
+           f"Source: {module.source or 'its package'}. It needs of its base game: {needs}.", "",
+           f"#### How `{module.name}` plays (from `{_package(module)}`)", "", _package_doc(module)]
+    out += _keys(module, label) + _rules(module) + _reports(module, label)
+    return re.sub(r"\n{3,}", "\n\n", "\n\n".join(out))
+
+
+def systems_part(names: list[str], examples: dict[str, list[Path]]) -> str:
+    """The rulesets ``names``, then every base game and rule module they use, documented."""
+    compositions = [get_system(n) for n in names]
+    rows = ["| ruleset | base game | rule modules | what it is |", "|---|---|---|---|"]
+    bases: dict[str, BaseGame] = {}
+    modules: dict[str, RuleModule] = {}
+    for c in compositions:
+        rows.append(f"| `{c.name}` | `{c.base.name}` | {', '.join(f'`{m.name}`' for m in c.modules) or '—'} "
+                    f"| {c.title} |")
+        bases.setdefault(c.base.name, c.base)
+        for m in c.modules:
+            modules.setdefault(m.name, m)
+    out = ["### Rulesets", "", "\n".join(rows)]
+    for c in compositions:
+        for path in examples.get(c.name, []):
+            out += [f"#### A complete `ruleset: {c.name}` scenario: `scenarios/{path.name}`", "",
+                    "```yaml", _read(path, MAX_BYTES).rstrip("\n"), "```"]
+    out += [_base(b) for b in bases.values()] + [_module(m) for m in modules.values()]
+    return re.sub(r"\n{3,}", "\n\n", "\n\n".join(out))
+
+
+def _rules(system: BaseGame | RuleModule) -> list[str]:
+    """The part's rule IDs with their titles and the code that applies them, and the
     account of its base game (the docstrings of the modules applying its BASE.* rules)."""
     rows = ["| rule | what it says | applied in |", "|---|---|---|"]
     base_modules: list[str] = []
@@ -151,9 +203,11 @@ def _rules(system: RuleSystem) -> list[str]:
             rows.append(f"| `{rid}` | {title} | {', '.join(f'`{w}`' for w in where) or '—'} |")
             if rid.startswith("BASE."):
                 base_modules += [m for m in map(_module_of, where) if m not in base_modules]
+    if len(rows) == 2:
+        return []
     out = [f"#### The rules of `{system.name}`", "", "\n".join(rows)]
     for module in base_modules:
-        out += [f"#### The base game (from `{module}`)", "",
+        out += [f"#### The base game's rules (from `{module}`)", "",
                 "```text\n" + (sys.modules[module].__doc__ or "").strip() + "\n```"]
     return out
 
@@ -166,13 +220,16 @@ def _module_of(where: str) -> str:
     return name
 
 
-def _package(system: RuleSystem) -> str:
-    return BUILTIN_SYSTEMS.get(system.name, type(system.game).__module__).split(":")[0]
+def _package(part: BaseGame | RuleModule) -> str:
+    """The package that declares ``part`` (where its ``game`` or ``play`` comes from)."""
+    code = part.game if isinstance(part, BaseGame) else part.play
+    module = getattr(code, "__module__", "") or ""
+    return module.rsplit(".", 1)[0] if module.count(".") >= 3 else module
 
 
-def _package_doc(system: RuleSystem) -> str:
-    """The rule system's own account of its rules and readings: its package docstring."""
-    return system.doc or doc_of(importlib.import_module(_package(system)))
+def _package_doc(part: BaseGame | RuleModule) -> str:
+    """The part's own account of its rules and readings: its package docstring."""
+    return part.doc or doc_of(importlib.import_module(_package(part)))
 
 
 def _examples(docs: Path) -> dict[str, list[Path]]:
@@ -191,7 +248,7 @@ def _examples(docs: Path) -> dict[str, list[Path]]:
         if re.search(r"^study:", text, re.M):
             continue
         ruleset = re.search(r"^ruleset:\s*(\w+)", text, re.M)
-        found.setdefault(ruleset.group(1) if ruleset else "snapfire", []).append(path)
+        found.setdefault(ruleset.group(1) if ruleset else default_ruleset(), []).append(path)
     return found
 
 
@@ -211,7 +268,7 @@ def scenario_parts(docs: Path) -> dict[str, str]:
         "units": "\n\n".join([table(UnitSpec), _section(Orders, "`orders`"), _section(Victory, "`victory`", level=2)]),
         "tactics": _tactics(),
         "terrain": _terrain(),
-        "systems": "\n\n".join(_system(s, examples) for s in systems_of(builtin_only=True)),
+        "systems": systems_part(builtin_rulesets(), examples),
     }
 
 
@@ -229,8 +286,10 @@ def undocumented_keys() -> list[str]:
                                      TableTerrain, AreaSpec, GridSpec, StudySpec, Precision, Factors, Branch, At,
                                      Select]
     models += [m for m, _, _ in TACTICS]
-    for s in systems_of(builtin_only=True):
-        models += [m for m in (s.unit_keys, s.order_keys, s.base_knobs, s.knobs, s.policy_keys) if m is not None]
+    for c in systems_of(builtin_only=True):
+        for s in c.parts:
+            models += [m for m in (s.unit_keys, s.order_keys, getattr(s, "base_knobs", None), s.knobs,
+                                   s.policy_keys, getattr(s, "features", None)) if m is not None]
     return sorted({k for m in models for k in undocumented(m)})
 
 

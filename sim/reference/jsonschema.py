@@ -15,16 +15,16 @@ from pydantic.json_schema import models_json_schema
 from sim.scenario.load import model_for
 from sim.space.spec import TERRAIN_MODELS
 from sim.study.plan.study_file import StudySpec
-from sim.systems.registry import BUILTIN_SYSTEMS, RuleSystem, all_systems, get_system
+from sim.systems.composition import Composition
+from sim.systems.registry import all_systems, builtin_rulesets, default_ruleset, get_system
 
 # Draft 7: what yaml-language-server (VS Code's YAML extension and others) supports.
 DIALECT = "http://json-schema.org/draft-07/schema#"
-DEFAULT_RULESET = "snapfire"
 
 
-def systems_of(builtin_only: bool) -> list[RuleSystem]:
-    """The rule systems a schema covers: the built-in ones, or every one installed."""
-    return [get_system(n) for n in BUILTIN_SYSTEMS] if builtin_only else all_systems()
+def systems_of(builtin_only: bool) -> list[Composition]:
+    """The rulesets a schema covers (their compositions): the built-in ones, or every one installed."""
+    return [get_system(n) for n in builtin_rulesets()] if builtin_only else all_systems()
 
 
 def draft7(node: Any) -> Any:
@@ -78,7 +78,7 @@ def scenario_schema(builtin_only: bool = False) -> dict[str, Any]:
         ref = keyed[(model, "validation")]
         body = defs[ref["$ref"].split("/")[-1]]
         body["properties"]["terrain"] = terrain
-        if system.name != DEFAULT_RULESET:
+        if system.name != default_ruleset():
             body["required"] = sorted({*body.get("required", []), "ruleset"})
         choices.append(ref)
     return draft7({"$schema": DIALECT, "title": "sim scenario file",

@@ -20,7 +20,7 @@ from types import ModuleType
 
 import sim
 from sim import events
-from sim.systems.registry import BUILTIN_SYSTEMS, events_of, get_system
+from sim.systems.registry import REGISTRY, builtin_rulesets, events_of, get_system
 
 
 def _cell(text: object) -> str:
@@ -97,8 +97,13 @@ def _comments(module: ModuleType) -> dict[str, str]:
 def _declared() -> dict[str, tuple[str, str]]:
     """Every event name by where it is declared, with what its comment says it means."""
     out = {name: ("sim.events", meaning) for name, meaning in _comments(events).items()}
-    for target in BUILTIN_SYSTEMS.values():
-        module = importlib.import_module(target.split(":")[0] + ".events")
+    for part in [*REGISTRY.bases, *REGISTRY.modules]:
+        code = part.game if hasattr(part, "game") else part.play
+        package = getattr(code, "__module__", "").rsplit(".", 1)[0]
+        try:
+            module = importlib.import_module(package + ".events")
+        except ImportError:   # a part with no events of its own
+            continue
         for name, meaning in _comments(module).items():
             out.setdefault(name, (module.__name__, meaning))
     return out
@@ -154,7 +159,7 @@ def events_parts() -> dict[str, str]:
     keys = ["| keys | where |", "|---|---|",
             "| " + ", ".join(f"`{k}`" for k in events.CONTRACT_KEYS) + " | every record, first, in this order |",
             "| " + ", ".join(f"`{k}`" for k in events.ROLL_KEYS) + " | every die-roll record |"]
-    systems = {name: events_of(get_system(name)) for name in BUILTIN_SYSTEMS}
+    systems = {name: events_of(get_system(name)) for name in builtin_rulesets()}
     declared = _declared()
     fields = _fields()
     names = sorted(set(declared) | {e for logged in systems.values() for e in logged}
@@ -179,7 +184,7 @@ def rules_parts() -> dict[str, str]:
     from sim.cli.rules import rule_rows
 
     rows = ["| rule | what it says | rule systems | applied in |", "|---|---|---|---|"]
-    for r in rule_rows(list(BUILTIN_SYSTEMS)):
+    for r in rule_rows(builtin_rulesets()):
         where = ", ".join(f"`{w}`" for w in sorted(r["where"])) or "—"   # whatever imported first
         rows.append(f"| `{r['id']}` | {_cell(r['title'])} | {', '.join(f'`{s}`' for s in r['systems'])} | {where} |")
     return {"rules": "\n".join(rows)}

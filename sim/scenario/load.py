@@ -13,20 +13,24 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Literal, NoReturn, TypeVar
+from typing import Any, Literal, NoReturn, TypeVar, get_args, get_origin
 
 from pydantic import BaseModel, Field, ValidationError, create_model
+from shapely.geometry import Polygon
 
 from sim import arguments
 from sim.errors import InputError
+from sim.scenario.features import AreaFeature, EdgeFeature, features_in
 from sim.scenario.orders import MAX_STEPS, Group, Orders, Plan, Policies
 from sim.scenario.plan_checks import check_orders
 from sim.scenario.schema import Scenario, UnitSpec
 from sim.scenario.yamlfile import parse_yaml, place_of, read_yaml
 from sim.space.terrain import Terrain
-from sim.systems.builtin import BUILTIN_SYSTEMS, DEFAULT_SYSTEM
+from sim.systems.composition import Composition
+from sim.systems.declarations import BUILT_IN, PluginError
+from sim.systems.games import BaseGame, Geometry
 from sim.systems.knobs import BaseKnobs, Knobs
-from sim.systems.registry import RuleSystem, all_systems, generation, get_system, system_names
+from sim.systems.registry import REGISTRY, compose, default_ruleset, generation, get_system, system_names
 
 DOCS = "docs/scenario.md"
 M = TypeVar("M", bound=BaseModel)
@@ -51,45 +55,99 @@ def _redefined(keys: type[BaseModel], common: type[BaseModel]) -> dict[str, Any]
     return {k: (f.annotation, f) for k, f in keys.model_fields.items() if k in common.model_fields}
 
 
+def _union(annotations: list[Any]) -> Any | None:
+    """Literal[...] or list[Literal[...]] annotations joined into one (None: not such)."""
+    lists = [get_origin(a) is list for a in annotations]
+    if any(lists) and not all(lists):
+        return None
+    inner = [get_args(a)[0] if is_list else a for a, is_list in zip(annotations, lists)]
+    if not all(get_origin(a) is Literal for a in inner):
+        return None
+    joined = Literal[tuple(dict.fromkeys(v for a in inner for v in get_args(a)))]  # type: ignore[valid-type]
+    return list[joined] if lists[0] else joined  # type: ignore[valid-type]
+
+
+def _merged(name: str, models: list[type[BaseModel] | None], owners: list[str]) -> type[BaseModel] | None:
+    """One model of the keys several parts add.
+
+    A model another one derives from is that one; a key two models both define must be a
+    choice (``Literal``, or a list of them), and its choices are joined (the unit flags
+    of two modules, the step types of a base and a module).
+    """
+    given = [(m, o) for m, o in zip(models, owners) if m is not None]
+    kept = [(m, o) for m, o in given if not any(n is not m and issubclass(n, m) for n, _ in given)]
+    if not kept:
+        return None
+    if len(kept) == 1:
+        return kept[0][0]
+    fields: dict[str, Any] = {}
+    for key in dict.fromkeys(k for m, _ in kept for k in m.model_fields):
+        defining = [(m, o) for m, o in kept if key in m.model_fields]
+        if len(defining) < 2:
+            continue
+        annotation = _union([m.model_fields[key].annotation for m, _ in defining])
+        if annotation is None:
+            raise PluginError(f"{' and '.join(o for _, o in defining)} both define the key '{key}' "
+                              "(expected each key defined once, or a choice whose options are joined)")
+        fields[key] = (annotation, defining[0][0].model_fields[key])
+    return _subclass(name, tuple(m for m, _ in kept), **fields)
+
+
 @lru_cache(maxsize=64)
-def _model(system: RuleSystem, _generation: int) -> type[Scenario]:
-    name = system.name
+def _model(key: tuple[str, str, tuple[str, ...], bool], _generation: int) -> type[Scenario]:
+    label, base_name, module_names, by_base = key
+    composition = compose(base_name, module_names, None if by_base else label)
+    parts = composition.parts
+    owners = [f"{'base game' if p is composition.base else 'rule module'} '{p.name}'" for p in parts]
+    name = label.replace("+", "_")
+    order_keys = _merged(f"OrderKeys_{name}", [p.order_keys for p in parts], owners)
     orders: type[BaseModel] = Orders
-    if system.order_keys is not None:
+    if order_keys is not None:
         # an order-keys model may redefine a common key (``type``, to add a step type)
-        orders = _subclass(f"Orders_{name}", (Orders, system.order_keys),
-                           **_redefined(system.order_keys, Orders))
+        orders = _subclass(f"Orders_{name}", (Orders, order_keys), **_redefined(order_keys, Orders))
     # list[orders], list[unit]: lists of models made at run time, types mypy cannot check.
     plan = _subclass(f"Plan_{name}", (Plan,),
                      steps=(list[orders], Field(min_length=1, max_length=MAX_STEPS)))  # type: ignore[valid-type]
     group = _subclass(f"Group_{name}", (Group,), plan=(plan, ...))
-    unit_bases = (UnitSpec, system.unit_keys) if system.unit_keys else (UnitSpec,)
+    unit_keys = _merged(f"UnitKeys_{name}", [p.unit_keys for p in parts], owners)
+    unit_bases = (UnitSpec, unit_keys) if unit_keys else (UnitSpec,)
     # unit keys may redefine a common key too (``kind``, ``flags``: to add their own)
-    own = _redefined(system.unit_keys, UnitSpec) if system.unit_keys else {}
+    own = _redefined(unit_keys, UnitSpec) if unit_keys else {}
     unit = _subclass(f"Unit_{name}", unit_bases, orders=(orders, orders()), plan=(plan | None, None), **own)
-    policies = (_subclass(f"Policies_{name}", (Policies, system.policy_keys))
-                if system.policy_keys else Policies)
-    base = system.base_knobs or BaseKnobs
-    sections: dict[str, Any] = {"base": (base, base())}
-    if system.knobs is not None:
-        sections[name] = (system.knobs, system.knobs())
+    policy_keys = _merged(f"PolicyKeys_{name}", [p.policy_keys for p in parts], owners)
+    policies = _subclass(f"Policies_{name}", (Policies, policy_keys)) if policy_keys else Policies
+    sections: dict[str, Any] = {}
+    for section, model in composition.sections.items():
+        model = model or BaseKnobs
+        sections[section] = (model, model())
     rules = _subclass(f"Rules_{name}", (Knobs,), **sections)
+    extra: dict[str, Any] = {}
+    if by_base:   # the document names its base game and modules
+        extra = {"base": (Literal[base_name], Field(description="the base game")),
+                 "modules": (list[Literal[module_names]] if module_names else list[str],  # type: ignore[valid-type]
+                             Field(default_factory=list, max_length=32, description="its rule modules, in order"))}
+    features = {m.name: (m.features, m.features()) for m in composition.modules if m.features is not None}
+    if features:
+        model = _subclass(f"Features_{name}", (Knobs,), **features)
+        extra["features"] = (model, model())
     return _subclass(f"Scenario_{name}", (_Loaded,),
-                     ruleset=(Literal[name], name),
+                     ruleset=(Literal[label], label),
                      forces=(dict[str, list[unit]], ...),  # type: ignore[valid-type]
                      rules=(rules, rules()),
                      groups=(dict[str, group], Field(default_factory=dict, max_length=500)),  # type: ignore[valid-type]
-                     policies=(dict[str, policies], Field(default_factory=dict, max_length=2500)))  # type: ignore[valid-type]
+                     policies=(dict[str, policies], Field(default_factory=dict, max_length=2500)),  # type: ignore[valid-type]
+                     **extra)
 
 
-def model_for(system: RuleSystem) -> type[Scenario]:
-    """The scenario model of a rule system: base keys plus the system's own."""
-    return _model(system, generation())
+def model_for(composition: Composition) -> type[Scenario]:
+    """The scenario model of a composition (a ruleset's): base keys plus its parts' own."""
+    names = tuple(m.name for m in composition.modules)
+    return _model((composition.name, composition.base.name, names, composition.by_base), generation())
 
 
 @dataclass
 class _Checks:
-    """What a rule system's load-time check sees (``sim.systems.registry.Checks``)."""
+    """What a load-time check sees (``sim.systems.games.Checks``)."""
 
     scenario: Scenario
     terrain: Terrain
@@ -100,38 +158,61 @@ class _Checks:
         raise InputError(message, file=self.file, place=place_of(path, self.lines))
 
 
-def _system_of(data: dict[str, Any], file: str, lines: dict[tuple[Any, ...], int]) -> RuleSystem:
-    name = data.get("ruleset", DEFAULT_SYSTEM)
-    try:
-        if isinstance(name, str):
-            return get_system(name)
-    except KeyError:
-        pass
-    raise InputError(f"unknown rule system {name!r} (expected one of {system_names()})",
-                     file=file, place=place_of(("ruleset",), lines))
+def _named(value: Any, names: list[str], what: str, file: str, place: str) -> str:
+    if not isinstance(value, str) or value not in names:
+        raise InputError(f"unknown {what} {value!r} (expected one of {names})", file=file, place=place)
+    return value
 
 
-def _foreign(loc: tuple[Any, ...], system: RuleSystem) -> tuple[tuple[Any, ...], str] | None:
-    """The message for a key another rule system reads (set here, it would be ignored)."""
-    name = system.name
+def _composition_of(data: dict[str, Any], file: str, lines: dict[tuple[Any, ...], int]) -> Composition:
+    """The rules a document names: ``ruleset`` (or the default one), or ``base`` and ``modules``."""
+    if "base" not in data and "modules" not in data:
+        name = data.get("ruleset", None)
+        if name is None:
+            name = default_ruleset()
+        _named(name, system_names(), "rule system", file, place_of(("ruleset",), lines))
+        return get_system(name)
+    if "ruleset" in data:
+        raise InputError("names a ruleset and a base game (expected one: a ruleset, or a base with its modules)",
+                         file=file, place=place_of(("base" if "base" in data else "modules",), lines))
+    if "base" not in data:
+        raise InputError("modules need a base game to join (expected a 'base' key too)", file=file,
+                         place=place_of(("modules",), lines))
+    base = _named(data["base"], REGISTRY.bases.names(), "base game", file, place_of(("base",), lines))
+    modules = data.get("modules", [])
+    if not isinstance(modules, list):
+        raise InputError(f"expected a list of rule modules, got {type(modules).__name__}", file=file,
+                         place=place_of(("modules",), lines))
+    for i, m in enumerate(modules):
+        _named(m, REGISTRY.modules.names(), "rule module", file, place_of(("modules", i), lines))
+        if m in modules[:i]:
+            raise InputError(f"rule module '{m}' is named twice (expected each once)", file=file,
+                             place=place_of(("modules", i), lines))
+    return compose(base, tuple(modules))
+
+
+def _foreign(loc: tuple[Any, ...], composition: Composition) -> tuple[tuple[Any, ...], str] | None:
+    """The message for a key another base game or module reads (set here, it would be ignored)."""
+    name = composition.name
+    everything = [*REGISTRY.bases, *REGISTRY.modules]
+    reads = sorted(composition.sections)
     if len(loc) == 2 and loc[0] == "rules" and loc[1] != "base":
-        if any(s.knobs is not None and s.name == loc[1] for s in all_systems()):
-            reads = ["base", name] if system.knobs is not None else ["base"]
+        if any(s.knobs is not None and s.name == loc[1] for s in everything):
             return ("rules",), (f"rules.{loc[1]} is set but ruleset '{name}' does not use it "
-                                f"(it reads {sorted(reads)})")
+                                f"(it reads {reads})")
     if len(loc) == 3 and loc[:2] == ("rules", "base"):
-        base = system.base_knobs or BaseKnobs
-        if any(s.base_knobs is not None and loc[2] in s.base_knobs.model_fields for s in all_systems()):
+        base = composition.base.base_knobs or BaseKnobs
+        if any((bk := getattr(s, "base_knobs", None)) is not None and loc[2] in bk.model_fields for s in everything):
             return ("rules",), (f"rules.base.{loc[2]} is set but ruleset '{name}' does not use it "
                                 f"(it reads only {sorted(base.model_fields)} of rules.base)")
     if len(loc) == 3 and loc[0] == "policies":
-        readers = sorted(s.name for s in all_systems()
+        readers = sorted(s.name for s in everything
                          if s.policy_keys is not None and loc[2] in s.policy_keys.model_fields)
         if readers:
             return loc, f"'{loc[2]}' is set but ruleset '{name}' does not read it (only {readers} do)"
     if len(loc) in (4, 5) and loc[0] == "forces" and (len(loc) == 4 or loc[3] == "orders"):
         key = loc[-1]
-        readers = sorted(s.name for s in all_systems()
+        readers = sorted(s.name for s in everything
                          if (keys := s.unit_keys if len(loc) == 4 else s.order_keys) is not None
                          and key in keys.model_fields)
         if readers:
@@ -155,7 +236,7 @@ def _as_written(loc: tuple[Any, ...], data: Any) -> tuple[Any, ...]:
     return tuple(out)
 
 
-def _pydantic_message(err: ValidationError, system: RuleSystem,
+def _pydantic_message(err: ValidationError, system: Composition,
                       data: Any = None) -> tuple[tuple[Any, ...], str]:
     errors = err.errors()
     first = errors[0]
@@ -167,7 +248,7 @@ def _pydantic_message(err: ValidationError, system: RuleSystem,
     kind = first["type"]
     if kind == "extra_forbidden":
         # a plug-in's keys are not in the package's docs: its schema lists them
-        where = DOCS if system.name in BUILTIN_SYSTEMS else f"'sim schema' (rule system '{system.name}')"
+        where = DOCS if all(_built_in(p) for p in system.parts) else f"'sim schema' (rule system '{system.name}')"
         return _foreign(loc, system) or (
             loc, f"unknown key (check the spelling; allowed keys are listed in {where})")
     if kind == "missing":
@@ -184,12 +265,14 @@ def model_of(data: dict[str, Any], file: str = "<scenario>",
     hash) as a full load.
     """
     lines = lines or {}
-    system = _system_of(data, file, lines)
+    system = _composition_of(data, file, lines)
     try:
-        return model_for(system).model_validate(data)
+        scenario = model_for(system).model_validate(data)
     except ValidationError as err:
         loc, msg = _pydantic_message(err, system, data)
         raise InputError(msg, file=file, place=place_of(loc, lines)) from None
+    scenario._composition = system
+    return scenario
 
 
 def scenario_from_dict(data: Any, file: str = "<scenario>",
@@ -212,14 +295,36 @@ def _from_document(data: Any, file: str, lines: dict[tuple[Any, ...], int] | Non
         raise InputError(f"expected a mapping of scenario keys at the top level, got {type(data).__name__}",
                          file=file, place="line 1")
     scenario = model_of(data, file, lines)
-    system = get_system(scenario.ruleset)
+    system = scenario.composition
     scenario._raw = copy.deepcopy(data)
     scenario._file = file
     scenario._lines = lines
     _check_against_map(scenario)
-    if system.check is not None:
-        system.check(_Checks(scenario, scenario.map, file, lines))
+    _check_needs(scenario, system)
+    for part in system.parts:
+        if part.check is not None:
+            part.check(_Checks(scenario, scenario.map, file, lines))
     return scenario
+
+
+def _built_in(part: Any) -> bool:
+    section = REGISTRY.bases if isinstance(part, BaseGame) else REGISTRY.modules
+    return section.origin(part.name) == BUILT_IN
+
+
+def _check_needs(scenario: Scenario, system: Composition) -> None:
+    """Each module's needs met by the base game on the scenario's ground, or one line naming both."""
+    geometry = Geometry.HEX if scenario.map.kind == "hex" else Geometry.TABLE
+    missing = system.missing(geometry)
+    if missing:
+        module, need = missing[0]
+        base = system.base.name
+        lacks = (f"the scenario's ground is {geometry.value}" if isinstance(need, Geometry) and need != geometry
+                 else f"base game '{base}' lacks it")
+        names = [m.name for m in system.modules]
+        path = ("modules", names.index(module.name)) if "modules" in scenario.raw else ("ruleset",)
+        raise InputError(f"rule module '{module.name}' needs {need.value}, but {lacks}",
+                         file=scenario.file, place=place_of(path, scenario._lines))
 
 
 def load_scenario(path: str | os.PathLike[str]) -> Scenario:
@@ -251,6 +356,45 @@ def _check_against_map(scenario: Scenario) -> None:
         for i, u in enumerate(scenario.forces[side]):
             need_node(u.at, ("forces", side, i, "at"))
     check_orders(scenario, need_node)
+    _check_features(scenario, need_node)
+
+
+def _check_features(scenario: Scenario, need_node: Any) -> None:
+    """Each module's features on the map (else one line naming file and key).
+
+    Corners and points on the table, a polygon simple, an edge between two nodes the map
+    joins, ids unique within the module.
+    """
+    sections = getattr(scenario, "features", None)
+    if sections is None:
+        return
+    terrain, file, lines = scenario.map, scenario._file, scenario._lines
+    x0, y0, x1, y1 = terrain.bounds
+    for module in type(sections).model_fields:
+        seen: dict[str, tuple[Any, ...]] = {}
+        for path, feature in features_in(getattr(sections, module), ("features", module)):
+            where = place_of(path, lines)
+            if feature.id in seen:
+                raise InputError(f"feature id '{feature.id}' is used twice in features.{module} (expected "
+                                 "each once)", file=file, place=where)
+            seen[feature.id] = path
+            if isinstance(feature, EdgeFeature):
+                u, v = feature.between
+                need_node(u, (*path, "between", 0))
+                need_node(v, (*path, "between", 1))
+                if not terrain.joined(u, v):
+                    raise InputError(f"nodes '{u}' and '{v}' are not joined by an edge of the map "
+                                     "(expected two neighbouring nodes)", file=file, place=where)
+                continue
+            points = feature.polygon if isinstance(feature, AreaFeature) else feature.points
+            key = "polygon" if isinstance(feature, AreaFeature) else "points"
+            for i, (x, y) in enumerate(points):
+                if not (x0 <= x <= x1 and y0 <= y <= y1):
+                    raise InputError(f"point [{x}, {y}] is off the map ({x0}..{x1} × {y0}..{y1})",
+                                     file=file, place=place_of((*path, key, i), lines))
+            if isinstance(feature, AreaFeature) and not Polygon(points).is_valid:
+                raise InputError(f"area '{feature.id}' is not a simple polygon (its edges cross, or it "
+                                 "has no area)", file=file, place=place_of((*path, "polygon"), lines))
 
 
 def _index(part: str) -> int | None:

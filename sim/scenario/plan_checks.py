@@ -14,7 +14,7 @@ from sim.scenario.yamlfile import place_of
 from sim.space.route_planners import offset_node
 from sim.systems.behaviours import behaviours
 from sim.systems.knobs import BehaviourOf
-from sim.systems.registry import events_of, get_system
+from sim.systems.registry import events_of
 
 EVENT_FACTS = ("fired_on", "halted", "pinned", "lost_steps")
 # The event a condition waits for, where a rule system may never write it.
@@ -66,7 +66,7 @@ def check_orders(scenario: Any, need_node: NodeCheck) -> None:
             _check_steps(scenario, fail, need_node, spec, [spec.orders], ("forces", side, i, "orders"),
                          None, single=True)
     kinds = sorted({spec.kind for _, spec in scenario.units()})
-    events = events_of(get_system(scenario.ruleset))
+    events = events_of(scenario.composition)
     for who, policies in scenario.policies.items():
         if who not in ids and who not in scenario.groups and who not in scenario.sides:
             fail(f"'{who}' is not a side, group or unit of the scenario", ("policies", who))
@@ -149,7 +149,7 @@ def _check_condition(scenario: Any, fail: _Fail, need_node: NodeCheck, when: Any
     if when.from_turn is not None and when.from_turn > last:
         fail(f"turn {when.from_turn} never comes for side '{units[spec.id]}' (its movement phases are "
              f"in turns {first}, {first + 2}, ... {last} of {scenario.turns}): {never}", path + ("from_turn",))
-    events = events_of(get_system(scenario.ruleset))
+    events = events_of(scenario.composition)
     for fact in EVENT_FACTS:
         who = getattr(when, fact)
         if who is not None and who != "self" and who not in units:

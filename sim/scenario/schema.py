@@ -17,7 +17,6 @@ from pydantic import BaseModel, Field, PrivateAttr, field_validator, model_valid
 from sim.scenario.orders import Group, Orders, Plan, Policies
 from sim.space import build_terrain
 from sim.space.terrain import Terrain
-from sim.systems.builtin import DEFAULT_SYSTEM
 from sim.systems.knobs import Sealed
 
 MAX_UNITS = 2000
@@ -107,9 +106,9 @@ class Scenario(Strict):
     name: str = Field(min_length=1, max_length=120, description=(
         "the scenario's name (`sim run --json` echoes it as `scenario`)"))
     description: str = Field("", description="free text")
-    ruleset: str = Field(DEFAULT_SYSTEM, description=(
-        "the rule system: its phases, its unit keys and its `rules` section (see the rule "
-        "systems below)"))
+    ruleset: str = Field(description=(
+        "the ruleset: a base game and its rule modules, by one name (see the rulesets below; "
+        "none given: the default one); or give `base` and `modules` instead"))
     turns: int = Field(6, ge=1, le=MAX_TURNS, description=(
         "the turn limit in player-turns (turn 1 is the first side's, turn 2 the second's, ...)"))
     sides: list[str] = Field(min_length=2, max_length=2, description=(
@@ -132,6 +131,7 @@ class Scenario(Strict):
     _file: str = PrivateAttr(default="<scenario>")
     _lines: dict[tuple[Any, ...], int] = PrivateAttr(default_factory=dict)
     _terrain: Terrain | None = PrivateAttr(default=None)
+    _composition: Any = PrivateAttr(default=None)
 
     @field_validator("sides")
     @classmethod
@@ -174,6 +174,11 @@ class Scenario(Strict):
     def file(self) -> str:
         """The file (or ``<scenario>``) the scenario came from."""
         return self._file
+
+    @property
+    def composition(self) -> Any:
+        """Its rules: the base game and its modules (``sim.systems.composition.Composition``)."""
+        return self._composition
 
     @property
     def map(self) -> Terrain:

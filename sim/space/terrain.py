@@ -116,6 +116,10 @@ class Terrain:
         """Whether ``node`` is a node of the map."""
         return node in self._index
 
+    def joined(self, a: Node, b: Node) -> bool:
+        """Whether an edge of the map joins nodes ``a`` and ``b``."""
+        return bool(self.graph.has_edge(a, b))
+
     def pos(self, node: Node) -> Point:
         """(x, y) of a node: hex centre (1.0 = one hex) or table position in cm."""
         return self._pos[node]

@@ -13,7 +13,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, overload
 
-from sim.systems.builtin import BUILTIN_BEHAVIOURS
 from sim.systems.declarations import PluginError, entry_points, expect_declared, load_target, malformed
 
 __all__ = ["Behaviour", "BehaviourKind", "behaviour", "behaviours", "generation", "load_behaviours",
@@ -73,14 +72,12 @@ def _add(b: Behaviour[Any], origin: str) -> None:
 
 
 def load_behaviours() -> None:
-    """The package's own behaviours, then the entry points' (once)."""
+    """The package's own behaviours, then the installed plug-ins' (once): entry points of
+    ``sim.behaviours``, each a ``sim.Behaviour`` or a list of them."""
     if _TABLE.loaded:
         return
     _TABLE.loaded = True
-    for target in BUILTIN_BEHAVIOURS:
-        for b in load_target(target, "built-in", "list of sim.Behaviour"):
-            _add(b, "built-in")
-    for _, target, origin in entry_points("behaviour"):
+    for _, target, origin in entry_points("sim.behaviours"):
         value = load_target(target, origin, "sim.Behaviour")
         for b in value if isinstance(value, (list, tuple)) else [value]:
             if not isinstance(b, Behaviour):

@@ -116,8 +116,11 @@ def check_pickles(origin: str, what: str, system: Any) -> None:
                                 "processes): define its parts at module level")
 
 
-#: The entry-point group of each kind of plug-in.
-GROUPS = {"system": "sim.systems", "metric": "sim.metrics", "behaviour": "sim.behaviours"}
+#: The entry-point groups of plug-ins (``sim.systems``: rule systems of an earlier version).
+GROUPS = ("sim.bases", "sim.modules", "sim.rulesets", "sim.systems", "sim.metrics", "sim.behaviours")
+#: The origin of what the package itself declares (its own distribution's entry points).
+BUILT_IN = "built-in"
+_OWN = "sim"   # the package's distribution name
 
 
 def described(exc: BaseException) -> str:
@@ -151,11 +154,16 @@ def load_target(target: str, origin: str, expected: str) -> Any:
     return obj
 
 
-def entry_points(kind: str) -> list[tuple[str, str, str]]:
-    """(name, target, origin) of the installed distributions' entry points of a kind."""
+def entry_points(group: str) -> list[tuple[str, str, str]]:
+    """(name, target, origin) of every installed distribution's entry points of ``group``:
+    the package's own first (origin ``built-in``), then the others', each by name."""
     out = []
-    for ep in importlib.metadata.entry_points(group=GROUPS[kind]):
+    for ep in importlib.metadata.entry_points(group=group):
         dist = getattr(ep, "dist", None)
-        who = f"{dist.name} {dist.version}" if dist is not None else "an installed distribution"
-        out.append((ep.name, ep.value, f"entry point {GROUPS[kind]}: {ep.name} = {ep.value} ({who})"))
-    return sorted(out)
+        if dist is not None and dist.name == _OWN:
+            origin = BUILT_IN
+        else:
+            who = f"{dist.name} {dist.version}" if dist is not None else "an installed distribution"
+            origin = f"entry point {group}: {ep.name} = {ep.value} ({who})"
+        out.append((ep.name, ep.value, origin))
+    return sorted(out, key=lambda e: (e[2] != BUILT_IN, e[0]))

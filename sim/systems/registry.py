@@ -1,24 +1,24 @@
-"""The registry: rule systems, metric reporters and behaviours, each declared once.
+"""The registry: one object holding every extension point, each a declared object.
 
-A rule system is one ``RuleSystem`` value: its name and phases, its game (phase handlers
-and referee watches), its knob model, its unit keys, its load-time checks, its metric
-reporters, its event names and the catalogue IDs it implements. The scenario schema, the
-knob sections, the unit-key checks, ``sim rules``, the metrics and the pictures are all
-derived from it. The package's own systems and a user's go through the same door:
-``register_system``, called for a built-in, for an installed distribution's entry point
-(group ``sim.systems``; likewise ``sim.metrics`` and ``sim.behaviours``), from a
-notebook, or from a module named by ``--plugin`` (``sim.systems.plugins``). A plug-in that
-cannot be imported or is malformed (``sim.systems.declarations``) is a ``PluginError``: an
-input error, one line, exit 2 on the command line.
+``REGISTRY`` has a ``Section`` for each kind: base games (``sim.bases``), rule modules
+(``sim.modules``), rulesets (``sim.rulesets``: a named base with its modules, what a
+scenario's ``ruleset`` names), metric reporters (``sim.metrics``) and behaviours
+(``sim.behaviours``). The package's own and a user's come through the same door: an entry
+point of an installed distribution (the package's own ``pyproject.toml`` declares its
+built-ins as any plug-in does), or ``register`` from Python (a notebook, a ``--plugin``
+module). A plug-in that cannot be imported or is malformed is a ``PluginError``: an input
+error, one line, exit 2 on the command line.
+
+A rule system of an earlier version (``sim.RuleSystem``, entry-point group ``sim.systems``)
+is a base game with a ruleset of the same name: it still loads, with a deprecation warning.
 """
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, NoReturn, Protocol, cast, get_args
-
-from pydantic import BaseModel
+import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any, get_args
 
 from sim import arguments, catalogue
 from sim.engine.clock import PhaseSpec
@@ -34,148 +34,35 @@ from sim.systems.behaviours import load_behaviours
 from sim.systems.behaviours import register_behaviour as register_behaviour
 from sim.systems.behaviours import registered_from_python as behaviours_from_python
 from sim.systems.behaviours import unregister_behaviour as unregister_behaviour
-from sim.systems.builtin import BUILTIN_SYSTEMS as BUILTIN_SYSTEMS
+from sim.systems.composition import Composition
+from sim.systems.declarations import BUILT_IN, check_models, check_pickles, entry_points, load_target
 from sim.systems.declarations import PluginError as PluginError  # re-exported (sim.PluginError)
-from sim.systems.declarations import check_models, check_pickles, entry_points, expect_declared, load_target
 from sim.systems.declarations import malformed as _malformed
+from sim.systems.games import BaseGame, Checks, MetricKind, MetricReporter, RuleModule, Ruleset
+from sim.systems.sections import PYTHON, Section
 
-if TYPE_CHECKING:
-    from sim.scenario.schema import Scenario
-    from sim.space.terrain import Terrain
+__all__ = ["REGISTRY", "BaseGame", "Checks", "Composition", "MetricKind", "MetricReporter", "PluginError",
+           "Registry", "RuleModule", "RuleSystem", "Ruleset", "all_systems", "compose", "default_ruleset",
+           "events_of", "generation", "get_system", "metric_reporters", "register", "register_metric",
+           "register_system", "rule_system", "system_names"]
 
-MetricKind = Literal["binary", "count", "real"]
 Record = Mapping[str, Any]
 NAME = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 
 
-
-class Checks(Protocol):
-    """What a rule system's load-time check sees: the scenario, its terrain, ``fail``."""
-
-    @property
-    def scenario(self) -> Scenario:
-        """The loaded scenario (its ``rules`` and unit specs are the system's own models)."""
-
-    @property
-    def terrain(self) -> Terrain:
-        """The scenario's terrain, built."""
-
-    def fail(self, message: str, *path: str | int) -> NoReturn:
-        """Raise the input error ``message`` at key ``path`` (file and line added)."""
-
-
 @dataclass(frozen=True, eq=False)
-class MetricReporter:
-    """Numbers computed from a battle's records.
+class RuleSystem(BaseGame):
+    """Deprecated: a whole rule system, now a ``sim.plugin.BaseGame`` (the same fields).
 
-    ``kinds`` names each metric and says whether it is ``binary`` (a yes/no), a ``count``
-    or ``real``; ``compute(records, scenario)`` returns every one of them. ``systems``
-    limits a globally registered reporter to those rule systems (None: every battle).
+    Registered (``register_system``, or an entry point of group ``sim.systems``), it is a
+    base game with a ruleset of the same name, as it was.
     """
 
-    name: str
-    kinds: Mapping[str, MetricKind]
-    compute: Callable[[Sequence[Record], Any], Mapping[str, float]]
-    systems: tuple[str, ...] | None = None
-
-
-@dataclass(frozen=True, eq=False)
-class RuleSystem:
-    """One rule system, declared once: everything the rest of ``sim`` needs of it.
-
-    ``knobs`` is the model of the scenario's ``rules.<name>`` section, ``base_knobs``
-    of ``rules.base``; ``unit_keys`` and ``order_keys`` are models of the extra keys a
-    unit (and its ``orders``) may have under this system; ``check`` runs at load time
-    (``sim validate`` too); ``reaction_radius(knobs)``, given the system's own knobs
-    (``rules.<name>``; None if it has none), gives the pictures the radius to draw around
-    the reacting side, with its label, or None. ``policy_keys`` is a model of
-    the policies a side, group or unit may set under this system in ``policies.<who>``
-    besides the common ones (such as a sniper's withdrawal), read at run time with
-    ``battle.plans.policy(unit, key)``. ``phases`` are ``PhaseSpec``s (each says whether units
-    move in it: the kernel never reads a phase's name). ``example`` is
-    the scenario ``sim validate --plugins`` battles to check the system: a file's path
-    (relative to the folder of the module that defines ``game``) or a scenario document;
-    None: small generated ones. ``step_moves`` names the step types (of its
-    ``order_keys``) that make more than one move in a phase in which units move, each in
-    its own equal share of the phase (e.g. ``{"march": 3}``); every other step makes one.
-    """
-
-    name: str
-    title: str
-    phases: tuple[PhaseSpec, ...]
-    game: Callable[[], Game]
-    knobs: type[BaseModel] | None = None
-    base_knobs: type[BaseModel] | None = None
-    unit_keys: type[BaseModel] | None = None
-    order_keys: type[BaseModel] | None = None
-    policy_keys: type[BaseModel] | None = None
-    check: Callable[[Checks], None] | None = None
-    metrics: tuple[MetricReporter, ...] = ()
-    events: frozenset[str] = frozenset()
-    rules: tuple[str, ...] = ()
-    source: str = ""
-    reaction_radius: Callable[[Any], tuple[float, str] | None] | None = None
-    example: str | Mapping[str, Any] | None = None
-    step_moves: Mapping[str, int] = field(default_factory=dict)
-    doc: str = field(default="", repr=False)
-
-
-
-@dataclass
-class _Entry:
-    value: Any
-    origin: str          # "built-in", "entry point X = mod:attr (dist V)", "Python"
-
-
-class _Registry:
-    def __init__(self) -> None:
-        self.systems: dict[str, _Entry] = {}
-        self.metrics: dict[str, _Entry] = {}
-        self.pending: dict[str, tuple[str, str]] | None = None   # system name -> (target, origin)
-        self.loaded_others = False
-        self.generation = 0   # bumped at every change: caches of derived schemas key on it
-
-
-_REG = _Registry()
-
-
-# -- loading ------------------------------------------------------------------------------
-def _pending() -> dict[str, tuple[str, str]]:
-    if _REG.pending is None:
-        found = {name: (target, "built-in") for name, target in BUILTIN_SYSTEMS.items()}
-        for name, target, origin in entry_points("system"):
-            if name in found:
-                raise PluginError(f"names rule system '{name}', which {found[name][1]} already "
-                                  "provides (expected a new name)", file=origin)
-            found[name] = (target, origin)
-        _REG.pending = {n: v for n, v in found.items() if n not in _REG.systems}
-    return _REG.pending
-
-
-def _load_system(name: str) -> None:
-    target, origin = _pending().pop(name)
-    value = load_target(target, origin, "sim.RuleSystem")
-    if not isinstance(value, RuleSystem):
-        raise PluginError(f"{target} is a {type(value).__name__}; expected a sim.RuleSystem",
-                          file=origin)
-    if value.name != name:
-        raise PluginError(f"{target} declares rule system '{value.name}' under the name "
-                          f"'{name}' (expected the same name)", file=origin)
-    _add_system(value, origin)
-
-
-def load_installed() -> None:
-    """Metric reporters and behaviours: the package's own, then the entry points'."""
-    if _REG.loaded_others:
-        return
-    _REG.loaded_others = True
-    load_behaviours()
-    for _, target, origin in entry_points("metric"):
-        value = load_target(target, origin, "sim.MetricReporter")
-        if not isinstance(value, MetricReporter):
-            raise PluginError(f"{target} is a {type(value).__name__}; expected a sim.MetricReporter",
-                              file=origin)
-        _add_metric(value, origin)
+    def __post_init__(self) -> None:
+        warnings.warn("sim.RuleSystem is deprecated: declare a sim.plugin.BaseGame (the same fields) and "
+                      "register it with sim.plugin.register, with a sim.plugin.Ruleset to name it in "
+                      "scenarios; or write a sim.plugin.RuleModule that joins a base game",
+                      DeprecationWarning, stacklevel=3)
 
 
 # -- checks of a declaration ----------------------------------------------------------------
@@ -192,7 +79,7 @@ def _check_reporter(r: MetricReporter, origin: str) -> None:
             _malformed(origin, what, f"metric '{metric}' has kind {kind!r}; expected binary, count or real")
 
 
-def _check_step_moves(s: RuleSystem, origin: str, what: str) -> None:
+def _check_step_moves(s: BaseGame | RuleModule, origin: str, what: str) -> None:
     moves = s.step_moves
     fields = s.order_keys.model_fields if s.order_keys is not None else {}
     types: Any = fields["type"].annotation if "type" in fields else None
@@ -203,21 +90,12 @@ def _check_step_moves(s: RuleSystem, origin: str, what: str) -> None:
                                  f"(one of {sorted(allowed)}) mapped to whole numbers of moves from 1 to 12")
 
 
-def _check_system(s: RuleSystem, origin: str) -> None:
-    what = f"rule system '{s.name}'"
+def _check_common(s: BaseGame | RuleModule, origin: str, what: str) -> None:
     if not isinstance(s.name, str) or not NAME.match(s.name):
-        _malformed(origin, f"rule system {s.name!r}", "its name must be lower_snake_case, 1-32 characters")
-    spec = isinstance(s.phases, tuple)
-    names = [p.name for p in s.phases if isinstance(p, PhaseSpec) and isinstance(p.name, str)] if spec else []
-    if not spec or not s.phases or len(names) != len(s.phases) or not all(NAME.match(n) for n in names) \
-            or not all(isinstance(p.moves, bool) for p in s.phases) \
-            or len(set(names)) != len(names) or "setup" in names:
-        _malformed(origin, what, f"phases {s.phases!r}: expected a tuple of sim.PhaseSpec(name, moves=True/False) "
-                                 "with distinct lower_snake_case names (not 'setup')")
-    if not callable(s.game):
-        _malformed(origin, what, "'game' must be a callable that makes a Game")
-    check_models(origin, what, {"knobs": s.knobs, "base_knobs": s.base_knobs, "unit_keys": s.unit_keys,
-                                "order_keys": s.order_keys, "policy_keys": s.policy_keys})
+        _malformed(origin, f"{what.split(' ')[0]} {s.name!r}", "its name must be lower_snake_case, 1-32 characters")
+    check_models(origin, what, {"knobs": s.knobs, "base_knobs": getattr(s, "base_knobs", None),
+                                "unit_keys": s.unit_keys, "order_keys": s.order_keys,
+                                "policy_keys": s.policy_keys, "features": getattr(s, "features", None)})
     if s.example is not None and not isinstance(s.example, (str, Mapping)):
         _malformed(origin, what, "'example' must be a scenario file's path or a scenario document (a dict)")
     _check_step_moves(s, origin, what)
@@ -233,137 +111,290 @@ def _check_system(s: RuleSystem, origin: str) -> None:
     check_pickles(origin, what, s)
 
 
-# -- registration ---------------------------------------------------------------------------
-def _add_system(s: RuleSystem, origin: str) -> None:
-    _check_system(s, origin)
-    _REG.systems[s.name] = _Entry(s, origin)
-    _REG.generation += 1
+def _check_base(s: BaseGame, origin: str) -> None:
+    what = f"base game '{s.name}'" if not isinstance(s, RuleSystem) else f"rule system '{s.name}'"
+    spec = isinstance(s.phases, tuple)
+    names = [p.name for p in s.phases if isinstance(p, PhaseSpec) and isinstance(p.name, str)] if spec else []
+    if not spec or not s.phases or len(names) != len(s.phases) or not all(NAME.match(n) for n in names) \
+            or not all(isinstance(p.moves, bool) for p in s.phases) \
+            or len(set(names)) != len(names) or "setup" in names:
+        _malformed(origin, what, f"phases {s.phases!r}: expected a tuple of sim.PhaseSpec(name, moves=True/False) "
+                                 "with distinct lower_snake_case names (not 'setup')")
+    if not callable(s.game):
+        _malformed(origin, what, "'game' must be a callable that makes a Game")
+    _check_common(s, origin, what)
 
 
-def _add_metric(r: MetricReporter, origin: str) -> None:
-    _check_reporter(r, origin)
-    mine = set(r.kinds)
-    for other in list(_REG.metrics.values()):
-        if other.value.name == r.name:
-            continue
-        clash = mine & set(other.value.kinds)
-        if clash:
-            _malformed(origin, f"metric reporter '{r.name}'",
-                       f"metrics {sorted(clash)} are already reported by '{other.value.name}'")
-    _REG.metrics[r.name] = _Entry(r, origin)
-    _REG.generation += 1
+def _check_module(m: RuleModule, origin: str) -> None:
+    what = f"rule module '{m.name}'"
+    if not callable(m.play):
+        _malformed(origin, what, "'play' must be a callable that makes a sim.plugin.ModulePlay")
+    _check_common(m, origin, what)
 
 
-def register_system(system: RuleSystem, *, replace: bool = False) -> RuleSystem:
-    """Register a rule system (from a notebook or a script); returns it.
+def _check_ruleset(r: Ruleset, origin: str) -> None:
+    what = f"ruleset '{getattr(r, 'name', r)}'"
+    if not isinstance(r.name, str) or not NAME.match(r.name):
+        _malformed(origin, f"ruleset {r.name!r}", "its name must be lower_snake_case, 1-32 characters")
+    if not isinstance(r.base, str) or not isinstance(r.modules, tuple) \
+            or not all(isinstance(m, str) for m in r.modules) or len(set(r.modules)) != len(r.modules):
+        _malformed(origin, what, "expected the name of a base game and a tuple of distinct module names")
 
-    A name already taken by a built-in or an installed plug-in is refused unless
-    ``replace``; one registered from Python before is replaced (re-running a cell).
+
+# -- the registry -----------------------------------------------------------------------------
+class Registry:
+    """Every extension point, each a ``Section`` of declared objects (module doc)."""
+
+    def __init__(self) -> None:
+        self._generation = 0
+        self.bases: Section[BaseGame] = Section("base game", "sim.bases", BaseGame, _check_base, self._bump)
+        self.modules: Section[RuleModule] = Section("rule module", "sim.modules", RuleModule, _check_module,
+                                                    self._bump)
+        self.rulesets: Section[Ruleset] = Section("ruleset", "sim.rulesets", Ruleset, _check_ruleset, self._bump)
+        self.metrics: Section[MetricReporter] = Section("metric reporter", None, MetricReporter,
+                                                        self._check_metric, self._bump)
+        self._legacy: dict[str, tuple[str, str]] | None = None   # sim.systems entry points not loaded
+        self._installed = False
+
+    def _bump(self) -> None:
+        self._generation += 1
+
+    @property
+    def generation(self) -> int:
+        """A number that changes whenever anything is registered."""
+        return self._generation + behaviour_generation()
+
+    def _check_metric(self, r: MetricReporter, origin: str) -> None:
+        _check_reporter(r, origin)
+        mine = set(r.kinds)
+        for other in self.metrics:
+            if other.name == r.name:
+                continue
+            clash = mine & set(other.kinds)
+            if clash:
+                _malformed(origin, f"metric reporter '{r.name}'",
+                           f"metrics {sorted(clash)} are already reported by '{other.name}'")
+
+    # -- rule systems of an earlier version ------------------------------------------------
+    def _legacy_waiting(self) -> dict[str, tuple[str, str]]:
+        if self._legacy is None:
+            self._legacy = {}
+            for name, target, origin in entry_points("sim.systems"):
+                if name in self.rulesets or name in self._legacy:
+                    raise PluginError(f"names rule system '{name}', which is already a ruleset's name "
+                                      "(expected a new name)", file=origin)
+                self._legacy[name] = (target, origin)
+        return self._legacy
+
+    def add_system(self, system: BaseGame, origin: str, replace: bool = False) -> None:
+        """A rule system of an earlier version: its base game, and a ruleset of its name."""
+        if origin == PYTHON:
+            self.bases.register(system, replace=replace)
+        else:
+            self.bases.add(system, origin)
+        ruleset = Ruleset(system.name, system.title, base=system.name)
+        if origin == PYTHON:
+            self.rulesets.register(ruleset, replace=True)
+        else:
+            self.rulesets.add(ruleset, origin)
+
+    def ruleset(self, name: str) -> Ruleset:
+        """The ruleset called ``name`` (a rule system of an earlier version too); KeyError if none."""
+        if name not in self.rulesets and name in self._legacy_waiting():
+            target, origin = self._legacy_waiting().pop(name)
+            value = load_target(target, origin, "sim.RuleSystem")
+            if not isinstance(value, BaseGame):
+                raise PluginError(f"{target} is a {type(value).__name__}; expected a sim.RuleSystem", file=origin)
+            if value.name != name:
+                raise PluginError(f"{target} declares rule system '{value.name}' under the name "
+                                  f"'{name}' (expected the same name)", file=origin)
+            self.add_system(value, origin)
+        return self.rulesets.get(name)
+
+    def ruleset_names(self) -> list[str]:
+        """Every ruleset's name (a rule system of an earlier version's too), without loading any."""
+        return sorted(set(self.rulesets.names()) | set(self._legacy_waiting()))
+
+    def load_installed(self) -> None:
+        """Metric reporters and behaviours: the package's own, then the entry points' (once)."""
+        if self._installed:
+            return
+        self._installed = True
+        load_behaviours()
+        for _, target, origin in entry_points("sim.metrics"):
+            value = load_target(target, origin, "sim.MetricReporter")
+            if not isinstance(value, MetricReporter):
+                raise PluginError(f"{target} is a {type(value).__name__}; expected a sim.MetricReporter",
+                                  file=origin)
+            self.metrics.add(value, origin)
+
+
+REGISTRY = Registry()
+
+
+# -- the one door, from Python -----------------------------------------------------------------
+def register(declared: Any, *, replace: bool = False) -> Any:
+    """Register a base game, a rule module, a ruleset, a metric reporter or a behaviour; returns it.
+
+    A name already taken by a built-in or an installed plug-in is refused unless ``replace``;
+    one registered from Python before is replaced (re-running a cell).
     """
-    origin = "Python"
-    expect_declared(system, RuleSystem, "rule system", "system")
     arguments.flag(replace, "replace")
-    pending = _pending()
-    taken = _REG.systems.get(system.name)
-    if not replace and (system.name in pending or (taken is not None and taken.origin != origin)):
-        where = pending[system.name][1] if system.name in pending else cast(_Entry, taken).origin  # taken: see above
-        _malformed(origin, f"rule system '{system.name}'",
-                   f"the name is taken ({where}); pass replace=True to replace it")
-    pending.pop(system.name, None)
-    _add_system(system, origin)
+    if isinstance(declared, RuleSystem):
+        REGISTRY.add_system(declared, PYTHON, replace)
+    elif isinstance(declared, BaseGame):
+        REGISTRY.bases.register(declared, replace)
+    elif isinstance(declared, RuleModule):
+        REGISTRY.modules.register(declared, replace)
+    elif isinstance(declared, Ruleset):
+        REGISTRY.rulesets.register(declared, replace)
+    elif isinstance(declared, MetricReporter):
+        REGISTRY.load_installed()
+        REGISTRY.metrics.register(declared, True)
+    elif isinstance(declared, Behaviour):
+        register_behaviour(declared)
+    else:
+        _malformed(PYTHON, f"{getattr(declared, 'name', declared)!r}",
+                   f"is a {type(declared).__name__}; expected a sim.plugin.BaseGame, RuleModule, Ruleset, "
+                   "MetricReporter or Behaviour")
+    return declared
+
+
+def register_system(system: BaseGame, *, replace: bool = False) -> BaseGame:
+    """Deprecated: ``sim.plugin.register`` (a rule system is a base game with a ruleset of its name)."""
+    arguments.flag(replace, "replace")
+    if not isinstance(system, BaseGame):
+        _malformed(PYTHON, f"rule system {getattr(system, 'name', system)!r}",
+                   f"is a {type(system).__name__}; expected a sim.RuleSystem")
+    REGISTRY.add_system(system, PYTHON, replace)
     return system
 
 
 def register_metric(reporter: MetricReporter) -> MetricReporter:
     """Register a metric reporter for every battle (or those of ``reporter.systems``)."""
-    expect_declared(reporter, MetricReporter, "metric reporter", "reporter")
-    load_installed()
-    _add_metric(reporter, "Python")
+    if not isinstance(reporter, MetricReporter):
+        _malformed(PYTHON, f"metric reporter {getattr(reporter, 'name', reporter)!r}",
+                   f"is a {type(reporter).__name__}; expected a sim.MetricReporter", place="reporter")
+    REGISTRY.load_installed()
+    REGISTRY.metrics.register(reporter, True)
     return reporter
 
 
-# -- queries --------------------------------------------------------------------------------
+def load_installed() -> None:
+    """Metric reporters and behaviours: the package's own, then the entry points' (once)."""
+    REGISTRY.load_installed()
+
+
+# -- queries ----------------------------------------------------------------------------------
+def compose(base: str, modules: tuple[str, ...] = (), name: str | None = None) -> Composition:
+    """The composition of base game ``base`` with ``modules`` (KeyError naming an unknown one).
+
+    ``name``: the ruleset's (None: a scenario names them by ``base`` and ``modules``).
+    """
+    game = REGISTRY.bases.get(base)
+    parts = tuple(REGISTRY.modules.get(m) for m in modules)
+    return Composition(name or "+".join((base, *modules)), game, parts, by_base=name is None,
+                       title=game.title if not parts else f"{game.title}, with {', '.join(m.title for m in parts)}")
+
+
 def system_names() -> list[str]:
-    """Every rule system's name (built-in, installed or registered), without loading any."""
-    return sorted(set(_REG.systems) | set(_pending()))
+    """Every ruleset's name (what a scenario's ``ruleset`` may be), without loading any."""
+    return REGISTRY.ruleset_names()
 
 
-def get_system(name: str) -> RuleSystem:
-    """The rule system called ``name`` (loading its plug-in on first use); KeyError if none."""
-    if name not in _REG.systems:
-        if name not in _pending():
-            raise KeyError(name)
-        _load_system(name)
-    value: RuleSystem = _REG.systems[name].value
-    return value
+def get_system(name: str) -> Composition:
+    """The composition a ruleset names (loading its plug-ins on first use); KeyError if none."""
+    r = REGISTRY.ruleset(name)
+    composition = compose(r.base, r.modules, r.name)
+    return replace(composition, title=r.title)
 
 
-def rule_system(name: str, argument: str = "name") -> RuleSystem:
-    """The rule system called ``name``; ``sim.InputError`` naming the known ones if none."""
+def rule_system(name: str, argument: str = "name") -> Composition:
+    """The ruleset called ``name``'s composition; ``sim.InputError`` naming the known ones if none."""
     if not isinstance(name, str) or name not in system_names():
         raise InputError(f"expected the name of a rule system (one of {system_names()}), "
                          f"got {name!r}", place=argument)
     return get_system(name)
 
 
-def all_systems() -> list[RuleSystem]:
-    """Every rule system, each loaded, in name order."""
+def all_systems() -> list[Composition]:
+    """Every ruleset's composition, each loaded, in name order."""
     return [get_system(n) for n in system_names()]
 
 
-def registered_from_python() -> list[Any]:
-    """Every rule system, metric reporter and behaviour registered from Python."""
-    return [*(e.value for entries in (_REG.systems, _REG.metrics) for e in entries.values()
-              if e.origin == "Python"), *behaviours_from_python()]
+def default_ruleset() -> str:
+    """The ruleset of a scenario that names none: the one ruleset declared ``default``."""
+    named = [n for n in system_names() if REGISTRY.ruleset(n).default]
+    if len(named) != 1:
+        raise PluginError(f"expected exactly one ruleset declared default, got {named or 'none'}")
+    return named[0]
+
+
+def builtin_rulesets() -> list[str]:
+    """The package's own rulesets, by name."""
+    return [n for n in system_names() if REGISTRY.ruleset(n) and REGISTRY.rulesets.origin(n) == BUILT_IN]
 
 
 def origin_of(name: str) -> str:
-    """Where a loaded rule system came from: built-in, an entry point, or Python."""
-    get_system(name)
-    return _REG.systems[name].origin
+    """Where a ruleset's base game came from: built-in, an entry point, or Python."""
+    return REGISTRY.bases.origin(REGISTRY.ruleset(name).base)
+
+
+def registered_from_python() -> list[Any]:
+    """Every base game, module, ruleset, metric reporter and behaviour registered from Python."""
+    bases = REGISTRY.bases.from_python()
+    names = {b.name for b in bases}   # a rule system's ruleset is its base game's
+    return [*bases, *REGISTRY.modules.from_python(), *(r for r in REGISTRY.rulesets.from_python()
+                                                       if r.name not in names),
+            *REGISTRY.metrics.from_python(), *behaviours_from_python()]
 
 
 def origin_of_metric(reporter: MetricReporter) -> str:
-    """Where a metric reporter came from: its rule system's, an entry point, or Python."""
-    entry = _REG.metrics.get(reporter.name)
-    if entry is not None and entry.value is reporter:
-        return entry.origin
-    owner = next((n for n, e in _REG.systems.items() if reporter in e.value.metrics), None)
-    return f"of rule system '{owner}'" if owner else "built-in"
+    """Where a metric reporter came from: its base game's or module's, an entry point, or Python."""
+    for section in (REGISTRY.bases, REGISTRY.modules):
+        for name in section.names():
+            if reporter in section.get(name).metrics:
+                return f"of {section.kind} '{name}'"
+    if reporter.name in REGISTRY.metrics and REGISTRY.metrics.get(reporter.name) is reporter:
+        return REGISTRY.metrics.origin(reporter.name)
+    return BUILT_IN
 
 
-def metric_reporters(system: RuleSystem) -> list[MetricReporter]:
-    """The reporters of a battle under ``system``: its own, then the registered ones."""
-    load_installed()
-    extra = [e.value for e in _REG.metrics.values()
-             if e.value.systems is None or system.name in e.value.systems]
-    return [*system.metrics, *extra]
+def metric_reporters(composition: Composition) -> list[MetricReporter]:
+    """The reporters of a battle under ``composition``: its parts' own, then the registered ones."""
+    REGISTRY.load_installed()
+    names = {composition.name, *(p.name for p in composition.parts)}
+    extra = [r for r in REGISTRY.metrics if r.systems is None or names & set(r.systems)]
+    return [*composition.metrics, *extra]
 
 
 def generation() -> int:
     """A number that changes whenever anything is registered."""
-    return _REG.generation + behaviour_generation()
+    return REGISTRY.generation
 
 
-def events_of(system: RuleSystem) -> frozenset[str]:
-    """Every event a battle under ``system`` may write: the core ones and its own."""
-    return CORE_EVENTS | system.events
+def events_of(composition: Composition) -> frozenset[str]:
+    """Every event a battle under ``composition`` may write: the core ones and its parts'."""
+    return CORE_EVENTS | composition.events
 
 
 def unregister_system(name: str) -> None:
-    """Remove a rule system registered from Python (tests and notebooks clean up)."""
-    entry = _REG.systems.get(name)
-    if entry is None or entry.origin != "Python":
-        raise KeyError(f"no rule system '{name}' registered from Python")
-    del _REG.systems[name]
-    _REG.pending = None   # found afresh: a built-in or plug-in of that name comes back
-    _REG.generation += 1
+    """Remove a rule system (a base game and its ruleset) registered from Python."""
+    REGISTRY.bases.unregister(name)
+    if name in REGISTRY.rulesets and REGISTRY.rulesets.origin(name) == PYTHON:
+        REGISTRY.rulesets.unregister(name)
 
 
 def unregister_metric(name: str) -> None:
     """Remove a metric reporter registered from Python."""
-    entry = _REG.metrics.get(name)
-    if entry is None or entry.origin != "Python":
-        raise KeyError(f"no metric reporter '{name}' registered from Python")
-    del _REG.metrics[name]
-    _REG.generation += 1
+    REGISTRY.metrics.unregister(name)
+
+
+def unregister(kind: type[BaseGame | RuleModule | Ruleset], name: str) -> None:
+    """Remove a base game, module or ruleset registered from Python (``kind``: its class)."""
+    if kind is RuleModule:
+        REGISTRY.modules.unregister(name)
+    elif kind is Ruleset:
+        REGISTRY.rulesets.unregister(name)
+    else:
+        REGISTRY.bases.unregister(name)

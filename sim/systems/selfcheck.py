@@ -1,9 +1,9 @@
-"""``sim validate --plugins``: a few short battles of each plug-in rule system, to catch
-what registers cleanly and still does nothing.
+"""``sim validate --plugins``: a few short battles of each plug-in base game and rule
+module, to catch what registers cleanly and still does nothing.
 
-Each plug-in system fights its ``RuleSystem.example`` scenario (if it declares one) or
-small generated ones (two units a side on a table: one where the attacker advances, one
-where both hold and the battle is to the destruction), at a few seeds. Reported, one line
+Each fights its ``example`` scenario (if it declares one) or small generated ones (two
+units a side on a table: one where the attacker advances, one where both hold and the
+battle is to the destruction; a module joins the skirmish base game), at a few seeds. Reported, one line
 each: a referee watch whose radius is not positive (no mover ever comes within it), a
 watch class of the plug-in's that no battle arms, a declared rule ID that no record names
 and no die is rolled for, a battle that raises, and a system none of whose scenarios loads.
@@ -25,19 +25,23 @@ from sim.errors import InputError
 from sim.scenario.load import load_scenario, scenario_from_dict
 from sim.scenario.schema import Scenario
 from sim.systems.declarations import described
-from sim.systems.registry import RuleSystem
+from sim.systems.games import BaseGame, RuleModule
+
+Part = BaseGame | RuleModule
 
 SEEDS = range(1, 6)
 _TABLE = {"kind": "table", "width": 100, "height": 50,
           "waypoints": {"W": [10, 25], "M": [50, 25], "E": [90, 25]}, "edges": [["W", "M"], ["M", "E"]]}
 
 
-def _generated(name: str) -> dict[str, dict[str, Any]]:
-    """The generated self-check scenarios of the rule system ``name``, by label."""
+def _generated(part: Part) -> dict[str, dict[str, Any]]:
+    """The generated self-check scenarios of a base game (alone) or a module (on the skirmish game)."""
+    rules = {"base": part.name} if isinstance(part, BaseGame) else {"base": "skirmish", "modules": [part.name]}
+
     def doc(label: str, orders: dict[str, Any], victory: dict[str, Any]) -> dict[str, Any]:
         blue = [{"id": f"b{i}", "at": "W", "orders": orders} for i in (1, 2)]
         red = [{"id": f"r{i}", "at": "E"} for i in (1, 2)]
-        return {"name": f"self_check_{label}", "ruleset": name, "turns": 6, "sides": ["blue", "red"],
+        return {"name": f"self_check_{label}", **rules, "turns": 6, "sides": ["blue", "red"],
                 "terrain": copy.deepcopy(_TABLE), "forces": {"blue": blue, "red": red},
                 "victory": {"attacker": "blue", **victory}}
 
@@ -45,19 +49,24 @@ def _generated(name: str) -> dict[str, dict[str, Any]]:
             "hold": doc("hold", {"type": "hold"}, {"destroy": True})}
 
 
-def _example(system: RuleSystem) -> Scenario:
-    """The system's declared example scenario (a path is relative to its game's module)."""
+def _code(part: Part) -> Any:
+    """What the part's own package makes: a base game's game, a module's play."""
+    return part.game if isinstance(part, BaseGame) else part.play
+
+
+def _example(system: Part) -> Scenario:
+    """The part's declared example scenario (a path is relative to its game's or play's module)."""
     example = system.example
     if isinstance(example, Mapping):
         return scenario_from_dict(copy.deepcopy(dict(example)), f"rule system '{system.name}' example")
     path = Path(str(example))
-    home = getattr(sys.modules.get(getattr(system.game, "__module__", "")), "__file__", None)
+    home = getattr(sys.modules.get(getattr(_code(system), "__module__", "")), "__file__", None)
     if not path.is_absolute() and home:
         path = Path(home).parent / path
     return load_scenario(path)
 
 
-def _scenarios(system: RuleSystem) -> tuple[list[tuple[str, Scenario]], list[str]]:
+def _scenarios(system: Part) -> tuple[list[tuple[str, Scenario]], list[str]]:
     """(label, scenario) of each self-check scenario that loads, and why the others did not."""
     if system.example is not None:
         try:
@@ -69,7 +78,7 @@ def _scenarios(system: RuleSystem) -> tuple[list[tuple[str, Scenario]], list[str
         except BaseException as exc:  # noqa: BLE001 - a plug-in's knob model may raise anything
             return [], [f"its example scenario does not load (loading it raised {described(exc)})"]
     loaded, refused = [], []
-    for label, doc in _generated(system.name).items():
+    for label, doc in _generated(system).items():
         try:
             loaded.append((label, scenario_from_dict(doc, f"self-check scenario '{label}'")))
         except InputError as err:
@@ -81,9 +90,9 @@ def _scenarios(system: RuleSystem) -> tuple[list[tuple[str, Scenario]], list[str
     return loaded, refused
 
 
-def _plugin_watches(system: RuleSystem) -> list[type[Watch]]:
-    """The watch classes defined in the package of the system's game."""
-    top = str(getattr(system.game, "__module__", "")).partition(".")[0]
+def _plugin_watches(system: Part) -> list[type[Watch]]:
+    """The watch classes defined in the package of the part's game or play."""
+    top = str(getattr(_code(system), "__module__", "")).partition(".")[0]
 
     def walk(cls: type[Watch]) -> Iterator[type[Watch]]:
         for sub in cls.__subclasses__():
@@ -94,7 +103,7 @@ def _plugin_watches(system: RuleSystem) -> list[type[Watch]]:
                   key=lambda c: c.__qualname__)
 
 
-def self_check(system: RuleSystem, seeds: range = SEEDS) -> list[str]:
+def self_check(system: Part, seeds: range = SEEDS) -> list[str]:
     """The problems a few short battles of ``system`` show (one line each; none: it passed)."""
     try:
         return _battled(system, seeds)
@@ -104,12 +113,12 @@ def self_check(system: RuleSystem, seeds: range = SEEDS) -> list[str]:
         return [f"the self-check raised {described(exc)}"]
 
 
-def _battled(system: RuleSystem, seeds: range) -> list[str]:
+def _battled(system: Part, seeds: range) -> list[str]:
     """``self_check``'s problems, where what the plug-in raises outside a battle propagates."""
     loaded, refused = _scenarios(system)
     if not loaded:
         reasons = "; ".join(refused)
-        return [f"no self-check scenario loads ({reasons}): declare one as RuleSystem.example"]
+        return [f"no self-check scenario loads ({reasons}): declare one as its example"]
     problems: list[str] = []
     applied: set[str] = set()
     armed: list[Watch] = []

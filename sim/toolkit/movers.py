@@ -1,8 +1,9 @@
 """Moving a side in a phase in which units move: every mover set off, written once.
 
-``start_moves`` sets off each given unit that is on the board and not pinned: with
-``route`` it gets its route for this phase first (a hunter's, say), and with a route it
-moves, by ``move`` (the kernel's ``movement_process`` unless the system wraps it). A
+``start_moves`` sets off each given unit that is on the board, not pinned and not busy:
+with ``route`` it gets its route for this phase first (a hunter's, say), and with a route
+it moves, as a rule module says (``battle.hooks.move_of``), else by ``move`` (the kernel's
+``movement_process`` unless the base game wraps it). A
 moving phase of the simplest kind is ``move_side``: the referee's reactors indexed
 afresh, then the side's movers (``battle.movers_of``) set off.
 """
@@ -27,15 +28,17 @@ Move = Callable[[BattleContext, Unit, Phase], Generator[simpy.Event, Any, Any]]
 def start_moves(battle: BattleContext, phase: Phase, units: Iterable[Unit], *,
                 route: Callable[[Unit], list[str]] | None = None,
                 move: Move = movement_process) -> list[Unit]:
-    """Set off every unit of ``units`` on the board and not pinned; returns those that moved."""
+    """Set off every unit of ``units`` on the board, not pinned and not busy; returns those that moved."""
     started = []
+    move_of = battle.hooks.move_of
     for unit in units:
-        if not unit.on_board or unit.pinned:
+        flags = unit.flags
+        if "eliminated" in flags or "off_board" in flags or "pinned" in flags or "busy" in flags:
             continue
         if route is not None:
             unit.route = route(unit)
         if unit.route:
-            unit.process = battle.env.process(move(battle, unit, phase))
+            unit.process = battle.env.process((move_of(battle, unit, phase) or move)(battle, unit, phase))
             started.append(unit)
     return started
 

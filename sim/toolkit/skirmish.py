@@ -39,6 +39,7 @@ define_rules({
     "BASE.S.HIT": "Effect of a hit: the target loses a step; at 0 steps it is eliminated",
     "BASE.S.SHOOT": "Shooting phase: d6 + cover modifier >= target's Armour to hit (base game)",
     "BASE.S.ASSAULT": "Assault phase: charge into contact, both sides roll d6 >= Armour (base game)",
+    "BASE.S.PIN": "A unit pinned by a rule neither moves nor charges until its side's next turn (base game)",
 })
 
 
@@ -129,7 +130,8 @@ def shooting_phase(battle: BattleContext, side: str, memo: GridMemo[Unit] | None
     (``memo``: the game's indexes of the enemies, kept between phases)."""
     shoot_range = battle.knobs.base.shoot_range
     enemies = battle.enemies_of(side)
-    shooters = within_reach([u for u in battle.units_of(side) if u.kind != "sniper" and u.on_board],
+    shooters = within_reach([u for u in battle.units_of(side) if u.kind != "sniper" and u.on_board
+                             and "busy" not in u.flags],
                             enemies, shoot_range)
     if not shooters:
         return
@@ -163,7 +165,7 @@ def assault_phase(battle: BattleContext, side: str, chargers: list[Unit],
         return
     index = enemy_index(within_reach(enemies, chargers, charge_range), charge_range, memo, side)
     for unit in chargers:
-        if not unit.on_board or unit.pinned:
+        if not unit.on_board or unit.pinned or unit.busy:
             continue
         target = nearest_visible_enemy(battle, unit, charge_range, index)
         if target is not None:

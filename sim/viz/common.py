@@ -15,7 +15,6 @@ from sim.files import write_figure
 from sim.scenario.load import load_scenario
 from sim.scenario.schema import Scenario
 from sim.space.terrain import Terrain
-from sim.systems.registry import get_system
 
 SIDE_COLOURS = ("tab:blue", "tab:red", "tab:green", "tab:purple")
 NAMED = {"blue": "tab:blue", "red": "tab:red", "green": "tab:green", "german": "grey",
@@ -77,12 +76,15 @@ def reaction_radius(scenario) -> tuple[float | None, str]:
     """(radius, label) of the scenario's reaction rule, if its rule system declares one."""
     if scenario is None:
         return None, ""
-    system = get_system(scenario.ruleset)
-    declared = system.reaction_radius
-    # given its own knobs (``rules.<name>``), not the whole ``rules``
-    own = getattr(scenario.rules, system.name) if system.knobs is not None else None
-    found = declared(own) if declared is not None else None
-    return found if found is not None else (None, "")
+    # the first part (base, then modules) that declares one, given its own knobs (``rules.<name>``)
+    for part in scenario.composition.parts:
+        if part.reaction_radius is None:
+            continue
+        own = getattr(scenario.rules, part.name) if part.knobs is not None else None
+        found = part.reaction_radius(own)
+        if found is not None:
+            return found
+    return None, ""
 
 
 def new_axes(ax, figsize=(8, 5.5)):

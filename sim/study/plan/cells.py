@@ -48,12 +48,13 @@ class ScenarioDoc:
         """The scenario, checked in full (its plug-ins and rule system registered first if need be)."""
         from sim.scenario.load import scenario_from_dict
         from sim.systems.plugins import load_modules
-        from sim.systems.registry import register_system, system_names
+        from sim.systems.registry import REGISTRY, register
 
         load_modules(self.plugins, "the study's plug-in modules", checked=True)
-        for system in self.systems:
-            if system.name not in system_names():
-                register_system(system)
+        for declared in self.systems:   # what the study's process registered from Python
+            if not any(declared.name in s and s.get(declared.name) is declared for s in
+                       (REGISTRY.bases, REGISTRY.modules, REGISTRY.rulesets)):
+                register(declared, replace=True)
         return scenario_from_dict(self.raw, self.file)
 
 
@@ -62,12 +63,16 @@ def portable(scenario: Any) -> Any:
     else (a test's stand-in) as it is."""
     from sim.scenario.schema import Scenario
     from sim.systems.plugins import imported
-    from sim.systems.registry import get_system, origin_of
+    from sim.systems.registry import REGISTRY
 
     if not isinstance(scenario, Scenario):
         return scenario
-    local = (get_system(scenario.ruleset),) if origin_of(scenario.ruleset) == "Python" else ()
-    return ScenarioDoc(scenario.raw, scenario.file, local, imported())
+    composition = scenario.composition
+    local: list[Any] = [p for p in composition.parts if p in REGISTRY.bases.from_python()
+                        or p in REGISTRY.modules.from_python()]
+    if composition.name in REGISTRY.rulesets and REGISTRY.rulesets.origin(composition.name) == "Python":
+        local.append(REGISTRY.rulesets.get(composition.name))
+    return ScenarioDoc(scenario.raw, scenario.file, tuple(local), imported())
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,7 @@ from sim.study.plan.study_file import Study, package_version
 from sim.systems.behaviours import plugged_in
 from sim.systems.declarations import GROUPS
 from sim.systems.plugins import imported
-from sim.systems.registry import get_system, metric_reporters
+from sim.systems.registry import metric_reporters
 
 OPTION = "--allow-changed-code"
 ALLOW = f"resume with {OPTION} (allow_changed_code=True in Python) to mix them in one result, or give another --db"
@@ -134,7 +134,7 @@ def _distributions() -> dict[str, tuple[str, str]]:
     """Top-level module -> (distribution, version): those of the entry points first (an
     editable install may not list its modules), then every installed distribution's."""
     found: dict[str, tuple[str, str]] = {}
-    for group in GROUPS.values():
+    for group in GROUPS:
         for ep in importlib.metadata.entry_points(group=group):
             if ep.dist is not None:
                 found.setdefault(ep.value.split(":")[0].split(".")[0], (ep.dist.name, ep.dist.version))
@@ -171,10 +171,9 @@ def _strings(value: Any) -> set[str]:
 def _modules(study: Study) -> set[str]:
     """The modules whose code the study's battles run, but for the standard library's."""
     modules: set[str | None] = set(imported())
-    ruleset = getattr(study.scenario, "ruleset", None)
-    if isinstance(ruleset, str):
-        system = get_system(ruleset)
-        modules |= {_module_of(getattr(system, f.name)) for f in dataclasses.fields(system)
+    system = getattr(study.scenario, "composition", None)
+    if system is not None:
+        modules |= {_module_of(getattr(part, f.name)) for part in system.parts for f in dataclasses.fields(part)
                     if f.name != "metrics"}
         modules |= {_module_of(r.compute) for r in metric_reporters(system)}
     dump = getattr(study.scenario, "model_dump", None)

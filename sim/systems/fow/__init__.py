@@ -62,14 +62,16 @@ from typing import cast
 
 from pydantic import Field
 
-from sim.engine.clock import PhaseSpec
+from sim.engine.clock import PhaseRole, PhaseSpec
+from sim.engine.services import Service
 from sim.events import ASSAULT, DEPLOY, HIT, NO_DEPLOY, PIN, RALLY, SAVE, SHOOT, SPOT, TO_RESERVE
 from sim.systems.fow import titles  # noqa: F401 - the rule IDs, before the code marking them
 from sim.systems.fow.events import ASSAULT_AFTER_CATCH, CATCH, ESCAPE, FIREPOWER, NO_SHOT, RELOCATE, SNIPER_SHOT
 from sim.systems.fow.game import FowGame
 from sim.systems.fow.knobs import FowKnobs, FowPolicies
+from sim.systems.fow.services import FowServices
+from sim.systems.games import BaseGame, Checks, Geometry, Ruleset
 from sim.systems.knobs import BaseKnobs
-from sim.systems.registry import Checks, RuleSystem
 from sim.toolkit.skirmish import ChargeOrders
 from sim.toolkit.snipers import SniperUnitKeys, check_sniper_policy, sniper_metrics
 
@@ -101,11 +103,15 @@ def check(c: Checks) -> None:
                        "forces", side, i, "sniper_team", "start")
 
 
-SYSTEM = RuleSystem(
+BASE = BaseGame(
     name="fow",
     title="FOW sniper teams (seed in Russian), on a small tabletop base game",
-    phases=(PhaseSpec("movement", moves=True), PhaseSpec("shooting"), PhaseSpec("assault")),
+    phases=(PhaseSpec("movement", moves=True), PhaseSpec("shooting", role=PhaseRole.SHOOTING),
+            PhaseSpec("assault", role=PhaseRole.ASSAULT)),
     game=FowGame,
+    services=FowServices,
+    provides=frozenset({Service.HIT, Service.DAMAGE, Service.PIN, Service.KEEP_BUSY}),
+    geometries=frozenset({Geometry.TABLE}),
     knobs=FowKnobs,
     policy_keys=FowPolicies,
     base_knobs=BaseKnobs,
@@ -118,6 +124,8 @@ SYSTEM = RuleSystem(
                       NO_DEPLOY}),
     rules=("FOW.RELOCATE", "FOW.IMMOBILE", "FOW.CAMO", "FOW.FRIENDLY", "FOW.MARKSMAN",
            "FOW.PIN", "FOW.ESCAPE", "FOW.CATCH", "FOW.RESERVE", "BASE.F.HIT", "BASE.F.SAVE",
-           "BASE.F.FP", "BASE.F.PIN", "BASE.F.ASSAULT"),
+           "BASE.F.FP", "BASE.F.PIN", "BASE.F.ASSAULT", "FOW.SF.HIT", "FOW.SF.PIN", "FOW.SF.SNIPER"),
     source="seed 001",
 )
+
+RULESET = Ruleset("fow", "FOW sniper teams (seed in Russian), on a small tabletop base game", base="fow")

@@ -84,7 +84,7 @@ class FowGame:
                 yield from relocate(battle, team)
         battle.referee.begin_phase()
         for unit in battle.units_of(phase.side):
-            if not unit.on_board or unit.pinned:
+            if not unit.on_board or unit.pinned or unit.busy:
                 continue
             if unit.kind == "sniper":
                 sniper = self.state.team_of(unit)
@@ -93,15 +93,16 @@ class FowGame:
                     yield from forced_move(battle, sniper, reason="ordered to move")
                 continue
             unit.route = hunt_route(battle, unit, self.state, straight_line)
-            if unit.route:
-                unit.process = battle.env.process(movement_process(battle, unit, phase))
+            if unit.route:   # as a rule module may say (hooks.move_of), else the kernel's move
+                move = battle.hooks.move_of(battle, unit, phase) or movement_process
+                unit.process = battle.env.process(move(battle, unit, phase))
 
     def _shooting(self, battle: FowBattle, phase: Phase) -> Generator[Any, Any, None]:
         yield from spot_check(battle, phase.side)
         for unit in battle.units_of(phase.side):
             if battle.done.triggered:
                 return
-            if not unit.on_board:
+            if not unit.on_board or unit.busy:
                 continue
             team = self.state.team_of(unit)
             if team is not None:
@@ -112,7 +113,7 @@ class FowGame:
     def _assault(self, battle: FowBattle, phase: Phase) -> Generator[Any, Any, None]:
         tried = []
         for unit in battle.units_of(phase.side):
-            if not unit.on_board or unit.pinned or unit.kind == "sniper":
+            if not unit.on_board or unit.pinned or unit.busy or unit.kind == "sniper":
                 continue
             for team in self.state.teams:
                 if (team.side != unit.side and team.on_board
@@ -122,7 +123,7 @@ class FowGame:
         for unit in battle.units_of(phase.side):
             if battle.done.triggered:
                 return
-            if not unit.on_board or unit.pinned or unit.kind == "sniper" or not unit.orders.charge:
+            if not unit.on_board or unit.pinned or unit.busy or unit.kind == "sniper" or not unit.orders.charge:
                 continue
             reach = battle.knobs.fow.assault_range
             target = nearest(enemies(battle, unit.side, reach), unit.pos, reach,

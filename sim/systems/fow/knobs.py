@@ -1,7 +1,7 @@
 """``rules.fow``: the readings of what seed 001 leaves open, and the base game's numbers."""
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import Field
 
@@ -58,3 +58,14 @@ class FowKnobs(Knobs):
         "cover (7: never)"))
     sniper_firepower: int = Field(2, ge=1, le=7, description=(
         "BASE.F.FP: the sniper's firepower against a target in bulletproof cover"))
+    module_hit: Literal["shooting", "save"] = Field("shooting", description=(
+        "FOW.SF.HIT: a hit a rule module scores (snap fire's SF.ROLL) on a team is `shooting` (a "
+        "shooting hit: its save, or the firepower test at `firepower` in bulletproof cover) or "
+        "`save` (\"firepower rules do not apply\": its save wherever it stands)"))
+    module_hit_pins: bool = Field(False, description=(
+        "FOW.SF.PIN: a team a rule module hits (snap fire) has its platoon Pinned Down before "
+        "its save, as FOW.PIN does for a sniper's hit"))
+    sniper_reacts: bool = Field(False, description=(
+        "FOW.SF.SNIPER: a sniper team takes the reactions a rule module offers (snap fire at a "
+        "mover), staying concealed (FOW.CAMO), never with a friendly team within 10 cm "
+        "(FOW.FRIENDLY); false: it keeps to its hide"))

@@ -152,11 +152,12 @@ def sniper_shoots(battle: FowBattle, team: SniperTeam) -> Generator[Any, Any, No
                   node=target.node, by=sniper.id, steps_lost=0, steps_left=target.steps)
     team_combat.pin_platoon(battle, target, "FOW.PIN", by=sniper)
     if team_combat.resolve_hit(battle, sniper, target, battle.knobs.fow.sniper_firepower):
-        _destroy_team(battle, target)
+        destroy_team(battle, target)
     yield battle.env.timeout(0)
 
 
-def _destroy_team(battle: FowBattle, target: Unit, rule: str = "BASE.F.FP") -> None:
+def destroy_team(battle: FowBattle, target: Unit, rule: str = "BASE.F.FP") -> None:
+    """A team (not a sniper) destroyed: removed from the game."""
     target.steps = 0
     battle.eliminate(target, rule=rule)
 
@@ -184,7 +185,7 @@ def team_shoots(battle: FowBattle, unit: Unit) -> Generator[Any, Any, None]:
     if team is not None:
         yield from destroyed(battle, team, unit)
     else:
-        _destroy_team(battle, target)
+        destroy_team(battle, target)
 
 
 def enemies(battle: FowBattle, side: str, reach: float) -> SpatialGrid[Unit]:

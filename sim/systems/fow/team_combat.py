@@ -82,9 +82,14 @@ def resolve_hit(battle: FowBattle, shooter: Unit, target: Unit, firepower: int) 
         battle.record(FIREPOWER, rule=FP, unit=shooter.id, target=target.id, pos=shooter.pos,
                       dice=[face], mods=0, need=firepower, success=destroyed)
         return destroyed
-    (face,) = battle.dice.roll(target.id, SAVE)
+    return save(battle, target)
+
+
+def save(battle: FowBattle, target: Unit, rule: str = SAVE) -> bool:
+    """The hit team's save (BASE.F.SAVE; ``rule``: a reading that makes it one): True if destroyed."""
+    (face,) = battle.dice.roll(target.id, rule)
     saved = face >= target.armour
-    battle.record(SAVE_EVENT, rule=SAVE, unit=target.id, target=target.id, pos=target.pos,
+    battle.record(SAVE_EVENT, rule=rule, unit=target.id, target=target.id, pos=target.pos,
                   dice=[face], mods=0, need=target.armour, success=saved)
     return not saved
 

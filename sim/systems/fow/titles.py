@@ -22,4 +22,8 @@ TITLES = define_rules({
     "BASE.F.FP": "Firepower test: a team hit in Bulletproof Cover is destroyed on d6 >= firepower (base game)",
     "BASE.F.PIN": "Pinned Down platoons neither move nor assault; rally on d6 >= motivation (base game)",
     "BASE.F.ASSAULT": "Close assault: a team moves into contact and destroys its target on d6 >= skill (base game)",
+    # Where a rule module (snap fire, say) meets FOW and neither text says how: named readings
+    "FOW.SF.HIT": "A hit a rule module scores (snap fire's) is a shooting hit, or firepower rules do not apply (knob)",
+    "FOW.SF.PIN": "A team a rule module hits (snap fire) has its platoon Pinned Down, as a sniper's hit does (knob)",
+    "FOW.SF.SNIPER": "A sniper team takes the reactions a rule module offers (snap fire), or never does (knob)",
 })

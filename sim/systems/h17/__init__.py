@@ -74,6 +74,7 @@ from typing import cast
 
 from sim.engine.clock import PhaseSpec
 from sim.events import ACTIVATE, ATTACK, DECIDE, DEPLOY, HIT, PIN, RALLY, SPOT, WITHDRAW
+from sim.systems.games import BaseGame, Checks, Ruleset
 from sim.systems.h17 import titles  # noqa: F401 - the rule IDs, before the code marking them
 from sim.systems.h17.events import (
     ELIMINATION_CHECK,
@@ -85,7 +86,6 @@ from sim.systems.h17.events import (
 from sim.systems.h17.game import H17Game
 from sim.systems.h17.knobs import H17Knobs, H17Policies
 from sim.systems.knobs import BaseKnobs
-from sim.systems.registry import Checks, RuleSystem
 from sim.toolkit.reactions import check_sides
 from sim.toolkit.snipers import SniperUnitKeys, check_sniper_policy, sniper_metrics
 
@@ -110,7 +110,7 @@ def check(c: Checks) -> None:
                        "forces", side, i, "sniper_team", "start")
 
 
-SYSTEM = RuleSystem(
+BASE = BaseGame(
     name="h17",
     title="H17 hex wargame snipers, on a small hex base game",
     phases=(PhaseSpec("movement", moves=True), PhaseSpec("fire"), PhaseSpec("after_action")),
@@ -127,3 +127,5 @@ SYSTEM = RuleSystem(
            "H17.6a", "H17.6b", "H17.6c", "BASE.H.AP", "BASE.H.CP", "BASE.H.PIN"),
     source="seed 000",
 )
+
+RULESET = Ruleset("h17", "H17 hex wargame snipers, on a small hex base game", base="h17")

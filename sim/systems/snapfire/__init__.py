@@ -1,25 +1,26 @@
-"""SF — snap fire (seed 004), its zone-of-control variant, and the small base game BASE.S.
+"""SF — snap fire (seed 004) and its zone-of-control variant: a rule module, and a ruleset.
 
-Snap fire: in the Movement phase only (SF.TRIGGER, SF.NOASSAULT), an enemy unit that
-comes within ``radius`` of one of yours is halted at the exact point it first came
-within it (SF.HALT) and you roll d6 >= its Armour for a hit (SF.ROLL); see
-``sim.systems.snapfire.watches`` for every reading. The toolkit's skirmish base game
-(``sim.toolkit.skirmish``) gives the shooting and assault phases around it.
+Snap fire: in a phase in which units move only (SF.TRIGGER, SF.NOASSAULT), an enemy unit
+that comes within ``radius`` of one of yours is halted at the exact point it first came
+within it (SF.HALT) and you roll d6 >= its Armour for a hit (SF.ROLL), whose effect is the
+base game's (``battle.services.hit``); see ``sim.systems.snapfire.watches`` for every
+reading. The module joins any base game with a moving phase and a hit service;
+``ruleset: snapfire`` is the skirmish base game (BASE.S, ``sim.systems.skirmish``) with it.
 """
 from __future__ import annotations
 
 from typing import cast
 
-from sim.engine.clock import PhaseSpec
-from sim.events import ASSAULT, DECIDE, HALT, HIT, SHOOT
-from sim.systems.registry import Checks, RuleSystem
+from sim.engine.clock import PhaseRole
+from sim.engine.services import Service
+from sim.events import DECIDE, HALT, HIT
+from sim.systems.games import Checks, RuleModule, Ruleset
 from sim.systems.snapfire import titles  # noqa: F401 - the rule IDs, before the code marking them
 from sim.systems.snapfire.events import SNAP_FIRE
-from sim.systems.snapfire.game import SnapFireGame
+from sim.systems.snapfire.game import SnapFirePlay
 from sim.systems.snapfire.knobs import MarchOrders, SnapFireKnobs, SnapUnitKeys
 from sim.systems.snapfire.metrics import SNAP_FIRE_METRICS
 from sim.toolkit.reactions import ReactionPolicies, check_sides
-from sim.toolkit.skirmish import SkirmishKnobs
 
 
 def check(c: Checks) -> None:
@@ -43,22 +44,24 @@ def _radius(sf: SnapFireKnobs) -> tuple[float, str]:
     return float(sf.radius), "SF radius"
 
 
-SYSTEM = RuleSystem(
+MODULE = RuleModule(
     name="snapfire",
-    title="Snap fire (SF), with the zone-of-control variant, on a small tabletop base game",
-    phases=(PhaseSpec("movement", moves=True), PhaseSpec("shooting"), PhaseSpec("assault")),
-    game=SnapFireGame,
+    title="Snap fire (SF), with the zone-of-control variant",
+    play=SnapFirePlay,
+    needs=frozenset({PhaseRole.MOVING, Service.HIT}),
     knobs=SnapFireKnobs,
     policy_keys=ReactionPolicies,
-    base_knobs=SkirmishKnobs,
     order_keys=MarchOrders,
     unit_keys=SnapUnitKeys,
     step_moves={"march": 3},
     check=check,
     metrics=(SNAP_FIRE_METRICS,),
-    events=frozenset({HALT, SNAP_FIRE, SHOOT, ASSAULT, HIT, DECIDE}),
+    events=frozenset({HALT, SNAP_FIRE, HIT, DECIDE}),
     rules=("SF.TRIGGER", "SF.HALT", "SF.ROLL", "SF.ONCE", "SF.AFTER", "SF.INSIDE",
-           "SF.NOASSAULT", "SF.MARCH", "SF.ZOC", "BASE.S.HIT", "BASE.S.SHOOT", "BASE.S.ASSAULT"),
+           "SF.NOASSAULT", "SF.MARCH", "SF.ZOC"),
     source="seed 004",
     reaction_radius=_radius,
 )
+
+RULESET = Ruleset("snapfire", "Snap fire (SF), with the zone-of-control variant, on the small skirmish "
+                  "base game", base="skirmish", modules=("snapfire",), default=True)

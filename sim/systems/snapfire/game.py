@@ -1,87 +1,63 @@
-"""The snap-fire game: movement (with snap fire or a zone of control), shooting, assault.
-
-Only units with orders to move are ever fired at, or move; the phase's movers each get a
-movement process. Under SF.ZOC a non-charging unit that starts inside an enemy's zone
-leaves it first, and that is its move.
-"""
+"""The snap-fire module's play: its watch armed, SF.ONCE reset each moving phase, and under
+SF.ZOC a non-charging unit that starts inside an enemy's zone leaving it first (its move)."""
 from __future__ import annotations
 
-from collections.abc import Generator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Generator
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from sim.agents.movement import movement_process
 from sim.agents.unit import Unit
-from sim.catalogue import implements
 from sim.engine.clock import Phase
 from sim.engine.context import BattleContext
+from sim.systems.games import ModulePlay
 from sim.systems.snapfire.knobs import SnapFireKnobs
 from sim.systems.snapfire.watches import SnapFireWatch, ZoneOfControlWatch, reaction_watch
-from sim.toolkit import skirmish
-from sim.toolkit.movers import start_moves
-from sim.toolkit.skirmish import SkirmishKnobs
-from sim.toolkit.targets import GridMemo
 
 
 @dataclass
 class SnapState:
-    """What the snap-fire system keeps during a battle."""
+    """What the snap-fire module keeps during a battle: its watch."""
 
     watch: SnapFireWatch | ZoneOfControlWatch | None = None
-    #: the shooting and assault phases' indexes of the enemies, kept while they stand still
-    indexes: GridMemo[Unit] = field(default_factory=GridMemo)
 
 
 class SnapRules(Protocol):
-    """The scenario's ``rules`` under snap fire: ``rules.base`` and ``rules.snapfire``."""
-
-    @property
-    def base(self) -> SkirmishKnobs:
-        """``rules.base``."""
+    """The scenario's ``rules`` under snap fire: ``rules.snapfire`` (and its base game's)."""
 
     @property
     def snapfire(self) -> SnapFireKnobs:
         """``rules.snapfire``."""
 
 
-#: The battle as the snap-fire rules see it (``battle.knobs.snapfire``, ``battle.state`` typed).
-SnapBattle = BattleContext[SnapRules, SnapState]
+#: The battle as the snap-fire rules see it (``battle.knobs.snapfire`` typed).
+SnapBattle = BattleContext[SnapRules, Any]
 
 
-class SnapFireGame:
-    """SF: movement (with snap fire or a zone of control), shooting, assault."""
+class SnapFirePlay(ModulePlay):
+    """SF on a base game: the reaction watch on every move of a moving phase."""
 
     def __init__(self) -> None:
         self.state = SnapState()
 
     def setup(self, battle: SnapBattle) -> None:
-        st = self.state
-        st.watch = reaction_watch(battle.knobs.snapfire)
-        battle.referee.add(st.watch)
+        """Arm the reaction the scenario chose (snap fire, or a zone of control)."""
+        self.state.watch = reaction_watch(battle.knobs.snapfire)
+        battle.referee.add(self.state.watch)
 
-    def on_phase(self, battle: SnapBattle, phase: Phase) -> None:
-        if phase.phase == "movement":
-            movers = battle.movers_of(phase.side)
+    def phase_starts(self, battle: SnapBattle, phase: Phase) -> None:
+        """SF.ONCE starts afresh for the movers of a new moving phase."""
+        if phase.moves:
             watch = self.state.watch
             assert watch is not None
-            watch.begin_phase(movers)
-            battle.referee.begin_phase()
-            # Without a zone to leave, the move is the process itself: one generator less
-            # to pass every segment's event through.
-            leaves = isinstance(watch, ZoneOfControlWatch)
-            start_moves(battle, phase, movers, move=self._move if leaves else movement_process)
-        elif phase.phase == "shooting":
-            skirmish.shooting_phase(battle, phase.side, self.state.indexes)
-        elif phase.phase == "assault":
-            chargers = [u for u in battle.units_of(phase.side) if u.orders.charge]   # as orders now say
-            self._assault(battle, phase.side, chargers)
+            watch.begin_phase(battle.movers_of(phase.side))
 
-    @implements("SF.NOASSAULT")
-    def _assault(self, battle: SnapBattle, side: str, chargers: list[Unit]) -> None:
-        """The skirmish game's assault: its charges are never watched, so no snap fire."""
-        skirmish.assault_phase(battle, side, chargers, self.state.indexes)
+    def move_of(self, battle: SnapBattle, unit: Unit,
+                phase: Phase) -> Callable[[SnapBattle, Unit, Phase], Generator[Any, Any, None]] | None:
+        """Under SF.ZOC a mover first leaves any zone it starts in (that is its move)."""
+        return self._leave_then_move if isinstance(self.state.watch, ZoneOfControlWatch) else None
 
-    def _move(self, battle: SnapBattle, unit: Unit, phase: Phase) -> Generator[Any, Any, None]:
+    def _leave_then_move(self, battle: SnapBattle, unit: Unit, phase: Phase) -> Generator[Any, Any, None]:
         watch = self.state.watch
         assert isinstance(watch, ZoneOfControlWatch)
         left = yield from watch.leave_zone(battle, unit)

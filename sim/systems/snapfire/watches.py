@@ -44,7 +44,6 @@ from sim.space.geometry import dist, lerp, tolerance
 from sim.systems.snapfire.events import SNAP_FIRE
 from sim.systems.snapfire.knobs import SnapFireKnobs
 from sim.toolkit.reactions import take
-from sim.toolkit.skirmish import apply_hit
 from sim.toolkit.targets import SpatialGrid, cell_for, nearest
 
 
@@ -71,7 +70,9 @@ class SnapFireWatch(Watch):
         return battle.clock.current.moves
 
     def reactors(self, battle: BattleContext, side: str) -> list[Unit]:
-        return [u for u in battle.enemies_of(side) if "no_snap_fire" not in u.flags]
+        # the base game says who may react (a sniper team may keep to its hide, say)
+        can_react = battle.services.can_react
+        return [u for u in battle.enemies_of(side) if "no_snap_fire" not in u.flags and can_react(u)]
 
     def eligible(self, battle: BattleContext, reactor: Unit, mover: Unit) -> bool:
         # SF.ONCE: once per turn at a given target.
@@ -96,7 +97,7 @@ class SnapFireWatch(Watch):
         battle.record(SNAP_FIRE, rule="SF.ROLL", unit=firer.id, target=mover.id, pos=firer.pos,
                       dice=[face], mods=0, need=need, success=success)
         if success:
-            apply_hit(battle, mover, by=firer)
+            battle.services.hit(mover, by=firer, rule="SF.ROLL")   # the base game's effect of a hit
         if not mover.alive:
             return Outcome.DEAD
         # SF.AFTER: the survivor keeps its orders; SF.MARCH decides how much move is lost.

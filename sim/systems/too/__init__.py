@@ -14,8 +14,8 @@ from pydantic import Field
 
 from sim.engine.clock import PhaseSpec
 from sim.events import ATTACK, DECIDE, DEPLOY, HIT, REHIDE, REVEAL, SAVE, SPOT, WOUND
+from sim.systems.games import BaseGame, Checks, Ruleset
 from sim.systems.knobs import BaseKnobs, Knobs
-from sim.systems.registry import Checks, RuleSystem
 from sim.systems.too import events as ev
 from sim.systems.too import titles  # noqa: F401 - the rule IDs, before the code marking them
 from sim.systems.too.game import TooGame
@@ -90,7 +90,7 @@ def _no_in_phase(c: Checks) -> None:
 _IN_PHASE = "is not read by ruleset 'too' (a figure's move takes its whole phase)"
 
 
-SYSTEM = RuleSystem(
+BASE = BaseGame(
     name="too",
     title="Theatre of Operation snipers (TOO), figure by figure",
     phases=(PhaseSpec("movement", moves=True), PhaseSpec("action")),
@@ -109,3 +109,5 @@ SYSTEM = RuleSystem(
            "BASE.T.RANGE"),
     source="seed 002",
 )
+
+RULESET = Ruleset("too", "Theatre of Operation snipers (TOO), figure by figure", base="too")
