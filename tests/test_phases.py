@@ -112,14 +112,15 @@ KERNEL = [*(path for part in ("engine", "agents", "space", "scenario")
             for path in sorted((ROOT / "sim" / part).glob("*.py"))),
           *(ROOT / "sim" / f"{m}.py" for m in ("events", "catalogue", "errors", "arguments")),
           *(ROOT / "sim" / "systems" / f"{m}.py" for m in ("registry", "knobs", "sealed", "declarations",
-                                                            "behaviours"))]
+                                                            "behaviours", "sections", "games", "composition"))]
 
 
 def _names_of_builtin_systems():
-    from sim.systems.registry import BUILTIN_SYSTEMS, get_system
+    from sim.systems.registry import REGISTRY, builtin_rulesets, get_system
 
-    phases = {p.name for s in BUILTIN_SYSTEMS for p in get_system(s).phases}
-    return phases | set(BUILTIN_SYSTEMS)
+    rulesets = builtin_rulesets()
+    phases = {p.name for s in rulesets for p in get_system(s).phases}
+    return phases | set(rulesets) | set(REGISTRY.bases.names()) | set(REGISTRY.modules.names())
 
 
 def _literals(path: Path):

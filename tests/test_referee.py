@@ -172,7 +172,7 @@ def test_sf_once_referee_skips_a_firer_that_already_fired_at_this_mover():
     """SF.ONCE at the referee: a firer that already fired at the mover this turn (in the
     snap-fire watch's ``fired_at``) is not eligible."""
     def arm_after_fire(b, m):
-        b.state.watch.fired_at[m.id] = {"e"}
+        b.game.play("snapfire").state.watch.fired_at[m.id] = {"e"}
         assert b.referee.arm(m, (0.0, 50.0), (100.0, 50.0), 1.0) is None
 
     assert _referee_case(arm_after_fire) == [("done", 1.0)]

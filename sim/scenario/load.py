@@ -130,13 +130,15 @@ def _model(key: tuple[str, str, tuple[str, ...], bool], _generation: int) -> typ
     if features:
         model = _subclass(f"Features_{name}", (Knobs,), **features)
         extra["features"] = (model, model())
-    return _subclass(f"Scenario_{name}", (_Loaded,),
-                     ruleset=(Literal[label], label),
-                     forces=(dict[str, list[unit]], ...),  # type: ignore[valid-type]
-                     rules=(rules, rules()),
-                     groups=(dict[str, group], Field(default_factory=dict, max_length=500)),  # type: ignore[valid-type]
-                     policies=(dict[str, policies], Field(default_factory=dict, max_length=2500)),  # type: ignore[valid-type]
-                     **extra)
+    model = _subclass(f"Scenario_{name}", (_Loaded,),
+                      ruleset=(Literal[label], label),
+                      forces=(dict[str, list[unit]], ...),  # type: ignore[valid-type]
+                      rules=(rules, rules()),
+                      groups=(dict[str, group], Field(default_factory=dict, max_length=500)),  # type: ignore[valid-type]
+                      policies=(dict[str, policies], Field(default_factory=dict, max_length=2500)),  # type: ignore[valid-type]
+                      **extra)
+    model.made_for = composition
+    return model
 
 
 def model_for(composition: Composition) -> type[Scenario]:

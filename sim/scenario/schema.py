@@ -102,6 +102,8 @@ class Scenario(Strict):
     """
 
     _path_prefix: ClassVar[str] = ""
+    #: The rules this model was made for (``sim.scenario.load.model_for``).
+    made_for: ClassVar[Any] = None
 
     name: str = Field(min_length=1, max_length=120, description=(
         "the scenario's name (`sim run --json` echoes it as `scenario`)"))
@@ -178,7 +180,7 @@ class Scenario(Strict):
     @property
     def composition(self) -> Any:
         """Its rules: the base game and its modules (``sim.systems.composition.Composition``)."""
-        return self._composition
+        return self._composition if self._composition is not None else type(self).made_for
 
     @property
     def map(self) -> Terrain:

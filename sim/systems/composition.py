@@ -59,10 +59,15 @@ NO_HOOKS = ModuleHooks(())
 class ComposedGame:
     """The base game's play with its modules' around it (a battle's ``game``)."""
 
-    def __init__(self, base: Game, plays: tuple[ModulePlay, ...]) -> None:
+    def __init__(self, base: Game, plays: Mapping[str, ModulePlay]) -> None:
         self.base = base
-        self.plays = plays
-        self.hooks = ModuleHooks(plays)
+        self._by_name = dict(plays)
+        self.plays = tuple(plays.values())
+        self.hooks = ModuleHooks(self.plays)
+
+    def play(self, module: str) -> ModulePlay:
+        """The play of the module called ``module`` in this battle (its ``state``, say)."""
+        return self._by_name[module]
 
     @property
     def state(self) -> Any:
@@ -166,7 +171,7 @@ class Composition:
         base_game = self.base.game() if self.base.game is not None else None
         if not self.modules:
             return base_game
-        return ComposedGame(base_game, tuple(m.play() for m in self.modules))   # type: ignore[arg-type]
+        return ComposedGame(base_game, {m.name: m.play() for m in self.modules})   # type: ignore[arg-type]
 
     def services(self, battle: BattleContext[Any, Any]) -> Services:
         """The base game's services for ``battle``."""

@@ -11,9 +11,8 @@
   scenario whose base lacks one is refused naming the module and the need. Its ``play``
   makes one ``ModulePlay`` a battle, whose hooks the base game calls at the points it
   offers (a phase's start, a unit's move).
-* A ``Ruleset`` names a base game and its modules: ``ruleset: snapfire`` is the skirmish
-  base game with the snap-fire module. A scenario names a ruleset, or a ``base`` and its
-  ``modules``.
+* A ``Ruleset`` names a base game and its modules, so that a scenario's ``ruleset: NAME``
+  stands for them. A scenario names a ruleset, or a ``base`` and its ``modules``.
 
 Each is declared once and registered through the one door (``sim.systems.registry``).
 """
@@ -115,7 +114,7 @@ class BaseGame(_Declared):
 
     ``phases`` are ``PhaseSpec``s (the kernel never reads a phase's name); ``game`` makes
     one ``Game`` a battle; ``base_knobs`` is the model of ``rules.base`` and ``knobs`` of
-    its own ``rules.<name>`` (a whole game with rules of its own, such as FOW); ``services``
+    its own ``rules.<name>`` (a whole game with rules of its own); ``services``
     is the class of its ``battle.services`` and ``provides`` what of it a module may call;
     ``geometries`` the ground it plays on. Everything else is as ``RuleModule``'s.
     """

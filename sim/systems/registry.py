@@ -181,13 +181,18 @@ class Registry:
             self._legacy = {}
             for name, target, origin in entry_points("sim.systems"):
                 if name in self.rulesets or name in self._legacy:
-                    raise PluginError(f"names rule system '{name}', which is already a ruleset's name "
+                    where = self._legacy[name][1] if name in self._legacy else self.rulesets.origin(name)
+                    raise PluginError(f"names rule system '{name}', which {where} already provides "
                                       "(expected a new name)", file=origin)
                 self._legacy[name] = (target, origin)
         return self._legacy
 
     def add_system(self, system: BaseGame, origin: str, replace: bool = False) -> None:
         """A rule system of an earlier version: its base game, and a ruleset of its name."""
+        if origin == PYTHON and not replace and system.name in self.ruleset_names() \
+                and self.rulesets.origin(self.ruleset(system.name).name) != PYTHON:
+            _malformed(PYTHON, f"rule system '{system.name}'", f"the name is taken (ruleset "
+                       f"'{system.name}', {self.rulesets.origin(system.name)}); pass replace=True to replace it")
         if origin == PYTHON:
             self.bases.register(system, replace=replace)
         else:

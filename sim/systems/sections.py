@@ -62,7 +62,7 @@ class Section(Generic[T]):
         if self._pending is None:
             found: dict[str, tuple[str, str]] = {}
             for name, target, origin in entry_points(self.group) if self.group else []:
-                taken = found.get(name) or ((e.value, e.origin) if (e := self._entries.get(name)) else None)
+                taken = found.get(name)
                 if taken is not None:
                     raise PluginError(f"names {self.kind} '{name}', which {taken[1]} already provides "
                                       "(expected a new name)", file=origin)
