@@ -5,8 +5,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from sim.events import HALT
-from sim.systems.snapfire.events import SNAP_FIRE
 from sim.systems.registry import MetricReporter, Record
+from sim.systems.snapfire.events import SNAP_FIRE
 
 
 def _snap_fire(records: Sequence[Record], scenario: Any) -> dict[str, float]:
