@@ -10,9 +10,10 @@ from sim.errors import InputError
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """The options of ``sim schema``."""
-    p.add_argument("kind", nargs="?", choices=["scenario", "study"],
+    p.add_argument("kind", nargs="?", choices=["scenario", "study", "plugins"],
                    help="whose schema (default scenario): scenario files (every installed rule system) "
-                        "or study files")
+                        "or study files; `plugins`: the reference of every installed plug-in's keys "
+                        "(base games, rule modules, rulesets), in Markdown")
     p.add_argument("--docs", metavar="DIR", help="rewrite the generated parts of DIR/scenario.md, "
                    "DIR/study.md, DIR/extending.md and DIR/reference/ and the schema files in DIR "
                    "(built-in rule systems only)")
@@ -34,6 +35,11 @@ def command(args: argparse.Namespace) -> int:
             return 1 if old else 0
         for path in update(args.docs, args.parser):
             print(f"wrote {path}")
+        return 0
+    if args.kind == "plugins":
+        from sim.reference.docs import plugins_page
+
+        print(plugins_page(), end="")
         return 0
     from sim.reference.jsonschema import scenario_schema, study_schema
 

@@ -6,7 +6,9 @@
 * ``enemy`` (one row per enemy unit, scenario order): seen, and only if seen x, y and
   steps left; a row of zeros for an enemy none of the side's units sees (hidden, out of
   sight, off the board or eliminated: the agent cannot tell which);
-* ``time``: the turn, as a fraction of the battle's turns.
+* ``time``: the turn, as a fraction of the battle's turns;
+* one key for each rule module of the scenario that declares an ``Observation`` (named after
+  the module): its table, rows by columns, in [0, 1] (a minefield's cleared fraction, say).
 
 Sight is the rule system's (its game's ``sees``, else line of sight), as plans use it.
 """
@@ -32,10 +34,14 @@ class Observer:
         x0, y0, x1, y1 = scenario.map.bounds
         self._origin = np.array([x0, y0])
         self._size = np.array([max(x1 - x0, 1e-9), max(y1 - y0, 1e-9)])
+        # what the scenario's rule modules add: (key, its Observation, its shape)
+        self.modules = [(m.name, m.observe, (int(m.observe.rows(scenario)), len(m.observe.columns)))
+                        for m in scenario.composition.modules if m.observe is not None]
         self.space = spaces.Dict({
             "own": spaces.Box(0.0, 1.0, (len(self.own), len(OWN)), np.float32),
             "enemy": spaces.Box(0.0, 1.0, (len(self.enemy), len(ENEMY)), np.float32),
             "time": spaces.Box(0.0, 1.0, (1,), np.float32),
+            **{key: spaces.Box(0.0, 1.0, shape, np.float32) for key, _, shape in self.modules},
         })
 
     def _xy(self, pos: Any) -> np.ndarray:
@@ -61,4 +67,8 @@ class Observer:
                 enemy[i, 1:3] = self._xy(e.pos)
                 enemy[i, 3] = min(e.steps / spec.steps, 1.0)
         time = np.array([min(battle.clock.turn / self.turns, 1.0)], np.float32)
-        return {"own": own, "enemy": enemy, "time": time}
+        out = {"own": own, "enemy": enemy, "time": time}
+        for key, observation, shape in self.modules:
+            table = np.asarray(observation.observe(battle, self.side), dtype=np.float32).reshape(shape)
+            out[key] = np.clip(table, 0.0, 1.0)
+        return out

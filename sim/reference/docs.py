@@ -51,7 +51,7 @@ from sim.study.plan.select_spec import Select
 from sim.study.plan.study_file import Branch, Factors, Precision, StudySpec
 from sim.systems.games import BaseGame, RuleModule
 from sim.systems.knobs import BaseKnobs
-from sim.systems.registry import behaviours, builtin_rulesets, default_ruleset, get_system
+from sim.systems.registry import REGISTRY, behaviours, builtin_rulesets, default_ruleset, get_system, system_names
 
 TACTICS: list[tuple[type[BaseModel], str, int]] = [
     (Plan, "`plan` (a unit's, or a group's)", 3), (Condition, "`when` (and `until`)", 3),
@@ -191,6 +191,33 @@ def systems_part(names: list[str], examples: dict[str, list[Path]]) -> str:
                     "```yaml", _read(path, MAX_BYTES).rstrip("\n"), "```"]
     out += [_base(b) for b in bases.values()] + [_module(m) for m in modules.values()]
     return re.sub(r"\n{3,}", "\n\n", "\n\n".join(out))
+
+
+def plugins_page() -> str:
+    """The reference of every installed plug-in's base games, rule modules and rulesets (their
+    keys, knobs, features, rules, metrics and events), as ``docs/scenario.md`` has the built-in
+    ones': what ``sim schema plugins`` prints."""
+    for name in system_names():
+        REGISTRY.ruleset(name)   # the rule systems of an earlier version, loaded
+    bases = [b for b in REGISTRY.bases if REGISTRY.bases.origin(b.name) != "built-in"]
+    modules = [m for m in REGISTRY.modules if REGISTRY.modules.origin(m.name) != "built-in"]
+    rulesets = [n for n in system_names() if REGISTRY.rulesets.origin(n) != "built-in"]
+    if not (bases or modules or rulesets):
+        raise InputError("no plug-in base game, rule module or ruleset is installed (expected an installed "
+                         "one, or --plugin MODULE or SIM_PLUGINS naming a module that registers one)",
+                         place="sim schema plugins")
+    out = ["# Installed plug-ins", "",
+           "Their keys as a scenario writes them, beside the built-in ones of `docs/scenario.md`."]
+    if rulesets:
+        rows = ["| ruleset | base game | rule modules | where from |", "|---|---|---|---|"]
+        for name in rulesets:
+            r = REGISTRY.ruleset(name)
+            rows.append(f"| `{name}` | `{r.base}` | {', '.join(f'`{m}`' for m in r.modules) or '—'} "
+                        f"| {REGISTRY.rulesets.origin(name)} |")
+        out += ["## Rulesets", "", "\n".join(rows)]
+    out += [_base(b).replace("### ", "## ", 1) for b in bases]
+    out += [_module(m).replace("### ", "## ", 1) for m in modules]
+    return re.sub(r"\n{3,}", "\n\n", "\n\n".join(out)) + "\n"
 
 
 def _rules(system: BaseGame | RuleModule) -> list[str]:

@@ -19,7 +19,7 @@ Each is declared once and registered through the one door (``sim.systems.registr
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Generator, Mapping
+from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from sim.space.terrain import Terrain
 
 __all__ = ["BaseGame", "Checks", "Geometry", "MetricKind", "MetricReporter", "ModulePlay", "Need",
-           "RuleModule", "Ruleset"]
+           "Observation", "RuleModule", "Ruleset", "Shape", "ShapeKind"]
 
 MetricKind = Literal["binary", "count", "real"]
 Record = Mapping[str, Any]
@@ -85,6 +85,42 @@ class MetricReporter:
     kinds: Mapping[str, MetricKind]
     compute: Callable[[Any, Any], Mapping[str, float]]
     systems: tuple[str, ...] | None = None
+
+
+class ShapeKind(enum.Enum):
+    """What a module draws: an area (a polygon), a line (a polyline) or a point."""
+
+    AREA = "area"
+    LINE = "line"
+    POINT = "point"
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A thing a rule module draws on the map (``plot_map``, the replay, the report), in cm.
+
+    ``label`` is its legend entry (shapes with one label share one entry); ``colour`` any
+    CSS or matplotlib colour; ``hatch`` a matplotlib hatch for an area (``"xx"``, ``"//"``).
+    """
+
+    kind: ShapeKind
+    points: tuple[tuple[float, float], ...]
+    label: str
+    colour: str = "#8c564b"
+    hatch: str = ""
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What a rule module adds to an agent's observation (``sim.gym``): a table in [0, 1].
+
+    ``columns`` name its columns; ``rows(scenario)`` how many rows a scenario's battles give
+    (fixed for the scenario); ``observe(battle, side)`` the rows now, as ``side`` knows them.
+    """
+
+    columns: tuple[str, ...]
+    rows: Callable[[Any], int]
+    observe: Callable[[Any, str], Any]
 
 
 @dataclass(frozen=True, eq=False)
@@ -158,14 +194,15 @@ class RuleModule(_Declared):
     ``play`` makes one ``ModulePlay`` a battle; ``needs`` are the phases, geometry and
     services it relies on; ``knobs`` is the model of ``rules.<name>``; ``features`` the
     model of its own section of the scenario (``features.<name>``: what it puts on the
-    map). ``draw`` and ``observe`` are its hooks into the pictures and ``sim.gym``.
+    map). ``draw(scenario)`` gives the ``Shape``s it draws on every map of the scenario;
+    ``observe`` what it adds to an agent's observation.
     """
 
     play: Callable[[], ModulePlay] = ModulePlay
     needs: frozenset[Need] = frozenset()
     features: type[BaseModel] | None = None
-    draw: Callable[..., Any] | None = None
-    observe: Any = None
+    draw: Callable[[Any], Sequence[Shape]] | None = None
+    observe: Observation | None = None
 
 
 @dataclass(frozen=True, eq=False)

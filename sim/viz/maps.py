@@ -36,6 +36,7 @@ from sim.viz.common import (
     terrain_from,
     unit_info,
 )
+from sim.viz.features import draw_features
 from sim.viz.labels import CENTRE, annotate_units, placer, points_per_unit
 from sim.viz.marks import looks, segments
 from sim.viz.states import DEAD, sniper_ids, unit_states
@@ -211,6 +212,7 @@ def plot_map(scenario, log=None, t: float | None = None, ax=None, path=None, *,
     fig, ax = new_axes(ax, figsize=(12, min(9.0, max(4.5, 7.5 * aspect + 1.6))))
     marks_at: list[tuple[float, float]] = []    # markers no label may cover
     ground = draw_terrain(ax, terrain, graph=graph, coords=coords, obstacles=lambda: marks_at)
+    ground += draw_features(ax, scenario)   # what the scenario's rule modules put on the map
     info = unit_info(scenario)
     colours = side_colours(scenario, recs)
     side_of = {u: i["side"] for u, i in info.items()}

@@ -25,6 +25,7 @@ from sim import arguments
 from sim.catalogue import TITLES
 from sim.engine.jsonl import clean
 from sim.viz.common import HEX_RADIUS, scenario_of
+from sim.viz.features import draw_features
 from sim.viz.html import escape, page, png_uri
 from sim.viz.maps import draw_terrain
 from sim.viz.marks import groups, looks, mark_list, segments
@@ -60,7 +61,8 @@ CSS = """
 """
 
 
-def _picture(terrain: Any, width: int, starts: list[tuple[float, float]]) -> tuple[Any, float, int, str, list, bool]:
+def _picture(terrain: Any, width: int, starts: list[tuple[float, float]],
+             scenario: Any = None) -> tuple[Any, float, int, str, list, bool]:
     """A map from table to picture pixels, its scale (pixels per table unit), the
     picture's height, the terrain as a PNG (data: URI), the ground legend handles, and
     whether the hexes' names are to be written over it (they are drawn as text, not in
@@ -70,6 +72,7 @@ def _picture(terrain: Any, width: int, starts: list[tuple[float, float]]) -> tup
     ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
     hexes = terrain.kind == "hex" and len(terrain.nodes) <= HEX_LABELS
     ground = draw_terrain(ax, terrain, graph=False, coords=False, obstacles=lambda: starts)
+    ground += draw_features(ax, scenario)   # what the scenario's rule modules put on the map
     ax.set_axis_off()
     ax.set_aspect("auto")
     (left, right), (bottom, top) = ax.get_xlim(), ax.get_ylim()
@@ -92,7 +95,7 @@ def replay_data(scenario: Any, log: Any, frames: Any = 60, fps: int = 8,
     b = Battle(scenario, log, frames)
     recs, times, tracks, spans = b.records, b.times, b.tracks, b.spans
     starts = [(tr[0][1], tr[0][2]) for tr in tracks.values() if tr]
-    px, scale, height, picture, ground, hexes = _picture(b.terrain, width, starts)
+    px, scale, height, picture, ground, hexes = _picture(b.terrain, width, starts, b.scenario)
     end = recs[-1]["t"] if recs else 0.0
     units = [u for u in tracks if tracks[u]]
     look = looks(spans, units, b.snipers)
