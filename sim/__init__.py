@@ -41,7 +41,7 @@ try:
 except importlib.metadata.PackageNotFoundError:  # run from a source tree, not installed
     __version__ = "0+unknown"
 
-from sim import arguments, events
+from sim import arguments, events, plugin
 from sim.agents.choices import REACTION_MOVE, ROUTE, TARGET, Response
 from sim.agents.movement import go_straight, movement_process
 from sim.agents.outcome import Outcome
@@ -89,7 +89,7 @@ __all__ = [
     "Game", "InputError", "Knobs", "MetricReporter", "Outcome", "Phase", "PhaseSpec", "PlansView", "PluginError",
     "RefereeView", "Response", "RuleSystem", "Scenario", "StalledBattle",
     "Terrain", "Trigger", "TurnClock", "Unit", "Watch", "__version__", "analyse_study", "apply_overrides",
-    "branch", "compute_metrics",
+    "branch", "compute_metrics", "plugin",
     "define_rules", "end_states", "events", "first_entry", "go_straight", "implements", "load_scenario",
     "load_study", "metric_kinds", "movement_process", "register_behaviour", "register_metric",
     "register_system", "rule_system", "run", "run_study", "scenario_from_dict", "study_from_dict",

@@ -161,6 +161,7 @@ BASE_TESTS: dict[str, Callable[[dict], bool]] = {
     "BASE.F.FP": _ge,         # team_combat: destroyed on d6 >= firepower
     "BASE.F.PIN": _ge,        # team_combat: rally on d6 >= morale
     "BASE.F.ASSAULT": _ge,    # team_combat: destroys on d6 >= skill
+    "FOW.SF.HIT": _ge,        # fow services: a module's hit saved on d6 >= armour (module_hit: save)
     "BASE.T.RANGE": _d10_ge,  # too_tables: d10 >= the band's base number
 }
 
@@ -467,13 +468,14 @@ def _within_reach(i, r, move, p, vmax) -> None:
 
 def _sniper_units(scenario) -> dict[str, str | None]:
     """Sniper teams (H17, FOW) -> their starting lifecycle state."""
-    if scenario.ruleset not in ("h17", "fow"):
+    base = scenario.composition.base.name   # the game whose sniper teams these are
+    if base not in ("h17", "fow"):
         return {}
     out = {}
     for _, spec in scenario.units():
         if spec.kind != "sniper":
             continue
-        default = "off_board" if scenario.ruleset == "h17" else "reserve"
+        default = "off_board" if base == "h17" else "reserve"
         start = spec.sniper_team.start if spec.sniper_team is not None else default
         out[spec.id] = "hidden" if start == "deployed" else start
     return out
