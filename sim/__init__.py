@@ -23,8 +23,9 @@ a metric one ``MetricReporter`` (``register_metric``), a named choice a knob sel
 ``ROUTE``, ``REACTION_MOVE`` answering a ``Response``, and ``TARGET``); an installed distribution offers
 them through the entry-point groups ``sim.systems`` and ``sim.metrics``. Rules see the battle
 through ``BattleContext``; exact reactions to movers are referee ``Watch``-es, whose
-``react`` answers an ``Outcome``; a system's phases are ``PhaseSpec``-s (a name, and
-whether units move in it).
+``react`` answers an ``Outcome``, and ``GroundWatch``-es on the features of ``sim.ground``
+(an area entered, a line crossed, an edge used, each further length walked in an area);
+a system's phases are ``PhaseSpec``-s (a name, and whether units move in it).
 What is not stable yet lives in ``sim.experimental``.
 """
 from __future__ import annotations  # noqa: I001 - sim._start comes first
@@ -50,7 +51,16 @@ from sim.catalogue import define_rules, implements
 from sim.decide.branch import branch
 from sim.engine.battle import Battle
 from sim.engine.clock import Phase, PhaseSpec, TurnClock
-from sim.engine.context import BattleContext, PlansView, RefereeView, Trigger, Watch
+from sim.engine.context import (
+    BattleContext,
+    GroundEvent,
+    GroundTrigger,
+    GroundWatch,
+    PlansView,
+    RefereeView,
+    Trigger,
+    Watch,
+)
 from sim.engine.dice import Dice
 from sim.engine.instants import StalledBattle
 from sim.engine.log import EventLog
@@ -60,6 +70,7 @@ from sim.metrics import compute_metrics, metric_kinds
 from sim.replication import BattleResult, run_battle
 from sim.scenario.load import apply_overrides, load_scenario, scenario_from_dict
 from sim.scenario.schema import Scenario
+from sim.space import ground
 from sim.space.geometry import first_entry
 from sim.space.terrain import Terrain
 from sim.systems.behaviours import Behaviour, BehaviourKind, register_behaviour
@@ -86,11 +97,12 @@ if TYPE_CHECKING:
 __all__ = [
     "REACTION_MOVE", "ROUTE", "TARGET",
     "Battle", "BattleContext", "BattleResult", "BaseKnobs", "Behaviour", "BehaviourKind", "Checks", "Dice", "EventLog",
-    "Game", "InputError", "Knobs", "MetricReporter", "Outcome", "Phase", "PhaseSpec", "PlansView", "PluginError",
-    "RefereeView", "Response", "RuleSystem", "Scenario", "StalledBattle",
-    "Terrain", "Trigger", "TurnClock", "Unit", "Watch", "__version__", "analyse_study", "apply_overrides",
+    "Game", "GroundEvent", "GroundTrigger", "GroundWatch", "InputError", "Knobs", "MetricReporter", "Outcome",
+    "Phase", "PhaseSpec", "PlansView", "PluginError", "RefereeView", "Response", "RuleSystem", "Scenario",
+    "StalledBattle", "Terrain", "Trigger", "TurnClock", "Unit", "Watch", "__version__", "analyse_study",
+    "apply_overrides",
     "branch", "compute_metrics", "plugin",
-    "define_rules", "end_states", "events", "first_entry", "go_straight", "implements", "load_scenario",
+    "define_rules", "end_states", "events", "first_entry", "go_straight", "ground", "implements", "load_scenario",
     "load_study", "metric_kinds", "movement_process", "register_behaviour", "register_metric",
     "register_system", "rule_system", "run", "run_study", "scenario_from_dict", "study_from_dict",
     "system_names", "too_tables", "viz", "win_probability",

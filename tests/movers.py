@@ -1,6 +1,7 @@
 """A throw-away rule system for kernel tests: every mover moves in each phase that
-allows moves, watched by the watches it is given; ``run_under`` registers it under a
-name with the given phases, runs one battle of a scenario dict and unregisters it."""
+allows moves, watched by the watches it is given (a unit's and the ground's, added in
+the order given); ``run_under`` registers it under a name with the given phases, runs
+one battle of a scenario dict and unregisters it."""
 from __future__ import annotations
 
 import functools
@@ -14,14 +15,17 @@ from sim.experimental import unregister_system
 class MoveEveryMover:
     """Arms the watches ``make`` gives; in a phase that allows moves every mover moves."""
 
-    def __init__(self, make: Callable[[], Sequence[sim.Watch]] = tuple) -> None:
+    def __init__(self, make: Callable[[], Sequence[sim.Watch | sim.GroundWatch]] = tuple) -> None:
         self.state = None
         self.make = make
 
     def setup(self, battle: sim.BattleContext) -> None:
         """Arm the watches."""
         for watch in self.make():
-            battle.referee.add(watch)
+            if isinstance(watch, sim.GroundWatch):
+                battle.referee.add_ground(watch)
+            else:
+                battle.referee.add(watch)
 
     def on_phase(self, battle: sim.BattleContext, phase: sim.Phase) -> None:
         """Start the phasing side's moves, if units move in this phase."""
@@ -32,7 +36,7 @@ class MoveEveryMover:
                     u.process = battle.env.process(sim.movement_process(battle, u, phase))
 
 
-def run_under(name: str, phases: Any, data: dict, make: Callable[[], Sequence[sim.Watch]] = tuple,
+def run_under(name: str, phases: Any, data: dict, make: Callable[[], Sequence[sim.Watch | sim.GroundWatch]] = tuple,
               **system: Any) -> sim.EventLog:
     """The log of one battle (seed 1) of ``data`` under a system ``name`` of ``phases``."""
     sim.register_system(sim.RuleSystem(name=name, title="a test system", phases=phases,

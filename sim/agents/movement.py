@@ -17,7 +17,7 @@ import simpy
 
 from sim import arguments
 from sim.agents.outcome import Outcome
-from sim.agents.referee import Trigger, Watch
+from sim.agents.referee import GroundTrigger, GroundWatch, Trigger, Watch
 from sim.agents.runs import planned_times, run_end
 from sim.agents.unit import Leg, Unit
 from sim.engine.clock import Phase
@@ -164,11 +164,12 @@ def walk(battle: BattleContext, unit: Unit, move_index: int, duration: float, en
                 yield at(env, t1, next(keys))
             except simpy.Interrupt as intr:
                 trigger = intr.cause
-                if not isinstance(trigger, Trigger):  # eliminated while moving: Battle.eliminate
-                    return Outcome.DEAD               # set its exact position
+                if not isinstance(trigger, (Trigger, GroundTrigger)):  # eliminated while moving:
+                    return Outcome.DEAD               # Battle.eliminate set its exact position
                 unit.course = None  # halted here, whatever the rule then decides
                 i, began, budget, at_node = _halted_on_run(unit, legs, times, i, j, began, p0, trigger,
                                                            env.now, budget)
+                referee.disarm(unit)   # it stands where it stopped: its walk is counted up to here
                 outcome = react_all(battle, unit, trigger)
                 if outcome is Outcome.CONTINUE:
                     if not at_node:
@@ -180,10 +181,10 @@ def walk(battle: BattleContext, unit: Unit, move_index: int, duration: float, en
                 if outcome is not Outcome.DEAD and at_node and not unit.route:
                     _end_of_move(battle, unit)   # halted on reaching its destination
                 return outcome
-            referee.disarm(unit)
             for k in range(i, j + 1):
                 _reach(unit, legs[k][0], legs[k][1])
                 budget -= legs[k][2]
+            referee.disarm(unit)   # at the run's end: its walk is counted up to here
             i, began = j + 1, t1
         return _end_of_move(battle, unit)
     finally:
@@ -193,8 +194,8 @@ def walk(battle: BattleContext, unit: Unit, move_index: int, duration: float, en
             unit.process = None
 
 
-def _halted_on_run(unit: Unit, legs: list[Leg], times: list[float], i: int, j: int, began: float,
-                   p0: Point, trigger: Trigger, now: float, budget: float) -> tuple[int, float, float, bool]:
+def _halted_on_run(unit: Unit, legs: list[Leg], times: list[float], i: int, j: int, began: float, p0: Point,
+                   trigger: Trigger | GroundTrigger, now: float, budget: float) -> tuple[int, float, float, bool]:
     """Stand a unit where a reaction stopped it on the run of legs i..j from ``p0``:
     each leg whose end it reached counts as reached (a point within a billionth of the
     run's length of a waypoint is at it). Returns (first leg not reached, when it set
@@ -219,17 +220,21 @@ def _halted_on_run(unit: Unit, legs: list[Leg], times: list[float], i: int, j: i
     frac = 0.0 if seg_time <= 0 else min(1.0, max(0.0, (now - began) / seg_time))
     # The referee's exact point; the kinematic one (p0 + v·elapsed) agrees with it to
     # rounding, and a unit already inside is stopped where it stands.
-    unit.pos = p0 if trigger.inside else trigger.point
+    unit.pos = p0 if isinstance(trigger, Trigger) and trigger.inside else trigger.point
     return k, began, budget - frac * cost, False
 
 
-def react_all(battle: BattleContext, unit: Unit, trigger: Trigger) -> Outcome:
-    """Every reaction due at this instant, in order (``Trigger.each``); the mover does
-    what the strongest asks (``Outcome.strength``), returned plain (``Outcome.plain``).
-    A halt that no reacting rule recorded is closed here (``stop``, reason ``halted``)."""
+def react_all(battle: BattleContext, unit: Unit, trigger: Trigger | GroundTrigger) -> Outcome:
+    """Every reaction due at this instant, in order (``Trigger.each``), of units' watches
+    and the ground's alike; the mover does what the strongest asks (``Outcome.strength``),
+    returned plain (``Outcome.plain``). A halt that no reacting rule recorded is closed
+    here (``stop``, reason ``halted``)."""
     outcome, closed = Outcome.CONTINUE, False
     for each in trigger.each():
-        said = each.watch.react(battle, unit, each)
+        if isinstance(each, Trigger):
+            said = each.watch.react(battle, unit, each)
+        else:
+            said = each.watch.react(battle, unit, each)
         if said.__class__ is not Outcome:
             _not_an_outcome(each.watch, said)
         if said.strength > outcome.strength:
@@ -243,7 +248,7 @@ def react_all(battle: BattleContext, unit: Unit, trigger: Trigger) -> Outcome:
     return outcome.plain
 
 
-def _not_an_outcome(watch: Watch, said: object) -> NoReturn:
+def _not_an_outcome(watch: Watch | GroundWatch, said: object) -> NoReturn:
     """A watch's ``react`` answered something other than an Outcome: say which watch, at once."""
     cls = type(watch)
     raise InputError(f"returned {said!r}; expected a sim.Outcome (such as sim.Outcome.CONTINUE "
@@ -260,12 +265,16 @@ def walk_straight(battle: BattleContext, unit: Unit, point: Point,
     battle.referee.arm(unit, p0, point, duration)
     try:
         yield battle.env.timeout(duration)
+        if unit.on_board:
+            unit.pos = point   # there: the referee counts its walk up to here
     except simpy.Interrupt as intr:
         trigger = intr.cause
-        if not isinstance(trigger, Trigger):
+        if not isinstance(trigger, (Trigger, GroundTrigger)):
             return Outcome.DEAD   # struck down: Battle.eliminate set its exact position
         unit.course = None
-        unit.pos = point if trigger.s >= 1.0 else p0 if trigger.inside else trigger.point
+        inside = isinstance(trigger, Trigger) and trigger.inside
+        unit.pos = point if trigger.s >= 1.0 else p0 if inside else trigger.point
+        battle.referee.disarm(unit)   # it stands where it stopped: its walk is counted up to here
         outcome = react_all(battle, unit, trigger)
         if outcome is not Outcome.CONTINUE:
             return outcome
@@ -276,10 +285,7 @@ def walk_straight(battle: BattleContext, unit: Unit, point: Point,
     finally:
         unit.course = None
         battle.referee.disarm(unit)
-    if not unit.on_board:
-        return Outcome.DEAD
-    unit.pos = point
-    return "done"
+    return "done" if unit.on_board else Outcome.DEAD
 
 
 def go_straight(battle: BattleContext, unit: Unit, point: Point,

@@ -7,6 +7,11 @@ radius (a segment–circle intersection), and schedules only the earliest. If th
 finishes the segment first, the scheduled moment is cancelled. When it fires, the
 referee interrupts the mover's SimPy process with a ``Trigger`` that carries the exact
 point, so nothing is ever sampled and no radius can be skipped.
+
+Ground watches (``add_ground``: an area entered, a line crossed, an edge used, each
+further length walked in an area) are asked the same question of the same segment
+(``sim.agents.ground_referee``); the earliest reaction of either kind comes first, and
+reactions due at one instant react in the order their watches were added.
 """
 from __future__ import annotations
 
@@ -16,27 +21,37 @@ from typing import cast
 
 import simpy
 
+from sim import arguments
+from sim.agents.ground_referee import GroundReferee
 from sim.agents.unit import Unit
-from sim.engine.context import BattleContext
-from sim.engine.context import Trigger as Trigger  # the referee's watches (re-exported)
+from sim.engine.context import BattleContext, check_ground_watch
+from sim.engine.context import GroundTrigger as GroundTrigger  # the referee's watches (re-exported)
+from sim.engine.context import GroundWatch as GroundWatch
+from sim.engine.context import Trigger as Trigger
 from sim.engine.context import Watch as Watch
 from sim.engine.instants import at, order_key
+from sim.errors import InputError
+from sim.space import ground
 from sim.space.geometry import Point, first_root, lerp, moving_closer, reach, tolerance
 from sim.space.spatial_hash import GridMemo, SpatialGrid
 
-#: A reaction found on a segment: (s, watch index, reactor id, tie, reactor, inside,
-#: the point it reacts at if later than its entry, its distance at the segment's start, watch).
-Found = tuple[float, int, str, float, Unit, bool, "Point | None", float, Watch]
+#: A reaction found on a segment: (s, watch order, reactor id, tie, reactor, inside,
+#: the point it reacts at if later than its entry, its distance at the segment's start,
+#: watch). A ground watch's has no reactor (``sim.agents.ground_referee.GroundFound``).
+Found = tuple[float, int, str, float, "Unit | None", bool, "Point | None", float, "Watch | GroundWatch"]
 
 
 def _watch_then_id(f: Found) -> tuple[int, str]:
     return f[1], f[2]
 
 
-def _trigger(f: Found, p0: Point, p1: Point) -> Trigger:
-    """The Trigger of a reaction found on p0→p1."""
+def _trigger(f: Found, p0: Point, p1: Point) -> Trigger | GroundTrigger:
+    """The Trigger (a GroundTrigger for a ground watch) of a reaction found on p0→p1."""
     s, _, _, _, reactor, inside, far_in, d0, watch = f
     point = p0 if s == 0.0 else far_in or lerp(p0, p1, s)
+    if isinstance(watch, GroundWatch):
+        return GroundTrigger(watch, watch.feature, point, s)
+    reactor = cast(Unit, reactor)   # a unit's watch has a reactor
     if s == 0.0:
         d = d0
     elif far_in is None:
@@ -53,17 +68,50 @@ class Referee:
         self.battle = battle
         self.env = battle.env
         self.watches: list[Watch] = []
-        self._indexes: dict[str, list[tuple[Watch, SpatialGrid[Unit]]]] = {}   # side -> per watch
+        self.ground_watches: list[GroundWatch] = []
+        self._order: list[int] = []   # each of ``watches``' place among all watches added
+        self._added = 0               # watches added so far, of both kinds
+        self._ground: GroundReferee | None = None   # made by the first ground watch
+        self._indexes: dict[str, list[tuple[int, Watch, SpatialGrid[Unit]]]] = {}   # side -> per watch
         self._memo: GridMemo[Unit] = GridMemo()   # the reactors' indexes between phases
         self._armed: dict[str, int] = {}    # unit id -> token of its live schedule
         self._token = 0
-        #: The last reaction fired: (instant, watch, reactor, mover); a battle standing
-        #: still names it (``sim.engine.instants.StalledBattle``).
-        self.last: tuple[float, Watch, Unit, Unit] | None = None
+        #: The last reaction fired: (instant, watch, reactor (None: the ground), mover); a
+        #: battle standing still names it (``sim.engine.instants.StalledBattle``).
+        self.last: tuple[float, Watch | GroundWatch, Unit | None, Unit] | None = None
 
     def add(self, watch: Watch) -> None:
         """Arm ``watch`` on every mover from now on."""
         self.watches.append(watch)
+        self._order.append(self._added)
+        self._added += 1
+
+    def add_ground(self, watch: GroundWatch) -> None:
+        """Arm the ground watch ``watch`` on every mover from now on."""
+        check_ground_watch(watch, "watch")
+        ground = self._ground
+        if ground is None:
+            ground = self._ground = GroundReferee(self.battle)
+        elif ground.holds(watch):
+            raise InputError("this ground watch is armed already (expected each watch added once)",
+                             place="watch")
+        self.ground_watches.append(watch)
+        ground.add(watch, self._added)
+        self._added += 1
+
+    def progress(self, mover: Unit, area: ground.Area) -> float:
+        """The length ``mover`` has walked inside ``area`` in this battle, up to where it last stood.
+
+        Where it last stood: the end of its last run, or where a reaction or an
+        elimination stopped it. Counted exactly for every area a ground watch holds (``sim.agents.ground_referee``).
+        """
+        arguments.instance(mover, "mover", Unit, "a sim.Unit")
+        arguments.instance(area, "area", ground.Area, "a sim.ground.Area")
+        found = None if self._ground is None else self._ground.progress(mover, area)
+        if found is None:
+            raise InputError(f"area {area.id!r} is held by no ground watch (the referee counts only "
+                             "those: expected the area of one added with add_ground)", place="area")
+        return found
 
     def begin_phase(self) -> None:
         """Index the reactors afresh: they do not move while the other side moves."""
@@ -76,8 +124,8 @@ class Referee:
         # smaller where reactors stand densely: a segment then meets only those near it.
         return self._memo.grid((idx, side), reactors, max(watch.radius, 1e-6) * 4)
 
-    def earliest(self, mover: Unit, p0: Point, p1: Point) -> tuple[float, Trigger] | None:
-        """(s, Trigger) of the first reaction along p0→p1, or None.
+    def earliest(self, mover: Unit, p0: Point, p1: Point) -> tuple[float, Trigger | GroundTrigger] | None:
+        """(s, Trigger) of the first reaction along p0→p1 (a GroundTrigger: the ground's), or None.
 
         Every reaction due at that first instant (to the tolerance) comes with it, in
         ``Trigger.tied``: each reactor whose trigger falls there reacts.
@@ -86,7 +134,7 @@ class Referee:
         # Trigger is made only for the reactions that come first.
         found: list[Found] = []
         best = math.inf   # the earliest s so far
-        for idx, (watch, grid) in enumerate(self._indexes.get(mover.side) or self._index_side(mover.side)):
+        for idx, watch, grid in self._indexes.get(mover.side) or self._index_side(mover.side):
             r = watch.radius
             near = grid.near_segment(p0, p1, r)
             # Most segments pass no enemy: ask the rule only when one is near.
@@ -158,6 +206,8 @@ class Referee:
                 found.append((s, idx, reactor.id, tie, reactor, inside, far_in, d0, watch))
                 if s < best:
                     best = s
+        if self._ground is not None:
+            found += self._ground.found(mover, p0, p1)
         if not found:
             return None
         first = min(found)   # the earliest (s, then watch, then id); it says where the mover stops
@@ -172,8 +222,8 @@ class Referee:
     def quiet(self, mover: Unit, points: Sequence[Point]) -> bool:
         """True when no watch has an enemy near the box of the mover's position and ``points``.
 
-        ``points`` are the move's waypoints: then no segment of the move can trigger, and
-        it need not be armed.
+        Nor may a ground watch's feature meet that box. ``points`` are the move's
+        waypoints: then no segment of the move can trigger, and it need not be armed.
 
         Sound because reactors are indexed once per phase: none appears mid-phase.
         """
@@ -188,20 +238,24 @@ class Referee:
                 y0 = y
             elif y > y1:
                 y1 = y
-        for watch, grid in self._indexes.get(mover.side) or self._index_side(mover.side):
+        if self._ground is not None and self._ground.meets(x0, y0, x1, y1):
+            return False
+        for _, watch, grid in self._indexes.get(mover.side) or self._index_side(mover.side):
             # Only an enemy within reach of the box counts (with a margin wider than the
             # narrow phase's tangent tolerance); most moves are clear of them all.
             if grid.any_near_box(x0, y0, x1, y1, reach(watch.radius)) and watch.active(self.battle, mover):
                 return False
         return True
 
-    def _index_side(self, side: str) -> list[tuple[Watch, SpatialGrid[Unit]]]:
-        """Every watch's index of its reactors against movers of ``side``.
+    def _index_side(self, side: str) -> list[tuple[int, Watch, SpatialGrid[Unit]]]:
+        """Every watch's index of its reactors against movers of ``side``, with its order.
 
         Built at the phase's first question (the broad phase's or the narrow one's) and kept.
         """
-        found = self._indexes[side] = [(watch, self._grid(idx, watch, side))
-                                       for idx, watch in enumerate(self.watches)]
+        order = self._order
+        found = self._indexes[side] = [
+            (order[idx] if idx < len(order) else self._added + idx, watch, self._grid(idx, watch, side))
+            for idx, watch in enumerate(self.watches)]   # (appended to ``watches`` directly: after all)
         return found
 
     def arm(self, mover: Unit, p0: Point, p1: Point, duration: float,
@@ -213,7 +267,12 @@ class Referee:
         """
         self._token += 1
         token = self._armed[mover.id] = self._token
+        ground = self._ground
+        if ground is not None:
+            ground.settle(mover)   # what it walked since it was last armed, up to here
         found = self.earliest(mover, p0, p1)
+        if ground is not None:
+            ground.open(mover, p0, p1)
         if found is None:
             return None
         s, trigger = found
@@ -222,6 +281,8 @@ class Referee:
         def fire(_event: simpy.Event) -> None:
             if self._armed.get(mover.id) == token and process.is_alive:
                 self._armed.pop(mover.id, None)
+                if ground is not None:
+                    ground.fired(mover, trigger)
                 self.last = (env.now, trigger.watch, trigger.reactor, mover)
                 process.interrupt(trigger)
 
@@ -233,5 +294,10 @@ class Referee:
         return s
 
     def disarm(self, mover: Unit) -> None:
-        """Cancel the mover's scheduled reaction (segment finished or move ended)."""
+        """Cancel the mover's scheduled reaction (segment finished or move ended, or a reaction stopped it).
+
+        What it walked is counted up to where it stands (``progress``).
+        """
         self._armed.pop(mover.id, None)
+        if self._ground is not None:
+            self._ground.settle(mover)

@@ -19,7 +19,7 @@ import simpy
 
 from sim import arguments
 from sim.agents.plans import Plans
-from sim.agents.referee import Referee
+from sim.agents.referee import GroundWatch, Referee
 from sim.agents.runs import place_and_passed
 from sim.agents.unit import Unit
 from sim.engine.clock import Phase, TurnClock
@@ -232,7 +232,9 @@ class Battle:
         if last is not None and last[0] == self.env.now:
             _, watch, reactor, mover = last
             rule = f" (rule {watch.rule})" if watch.rule else ""
-            return f"the last reaction there: watch {type(watch).__name__}{rule} of unit {reactor.id} " \
+            whose = f"unit {reactor.id}" if reactor is not None \
+                else f"feature {watch.feature.id}" if isinstance(watch, GroundWatch) else "no unit"
+            return f"the last reaction there: watch {type(watch).__name__}{rule} of {whose} " \
                    f"against mover {mover.id}"
         records = self.log.records
         if records and records[-1]["t"] == self.env.now:

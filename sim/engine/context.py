@@ -10,13 +10,16 @@ ever set on the battle or on a unit.
 """
 from __future__ import annotations
 
+import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from typing_extensions import TypeVar
 
+from sim import arguments
 from sim.agents.outcome import Outcome
+from sim.space import ground
 from sim.space.geometry import Point, moving_closer
 
 if TYPE_CHECKING:
@@ -147,25 +150,32 @@ class RefereeView(Protocol):
     """The referee as rules see it (``sim.agents.referee.Referee``): watches armed on movers."""
 
     watches: list[Watch]
+    ground_watches: list[GroundWatch]
 
     def add(self, watch: Watch) -> None:
         """Arm ``watch`` on every mover from now on."""
 
+    def add_ground(self, watch: GroundWatch) -> None:
+        """Arm the ground watch ``watch`` on every mover from now on."""
+
+    def progress(self, mover: Unit, area: ground.Area) -> float:
+        """The length ``mover`` has walked inside ``area`` in this battle, up to where it last stood."""
+
     def begin_phase(self) -> None:
         """Index the reactors afresh: they do not move while the other side moves."""
 
-    def earliest(self, mover: Unit, p0: Point, p1: Point) -> tuple[float, Trigger] | None:
-        """(s, Trigger) of the first reaction along p0→p1, or None."""
+    def earliest(self, mover: Unit, p0: Point, p1: Point) -> tuple[float, Trigger | GroundTrigger] | None:
+        """(s, Trigger) of the first reaction along p0→p1 (a GroundTrigger: the ground's), or None."""
 
     def quiet(self, mover: Unit, points: Sequence[Point]) -> bool:
-        """True when no watch can react anywhere along the polyline ``points``."""
+        """True when no watch, of a unit or of the ground, can react anywhere along the polyline ``points``."""
 
     def arm(self, mover: Unit, p0: Point, p1: Point, duration: float,
             until: float | None = None) -> float | None:
         """Schedule the first reaction on the segment p0→p1 walked in ``duration`` (ending at ``until``)."""
 
     def disarm(self, mover: Unit) -> None:
-        """Cancel the mover's scheduled reaction, if any."""
+        """Cancel the mover's scheduled reaction, if any; count its walk up to where it stands."""
 
 
 class ServicesView(Protocol):
@@ -228,8 +238,10 @@ class Trigger:
 
     ``s`` is the fraction of the segment at which it comes (1.0: the mover has reached
     the segment's end). ``tied`` are the other reactions due at the same instant, to the
-    referee's tolerance (``sim.space.geometry.tolerance``), in watch order, then unit-id
-    order: each reacts in turn after this one.
+    referee's tolerance (``sim.space.geometry.tolerance``), in the order the watches were
+    added (``add`` and ``add_ground`` alike), then unit-id order: each reacts in turn
+    after this one. A ground watch's reaction among them is a ``GroundTrigger``.
+    ``feature`` is always None here: a unit reacts, not the ground.
     """
 
     watch: Watch
@@ -238,9 +250,31 @@ class Trigger:
     dist: float
     inside: bool          # the mover was strictly within the radius already
     s: float = 0.0
-    tied: tuple[Trigger, ...] = ()
+    tied: tuple[Trigger | GroundTrigger, ...] = ()
+    feature: ground.Area | ground.Line | ground.Edge | None = None
 
-    def each(self) -> tuple[Trigger, ...]:
+    def each(self) -> tuple[Trigger | GroundTrigger, ...]:
+        """This reaction and those tied with it, in the order they react."""
+        return (self, *self.tied)
+
+
+@dataclass
+class GroundTrigger:
+    """Why the ground interrupted a mover: which ground watch, which feature, where.
+
+    ``point`` is where the mover is halted: the exact point of the event on the segment,
+    a fraction ``s`` along it. ``tied`` as in ``Trigger``. ``reactor`` is always None:
+    no unit reacts, the ground does.
+    """
+
+    watch: GroundWatch
+    feature: ground.Area | ground.Line | ground.Edge
+    point: Point
+    s: float = 0.0
+    tied: tuple[Trigger | GroundTrigger, ...] = ()
+    reactor: None = None
+
+    def each(self) -> tuple[Trigger | GroundTrigger, ...]:
         """This reaction and those tied with it, in the order they react."""
         return (self, *self.tied)
 
@@ -291,3 +325,66 @@ class Watch:
         a plain ``HALT_*`` has the movement close the move (``stop``, reason ``halted``).
         """
         raise NotImplementedError
+
+
+class GroundEvent(enum.Enum):
+    """What a ground watch reacts to (``sim.space.ground`` gives each reading exactly)."""
+
+    ENTER = "enter"   # a mover passes into an Area
+    CROSS = "cross"   # a mover comes onto a Line
+    EVERY = "every"   # each further ``every`` of length a mover walks inside an Area
+    USE = "use"       # a mover starts to run along an Edge
+
+
+#: The feature each event is of.
+_FEATURE_OF = {GroundEvent.ENTER: ground.Area, GroundEvent.EVERY: ground.Area, GroundEvent.CROSS: ground.Line,
+               GroundEvent.USE: ground.Edge}
+
+
+class GroundWatch:
+    """A reaction of the ground the referee arms on movers: a ``feature`` and the ``event`` on it.
+
+    ``every`` (EVERY only) is the length, in the map's units, between two reactions. A
+    subclass sets ``rule``, may say whether the watch applies to a mover (``active``,
+    asked before any geometry) and whether a reaction found on a segment happens
+    (``eligible``), and says in ``react`` what the mover does then.
+    """
+
+    rule: str = ""
+    feature: ground.Area | ground.Line | ground.Edge
+    event: GroundEvent
+    every: float | None = None
+
+    def __init__(self, feature: ground.Area | ground.Line | ground.Edge, event: GroundEvent,
+                 every: float | None = None) -> None:
+        self.feature = feature
+        self.event = event
+        self.every = every
+        check_ground_watch(self, type(self).__name__)
+
+    def active(self, battle: BattleContext, mover: Unit) -> bool:
+        """Whether the watch applies to this mover at all (default: always)."""
+        return True
+
+    def eligible(self, battle: BattleContext, mover: Unit) -> bool:
+        """Whether a reaction found on the mover's segment happens (default: yes)."""
+        return True
+
+    def react(self, battle: BattleContext, mover: Unit, trigger: GroundTrigger) -> Outcome:
+        """Apply the rule; return what the mover does next (a ``sim.Outcome``, as ``Watch.react``)."""
+        raise NotImplementedError
+
+
+def check_ground_watch(watch: Any, place: str) -> GroundWatch:
+    """``watch`` if it is a ``GroundWatch`` whose feature, event and ``every`` agree; else an ``InputError``."""
+    checked: GroundWatch = arguments.instance(watch, place, GroundWatch, "a sim.GroundWatch")
+    event = arguments.instance(getattr(watch, "event", None), f"{place}.event", GroundEvent, "a sim.GroundEvent")
+    kind = _FEATURE_OF[event]
+    arguments.instance(getattr(watch, "feature", None), f"{place}.feature", kind,
+                       f"a sim.ground.{kind.__name__} (the feature of {event.name})")
+    every = getattr(watch, "every", None)
+    if event is GroundEvent.EVERY:
+        arguments.number(every, f"{place}.every", positive=True)
+    elif every is not None:
+        raise arguments.fail(f"{place}.every", f"None (only EVERY has a length, not {event.name})", every)
+    return checked

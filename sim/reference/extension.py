@@ -22,8 +22,8 @@ import sim.toolkit
 #: The types of the surface, in reading order: the battle as rules see it, then what
 #: a system declares, then what its reactions and choices answer.
 SURFACE = ("BattleContext", "Game", "Phase", "PhaseSpec", "TurnClock", "Dice", "EventLog", "Unit", "Terrain",
-           "RefereeView", "PlansView", "Watch", "Trigger", "Outcome", "RuleSystem", "Checks", "MetricReporter",
-           "Knobs", "BaseKnobs", "Behaviour", "BehaviourKind", "Response")
+           "RefereeView", "PlansView", "Watch", "Trigger", "GroundWatch", "GroundEvent", "GroundTrigger", "Outcome",
+           "RuleSystem", "Checks", "MetricReporter", "Knobs", "BaseKnobs", "Behaviour", "BehaviourKind", "Response")
 
 
 def _first_line(obj: Any) -> str:
