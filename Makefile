@@ -15,9 +15,10 @@ $(DEMO_STAMP): pyproject.toml
 	touch $(DEMO_STAMP)
 
 $(STAMP): $(DEMO_STAMP) pyproject.toml examples/plugins/sim-duel/pyproject.toml \
-		examples/plugins/sim-mgbeam/pyproject.toml
+		examples/plugins/sim-mgbeam/pyproject.toml examples/plugins/sim-minefield/pyproject.toml
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]' -e examples/plugins/sim-duel -e examples/plugins/sim-mgbeam
+	$(PY) -m pip install --quiet -e '.[test]' -e examples/plugins/sim-duel -e examples/plugins/sim-mgbeam \
+		-e examples/plugins/sim-minefield
 	touch $(STAMP)
 
 demo: $(DEMO_STAMP)

@@ -22,6 +22,9 @@ from sim.catalogue import define_rules, implements
 from sim.engine.clock import Phase, PhaseRole, PhaseSpec, TurnClock
 from sim.engine.context import (
     BattleContext,
+    GroundEvent,
+    GroundTrigger,
+    GroundWatch,
     HooksView,
     PlansView,
     RefereeView,
@@ -35,6 +38,8 @@ from sim.engine.log import EventLog
 from sim.engine.services import Service, Services
 from sim.errors import InputError
 from sim.scenario.features import AreaFeature, EdgeFeature, LineFeature, features_in
+from sim.space import ground
+from sim.space.ground import Area, Edge, Line
 from sim.space.terrain import Terrain
 from sim.systems.behaviours import Behaviour, BehaviourKind
 from sim.systems.declarations import PluginError
@@ -56,12 +61,11 @@ from sim.systems.knobs import BaseKnobs, Knobs, behaviour_of
 from sim.systems.registry import register, unregister
 
 __all__ = [
-    "REACTION_MOVE", "ROUTE", "TARGET",
-    "AreaFeature", "BaseGame", "BaseKnobs", "BattleContext", "Behaviour", "BehaviourKind", "Checks", "Dice",
-    "EdgeFeature", "EventLog", "Geometry", "HooksView", "InputError", "Knobs", "LineFeature", "MetricKind",
-    "MetricReporter", "ModulePlay", "Need", "Observation", "Outcome", "Phase", "PhaseRole", "PhaseSpec",
-    "PlansView", "PluginError", "RefereeView", "Response", "RuleModule", "Ruleset", "Service", "Services",
-    "ServicesView", "Shape", "ShapeKind", "StalledBattle", "Terrain", "Trigger", "TurnClock", "Unit", "Watch",
-    "behaviour_of", "define_rules", "events", "features_in", "go_straight", "implements", "movement_process",
-    "register", "unregister",
+    "REACTION_MOVE", "ROUTE", "TARGET", "Area", "AreaFeature", "BaseGame", "BaseKnobs", "BattleContext", "Behaviour",
+    "BehaviourKind", "Checks", "Dice", "Edge", "EdgeFeature", "EventLog", "Geometry", "GroundEvent", "GroundTrigger",
+    "GroundWatch", "HooksView", "InputError", "Knobs", "Line", "LineFeature", "MetricKind", "MetricReporter",
+    "ModulePlay", "Need", "Observation", "Outcome", "Phase", "PhaseRole", "PhaseSpec", "PlansView", "PluginError",
+    "RefereeView", "Response", "RuleModule", "Ruleset", "Service", "Services", "ServicesView", "Shape", "ShapeKind",
+    "StalledBattle", "Terrain", "Trigger", "TurnClock", "Unit", "Watch", "behaviour_of", "define_rules", "events",
+    "features_in", "go_straight", "ground", "implements", "movement_process", "register", "unregister",
 ]

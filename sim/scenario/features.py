@@ -10,17 +10,19 @@ hold.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import Field, model_validator
+from pydantic import Field, Strict, model_validator
 
 from sim.space.checks import MAX_POINTS
-from sim.space.spec import Point
 from sim.systems.knobs import Knobs
 
 __all__ = ["AreaFeature", "EdgeFeature", "Feature", "LineFeature", "features_in"]
 
 _ID = r"^[A-Za-z0-9_.\-]+$"
+_Coordinate = Annotated[float, Strict(), Field(allow_inf_nan=False)]
+#: A point ``[x, y]`` as a file writes it (a list): two finite numbers, no coercion.
+Point = Annotated[tuple[_Coordinate, _Coordinate], Strict(False)]
 
 
 class AreaFeature(Knobs):

@@ -202,6 +202,12 @@ def _foreign(loc: tuple[Any, ...], composition: Composition) -> tuple[tuple[Any,
         if any(s.knobs is not None and s.name == loc[1] for s in everything):
             return ("rules",), (f"rules.{loc[1]} is set but ruleset '{name}' does not use it "
                                 f"(it reads {reads})")
+    own = [m.name for m in composition.modules if m.features is not None]
+    if loc and loc[0] == "features" and (len(loc) == 1 or len(loc) == 2 and loc[1] not in own and any(
+            m.features is not None and m.name == loc[1] for m in REGISTRY.modules)):
+        which = f"features.{loc[1]}" if len(loc) > 1 else "features"
+        return ("features",), (f"{which} is set but ruleset '{name}' does not use it (its modules with "
+                               f"features: {own})")
     if len(loc) == 3 and loc[:2] == ("rules", "base"):
         base = composition.base.base_knobs or BaseKnobs
         if any((bk := getattr(s, "base_knobs", None)) is not None and loc[2] in bk.model_fields for s in everything):
