@@ -186,7 +186,8 @@ def test_each_modules_rules_act_in_the_composed_battle_each_roll_audited():
 def test_its_features_are_checked_when_the_scenario_is_read():
     doc = _doc()
     doc["features"]["minefield"]["fields"][0]["polygon"][1] = [500, 5]
-    with pytest.raises(sim.InputError, match=r"features\.minefield\.fields\.0\.polygon\.1: point \[500\.0, 5\.0\] is off"):
+    off = r"features\.minefield\.fields\.0\.polygon\.1: point \[500\.0, 5\.0\] is off"
+    with pytest.raises(sim.InputError, match=off):
         sim.scenario_from_dict(copy.deepcopy(doc), "m.yaml")
     doc = _doc()
     doc["features"]["minefield"]["fields"][0]["polygon"] = [[35, 5], [55, 55], [55, 5], [35, 55]]
