@@ -28,6 +28,7 @@ from sim.decide.points import At
 from sim.engine.clock import PhaseSpec
 from sim.errors import InputError
 from sim.files import read_bytes, write_text
+from sim.reference.architecture import architecture_parts
 from sim.reference.extension import surface
 from sim.reference.jsonschema import scenario_schema, study_schema, systems_of
 from sim.reference.site import cli_parts, events_parts, rules_parts
@@ -340,6 +341,8 @@ def _files(docs: Path, parser: argparse.ArgumentParser) -> dict[Path, Callable[[
         docs / "scenario.md": lambda text: _fill(text, scenario_parts(docs), str(docs / "scenario.md")),
         docs / "study.md": lambda text: _fill(text, study_parts(docs), str(docs / "study.md")),
         docs / "extending.md": lambda text: _fill(text, {"surface": surface()}, str(docs / "extending.md")),
+        docs / "background" / "architecture.md": lambda text: _fill(text, architecture_parts(),
+                                                                    str(docs / "background" / "architecture.md")),
     }
     for name, parts in (("cli", partial(cli_parts, parser)), ("events", events_parts), ("rules", rules_parts)):
         page = docs / "reference" / f"{name}.md"

@@ -70,7 +70,7 @@ from sim.systems.fow.events import ASSAULT_AFTER_CATCH, CATCH, ESCAPE, FIREPOWER
 from sim.systems.fow.game import FowGame
 from sim.systems.fow.knobs import FowKnobs, FowPolicies
 from sim.systems.fow.services import FowServices
-from sim.systems.games import BaseGame, Checks, Geometry, Ruleset
+from sim.systems.games import BaseGame, Checks, Ruleset
 from sim.systems.knobs import BaseKnobs
 from sim.toolkit.skirmish import ChargeOrders
 from sim.toolkit.snipers import SniperUnitKeys, check_sniper_policy, sniper_metrics
@@ -111,7 +111,6 @@ BASE = BaseGame(
     game=FowGame,
     services=FowServices,
     provides=frozenset({Service.HIT, Service.DAMAGE, Service.PIN, Service.KEEP_BUSY}),
-    geometries=frozenset({Geometry.TABLE}),
     knobs=FowKnobs,
     policy_keys=FowPolicies,
     base_knobs=BaseKnobs,
