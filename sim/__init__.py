@@ -17,15 +17,13 @@ a battle to a decision point and continues it under several orders (``sim.decide
 ``sim.first_entry`` is the referee's geometry (where a straight move first comes within a
 radius); ``sim.too_tables`` the Theatre of Operation tables.
 
-Extend it without forking: a rule system is one ``RuleSystem`` (``register_system``),
-a metric one ``MetricReporter`` (``register_metric``), a named choice a knob selects one
-``Behaviour`` of a typed ``BehaviourKind`` (``register_behaviour``; the plans' kinds are
-``ROUTE``, ``REACTION_MOVE`` answering a ``Response``, and ``TARGET``); an installed distribution offers
-them through the entry-point groups ``sim.systems`` and ``sim.metrics``. Rules see the battle
-through ``BattleContext``; exact reactions to movers are referee ``Watch``-es, whose
-``react`` answers an ``Outcome``, and ``GroundWatch``-es on the features of ``sim.ground``
-(an area entered, a line crossed, an edge used, each further length walked in an area);
-a system's phases are ``PhaseSpec``-s (a name, and whether units move in it).
+Extend it without forking: ``sim.plugin`` is the plug-in author's namespace (a base
+game, a rule module that joins one, a ruleset that names them, a metric, a behaviour, and
+``sim.plugin.register``, the one door); an installed distribution offers them through its
+entry points. ``import sim`` is the user's front door: what is listed in ``__all__``. The
+names an earlier version exported here for plug-in authors (``sim.RuleSystem``,
+``sim.Watch``, ``sim.register_system``, ...) still work, with a deprecation warning that
+names where each now lives.
 What is not stable yet lives in ``sim.experimental``.
 """
 from __future__ import annotations  # noqa: I001 - sim._start comes first
@@ -42,26 +40,10 @@ try:
 except importlib.metadata.PackageNotFoundError:  # run from a source tree, not installed
     __version__ = "0+unknown"
 
+import warnings
+
 from sim import arguments, events, plugin
-from sim.agents.choices import REACTION_MOVE, ROUTE, TARGET, Response
-from sim.agents.movement import go_straight, movement_process
-from sim.agents.outcome import Outcome
-from sim.agents.unit import Unit
-from sim.catalogue import define_rules, implements
 from sim.decide.branch import branch
-from sim.engine.battle import Battle
-from sim.engine.clock import Phase, PhaseSpec, TurnClock
-from sim.engine.context import (
-    BattleContext,
-    GroundEvent,
-    GroundTrigger,
-    GroundWatch,
-    PlansView,
-    RefereeView,
-    Trigger,
-    Watch,
-)
-from sim.engine.dice import Dice
 from sim.engine.instants import StalledBattle
 from sim.engine.log import EventLog
 from sim.errors import InputError
@@ -70,43 +52,88 @@ from sim.metrics import compute_metrics, metric_kinds
 from sim.replication import BattleResult, run_battle
 from sim.scenario.load import apply_overrides, load_scenario, scenario_from_dict
 from sim.scenario.schema import Scenario
-from sim.space import ground
 from sim.space.geometry import first_entry
-from sim.space.terrain import Terrain
-from sim.systems.behaviours import Behaviour, BehaviourKind, register_behaviour
-from sim.systems.knobs import BaseKnobs, Knobs
-from sim.systems.registry import (
-    Checks,
-    Game,
-    MetricReporter,
-    PluginError,
-    RuleSystem,
-    register_metric,
-    register_system,
-    rule_system,
-    system_names,
-)
+from sim.systems.declarations import PluginError
+from sim.systems.registry import system_names
 
 if TYPE_CHECKING:
     from sim import viz
+
+    # Moved (deprecated here, ``__getattr__`` below): for type checkers, as they were.
+    from sim.engine.battle import Battle as Battle
+    from sim.plugin import REACTION_MOVE as REACTION_MOVE
+    from sim.plugin import ROUTE as ROUTE
+    from sim.plugin import TARGET as TARGET
+    from sim.plugin import BaseKnobs as BaseKnobs
+    from sim.plugin import BattleContext as BattleContext
+    from sim.plugin import Behaviour as Behaviour
+    from sim.plugin import BehaviourKind as BehaviourKind
+    from sim.plugin import Checks as Checks
+    from sim.plugin import Dice as Dice
+    from sim.plugin import Game as Game
+    from sim.plugin import GroundEvent as GroundEvent
+    from sim.plugin import GroundTrigger as GroundTrigger
+    from sim.plugin import GroundWatch as GroundWatch
+    from sim.plugin import Knobs as Knobs
+    from sim.plugin import MetricReporter as MetricReporter
+    from sim.plugin import Outcome as Outcome
+    from sim.plugin import Phase as Phase
+    from sim.plugin import PhaseSpec as PhaseSpec
+    from sim.plugin import PlansView as PlansView
+    from sim.plugin import RefereeView as RefereeView
+    from sim.plugin import Response as Response
+    from sim.plugin import Terrain as Terrain
+    from sim.plugin import Trigger as Trigger
+    from sim.plugin import TurnClock as TurnClock
+    from sim.plugin import Unit as Unit
+    from sim.plugin import Watch as Watch
+    from sim.plugin import define_rules as define_rules
+    from sim.plugin import go_straight as go_straight
+    from sim.plugin import ground as ground
+    from sim.plugin import implements as implements
+    from sim.plugin import movement_process as movement_process
     from sim.study.analysis.study_analysis import StudyAnalysis
     from sim.study.plan.study_file import Study
     from sim.study.run.runner import StudyRun
+    from sim.systems.behaviours import register_behaviour as register_behaviour
+    from sim.systems.registry import RuleSystem as RuleSystem
+    from sim.systems.registry import register_metric as register_metric
+    from sim.systems.registry import register_system as register_system
+    from sim.systems.registry import rule_system as rule_system
     from sim.systems.too import tables as too_tables
 
 __all__ = [
-    "REACTION_MOVE", "ROUTE", "TARGET",
-    "Battle", "BattleContext", "BattleResult", "BaseKnobs", "Behaviour", "BehaviourKind", "Checks", "Dice", "EventLog",
-    "Game", "GroundEvent", "GroundTrigger", "GroundWatch", "InputError", "Knobs", "MetricReporter", "Outcome",
-    "Phase", "PhaseSpec", "PlansView", "PluginError", "RefereeView", "Response", "RuleSystem", "Scenario",
-    "StalledBattle", "Terrain", "Trigger", "TurnClock", "Unit", "Watch", "__version__", "analyse_study",
-    "apply_overrides",
-    "branch", "compute_metrics", "plugin",
-    "define_rules", "end_states", "events", "first_entry", "go_straight", "ground", "implements", "load_scenario",
-    "load_study", "metric_kinds", "movement_process", "register_behaviour", "register_metric",
-    "register_system", "rule_system", "run", "run_study", "scenario_from_dict", "study_from_dict",
-    "system_names", "too_tables", "viz", "win_probability",
+    "BattleResult", "EventLog", "InputError", "PluginError", "Scenario", "StalledBattle", "__version__",
+    "analyse_study", "apply_overrides", "branch", "compute_metrics", "end_states", "events", "first_entry",
+    "load_scenario", "load_study", "metric_kinds", "plugin", "run", "run_study", "scenario_from_dict",
+    "study_from_dict", "system_names", "too_tables", "viz", "win_probability",
 ]
+
+#: Names an earlier version exported here, by where they now live (each still works, with a
+#: deprecation warning naming its new place, for at least one version).
+MOVED = {
+    **{name: ("sim.plugin", name) for name in (
+        "REACTION_MOVE", "ROUTE", "TARGET", "BaseKnobs", "BattleContext", "Behaviour", "BehaviourKind",
+        "Checks", "Dice", "Game", "GroundEvent", "GroundTrigger", "GroundWatch", "Knobs", "MetricReporter",
+        "Outcome", "Phase", "PhaseSpec", "PlansView", "RefereeView", "Response", "Terrain", "Trigger",
+        "TurnClock", "Unit", "Watch", "define_rules", "go_straight", "ground", "implements",
+        "movement_process")},
+    "RuleSystem": ("sim.systems.registry", "RuleSystem"),
+    "register_system": ("sim.systems.registry", "register_system"),
+    "register_metric": ("sim.systems.registry", "register_metric"),
+    "register_behaviour": ("sim.systems.behaviours", "register_behaviour"),
+    "rule_system": ("sim.systems.registry", "rule_system"),
+    "Battle": ("sim.engine.battle", "Battle"),
+}
+#: What a deprecation warning says instead, where the new way is not the same name.
+_NEW_WAY = {
+    "RuleSystem": "sim.plugin.BaseGame (registered with sim.plugin.register, with a sim.plugin.Ruleset "
+                  "naming it), or a sim.plugin.RuleModule that joins a base game",
+    "register_system": "sim.plugin.register", "register_metric": "sim.plugin.register",
+    "register_behaviour": "sim.plugin.register",
+    "rule_system": "sim.system_names() and a scenario's .composition",
+    "Battle": "sim.run (a battle's class is not a stable interface: sim.engine.battle.Battle)",
+}
 
 
 def run(scenario: Scenario | str, seed: int = 1, overrides: dict[str, Any] | None = None) -> BattleResult:
@@ -215,6 +242,13 @@ def __getattr__(name: str) -> Any:
     # (levels and morale, spotting and counter-sniper modifiers, mortal damage, saves) as
     # pure functions and constants, for lessons and exact checks.
     modules = {"viz": "sim.viz", "too_tables": "sim.systems.too.tables"}
+    if name in MOVED:
+        import importlib
+
+        module, attr = MOVED[name]
+        new = _NEW_WAY.get(name, f"sim.plugin.{name}")
+        warnings.warn(f"sim.{name} is deprecated: use {new}", DeprecationWarning, stacklevel=2)
+        return getattr(importlib.import_module(module), attr)
     if name in modules:
         import importlib
 

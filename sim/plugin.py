@@ -22,6 +22,7 @@ from sim.catalogue import define_rules, implements
 from sim.engine.clock import Phase, PhaseRole, PhaseSpec, TurnClock
 from sim.engine.context import (
     BattleContext,
+    Game,
     GroundEvent,
     GroundTrigger,
     GroundWatch,
@@ -62,10 +63,11 @@ from sim.systems.registry import register, unregister
 
 __all__ = [
     "REACTION_MOVE", "ROUTE", "TARGET", "Area", "AreaFeature", "BaseGame", "BaseKnobs", "BattleContext", "Behaviour",
-    "BehaviourKind", "Checks", "Dice", "Edge", "EdgeFeature", "EventLog", "Geometry", "GroundEvent", "GroundTrigger",
-    "GroundWatch", "HooksView", "InputError", "Knobs", "Line", "LineFeature", "MetricKind", "MetricReporter",
-    "ModulePlay", "Need", "Observation", "Outcome", "Phase", "PhaseRole", "PhaseSpec", "PlansView", "PluginError",
-    "RefereeView", "Response", "RuleModule", "Ruleset", "Service", "Services", "ServicesView", "Shape", "ShapeKind",
-    "StalledBattle", "Terrain", "Trigger", "TurnClock", "Unit", "Watch", "behaviour_of", "define_rules", "events",
-    "features_in", "go_straight", "ground", "implements", "movement_process", "register", "unregister",
+    "BehaviourKind", "Checks", "Dice", "Edge", "EdgeFeature", "EventLog", "Game", "Geometry", "GroundEvent",
+    "GroundTrigger", "GroundWatch", "HooksView", "InputError", "Knobs", "Line", "LineFeature", "MetricKind",
+    "MetricReporter", "ModulePlay", "Need", "Observation", "Outcome", "Phase", "PhaseRole", "PhaseSpec", "PlansView",
+    "PluginError", "RefereeView", "Response", "RuleModule", "Ruleset", "Service", "Services", "ServicesView",
+    "Shape", "ShapeKind", "StalledBattle", "Terrain", "Trigger", "TurnClock", "Unit", "Watch", "behaviour_of",
+    "define_rules", "events", "features_in", "go_straight", "ground", "implements", "movement_process", "register",
+    "unregister",
 ]
