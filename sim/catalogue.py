@@ -1,10 +1,12 @@
 """The rule catalogue: every rule ID, its title, and the code that applies it.
 
 The bottom layer of ``sim``: it imports nothing of ``sim`` but the argument checks. It
-names no rule: every rule system, the built-in ones included, and every toolkit part
-with rules of its own adds its IDs with ``define_rules`` before its code uses them. Code that
-applies a rule is marked with ``@implements("X.HALT", ...)``; ``sim rules`` lists each ID
-with the functions so marked (module and name), so the list can never drift from the code.
+names no rule: every base game, rule module and toolkit part with rules of its own adds its
+IDs with ``define_rules``. Code that applies a rule is marked with ``@implements("X.HALT",
+...)``, in any order with the IDs' definition (nothing depends on which module is imported
+first): a part's declared ``rules`` must be defined when it is registered, and a mark
+whose ID never is shows up in ``undefined_marks``. ``sim rules`` lists each ID with the
+functions so marked (module and name), so the list can never drift from the code.
 """
 from __future__ import annotations
 
@@ -38,10 +40,10 @@ def define_rules(titles: dict[str, str]) -> dict[str, str]:
 
 
 def implements(*ids: str) -> Callable[[T], T]:
-    """Mark a function or class as the code that applies the given rule IDs."""
+    """Mark a function or class as the code that applies the given rule IDs (defined before or after)."""
     for rule_id in ids:
-        if not isinstance(rule_id, str) or rule_id not in TITLES:
-            raise arguments.fail("ids", "rule IDs defined before (with define_rules)", rule_id)
+        if not isinstance(rule_id, str) or not rule_id:
+            raise arguments.fail("ids", "rule IDs (non-empty strings)", rule_id)
 
     def mark(obj: T) -> T:
         where = f"{getattr(obj, '__module__', '?')}.{getattr(obj, '__qualname__', repr(obj))}"
@@ -52,6 +54,11 @@ def implements(*ids: str) -> Callable[[T], T]:
         return obj
 
     return mark
+
+
+def undefined_marks() -> dict[str, list[str]]:
+    """Rule IDs code is marked with (``@implements``) that no ``define_rules`` has defined, with where."""
+    return {rid: list(places) for rid, places in _IMPLEMENTED.items() if rid not in TITLES}
 
 
 def title(rule_id: str) -> str:

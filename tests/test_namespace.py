@@ -81,3 +81,26 @@ for path in ("open_ground_advance", "village_sniper", "crossing_sniper", "stalin
 """
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert out.returncode == 0, out.stderr
+
+
+def test_rule_ids_may_be_defined_after_the_code_that_marks_them():
+    """No import order: ``@implements`` before ``define_rules`` works (the registry checks a
+    part's declared rules when it is registered), and every ID the package marks is defined."""
+    code = """
+import sim.plugin as sp
+from sim import catalogue
+
+@sp.implements("LATE.ROLL")
+def roll():
+    return 6
+
+assert catalogue.undefined_marks() == {"LATE.ROLL": ["__main__.roll"]}
+sp.define_rules({"LATE.ROLL": "Defined after the code that applies it"})
+assert catalogue.undefined_marks() == {}
+from sim.systems.registry import all_systems
+all_systems()
+import sim.toolkit.skirmish, sim.toolkit.snipers
+assert catalogue.undefined_marks() == {}, catalogue.undefined_marks()
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert out.returncode == 0, out.stderr

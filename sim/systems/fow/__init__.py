@@ -65,7 +65,7 @@ from pydantic import Field
 from sim.engine.clock import PhaseRole, PhaseSpec
 from sim.engine.services import Service
 from sim.events import ASSAULT, DEPLOY, HIT, NO_DEPLOY, PIN, RALLY, SAVE, SHOOT, SPOT, TO_RESERVE
-from sim.systems.fow import titles  # noqa: F401 - the rule IDs, before the code marking them
+from sim.systems.fow import titles  # noqa: F401 - its rule IDs and titles
 from sim.systems.fow.events import ASSAULT_AFTER_CATCH, CATCH, ESCAPE, FIREPOWER, NO_SHOT, RELOCATE, SNIPER_SHOT
 from sim.systems.fow.game import FowGame
 from sim.systems.fow.knobs import FowKnobs, FowPolicies

@@ -75,7 +75,7 @@ from typing import cast
 from sim.engine.clock import PhaseSpec
 from sim.events import ACTIVATE, ATTACK, DECIDE, DEPLOY, HIT, PIN, RALLY, SPOT, WITHDRAW
 from sim.systems.games import BaseGame, Checks, Ruleset
-from sim.systems.h17 import titles  # noqa: F401 - the rule IDs, before the code marking them
+from sim.systems.h17 import titles  # noqa: F401 - its rule IDs and titles
 from sim.systems.h17.events import (
     ELIMINATION_CHECK,
     NO_ACTIVATION,

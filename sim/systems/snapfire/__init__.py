@@ -15,7 +15,7 @@ from sim.engine.clock import PhaseRole
 from sim.engine.services import Service
 from sim.events import DECIDE, HALT, HIT
 from sim.systems.games import Checks, RuleModule, Ruleset
-from sim.systems.snapfire import titles  # noqa: F401 - the rule IDs, before the code marking them
+from sim.systems.snapfire import titles  # noqa: F401 - its rule IDs and titles
 from sim.systems.snapfire.events import SNAP_FIRE
 from sim.systems.snapfire.game import SnapFirePlay
 from sim.systems.snapfire.knobs import MarchOrders, SnapFireKnobs, SnapUnitKeys

@@ -17,7 +17,7 @@ from sim.events import ATTACK, DECIDE, DEPLOY, HIT, REHIDE, REVEAL, SAVE, SPOT, 
 from sim.systems.games import BaseGame, Checks, Ruleset
 from sim.systems.knobs import BaseKnobs, Knobs
 from sim.systems.too import events as ev
-from sim.systems.too import titles  # noqa: F401 - the rule IDs, before the code marking them
+from sim.systems.too import titles  # noqa: F401 - its rule IDs and titles
 from sim.systems.too.game import TooGame
 from sim.systems.too.knobs import TooKnobs
 from sim.systems.too.metrics import TOO_METRICS
