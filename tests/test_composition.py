@@ -244,3 +244,66 @@ def test_the_study_of_the_seeds_together_runs_and_reports_both_modules_metrics()
 def test_the_composed_scenario_shows_its_parts_in_the_docs_schema():
     text = json.dumps(sim.load_scenario(SCREEN).composition.sections, default=str)
     assert "fow" in text and "snapfire" in text and "base" in text
+
+
+class _Seen(sim.plugin.Watch):
+    """Reacts to every mover that comes within 10 cm of an enemy: a record, and it carries on."""
+
+    radius = 10.0
+
+    def reactors(self, battle, side):
+        return battle.enemies_of(side)
+
+    def eligible(self, battle, reactor, mover):
+        return not any(r["rule"] == self.rule and r["unit"] == mover.id for r in battle.log.records)
+
+    def react(self, battle, mover, trigger):
+        battle.record(self.rule.lower(), rule=self.rule, unit=mover.id, pos=mover.pos, firer=trigger.reactor.id)
+        return sim.plugin.Outcome.CONTINUE
+
+
+class _SeenA(_Seen):
+    rule = "ORDER.A"
+
+
+class _SeenB(_Seen):
+    rule = "ORDER.B"
+
+
+class _PlayA(sim.plugin.ModulePlay):
+    def setup(self, battle):
+        battle.referee.add(_SeenA())
+
+
+class _PlayB(sim.plugin.ModulePlay):
+    def setup(self, battle):
+        battle.referee.add(_SeenB())
+
+
+def test_reactions_at_one_instant_come_in_the_scenarios_module_order():
+    """Two modules whose watches react to one mover at one instant: their records come in the
+    order the scenario names the modules (the base's watches first, then each module's)."""
+    sim.plugin.define_rules({"ORDER.A": "module a sees", "ORDER.B": "module b sees"})
+    for name, play, rule in (("order_a", _PlayA, "ORDER.A"), ("order_b", _PlayB, "ORDER.B")):
+        sim.plugin.register(sim.plugin.RuleModule(name=name, title=name, play=play,
+                                                  needs=frozenset({sim.plugin.PhaseRole.MOVING}),
+                                                  events=frozenset({rule.lower()}), rules=(rule,)))
+    try:
+        doc = {"name": "order", "base": "skirmish", "turns": 1, "sides": ["blue", "red"],
+               "terrain": {"kind": "table", "width": 100, "height": 40,
+                           "waypoints": {"A": [0, 20], "B": [100, 20], "R": [50, 26]}, "edges": [["A", "B"]]},
+               "forces": {"blue": [{"id": "m", "at": "A", "move": 100, "orders": {"type": "advance", "to": "B"}}],
+                          "red": [{"id": "r", "at": "R"}]},
+               "victory": {"attacker": "blue", "destroy": False}}
+        seen = {}
+        for order in (["order_a", "order_b"], ["order_b", "order_a"]):
+            log = sim.run(scenario_from_dict({**doc, "modules": order}), 1).log.records
+            recs = [r for r in log if r["rule"] in ("ORDER.A", "ORDER.B")]
+            assert len(recs) == 2 and recs[0]["t"] == recs[1]["t"] and recs[0]["pos"] == recs[1]["pos"]
+            assert recs[0]["pos"] == pytest.approx((42.0, 20.0), abs=1e-9)   # 8 cm short of R's x: 6-8-10
+            seen[tuple(order)] = [r["rule"] for r in recs]
+        assert seen == {("order_a", "order_b"): ["ORDER.A", "ORDER.B"],
+                        ("order_b", "order_a"): ["ORDER.B", "ORDER.A"]}
+    finally:
+        sim.plugin.unregister(sim.plugin.RuleModule, "order_a")
+        sim.plugin.unregister(sim.plugin.RuleModule, "order_b")
