@@ -41,7 +41,7 @@ try:
 except importlib.metadata.PackageNotFoundError:  # run from a source tree, not installed
     __version__ = "0+unknown"
 
-from sim import arguments, events
+from sim import arguments, events, records
 from sim.agents.choices import REACTION_MOVE, ROUTE, TARGET, Response
 from sim.agents.movement import go_straight, movement_process
 from sim.agents.outcome import Outcome
@@ -91,7 +91,7 @@ __all__ = [
     "Terrain", "Trigger", "TurnClock", "Unit", "Watch", "__version__", "analyse_study", "apply_overrides",
     "branch", "compute_metrics",
     "define_rules", "end_states", "events", "first_entry", "go_straight", "implements", "load_scenario",
-    "load_study", "metric_kinds", "movement_process", "register_behaviour", "register_metric",
+    "load_study", "metric_kinds", "movement_process", "records", "register_behaviour", "register_metric",
     "register_system", "rule_system", "run", "run_study", "scenario_from_dict", "study_from_dict",
     "system_names", "too_tables", "viz", "win_probability",
 ]

@@ -64,9 +64,8 @@ from pydantic import Field
 
 from sim.engine.clock import PhaseRole, PhaseSpec
 from sim.engine.services import Service
-from sim.events import ASSAULT, DEPLOY, HIT, NO_DEPLOY, PIN, RALLY, SAVE, SHOOT, SPOT, TO_RESERVE
 from sim.systems.fow import titles  # noqa: F401 - the rule IDs, before the code marking them
-from sim.systems.fow.events import ASSAULT_AFTER_CATCH, CATCH, ESCAPE, FIREPOWER, NO_SHOT, RELOCATE, SNIPER_SHOT
+from sim.systems.fow.events import RECORDS
 from sim.systems.fow.game import FowGame
 from sim.systems.fow.knobs import FowKnobs, FowPolicies
 from sim.systems.fow.services import FowServices
@@ -119,9 +118,7 @@ BASE = BaseGame(
     order_keys=ChargeOrders,
     check=check,
     metrics=(sniper_metrics(("FOW.MARKSMAN",)),),
-    events=frozenset({DEPLOY, SPOT, TO_RESERVE, HIT, PIN, RALLY, SAVE, SHOOT, ASSAULT, RELOCATE,
-                      ESCAPE, SNIPER_SHOT, NO_SHOT, FIREPOWER, CATCH, ASSAULT_AFTER_CATCH,
-                      NO_DEPLOY}),
+    records=RECORDS,
     rules=("FOW.RELOCATE", "FOW.IMMOBILE", "FOW.CAMO", "FOW.FRIENDLY", "FOW.MARKSMAN",
            "FOW.PIN", "FOW.ESCAPE", "FOW.CATCH", "FOW.RESERVE", "BASE.F.HIT", "BASE.F.SAVE",
            "BASE.F.FP", "BASE.F.PIN", "BASE.F.ASSAULT", "FOW.SF.HIT", "FOW.SF.PIN", "FOW.SF.SNIPER"),
