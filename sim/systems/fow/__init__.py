@@ -65,7 +65,7 @@ from pydantic import Field
 from sim.engine.clock import PhaseRole, PhaseSpec
 from sim.engine.services import Service
 from sim.systems.fow import titles  # noqa: F401 - the rule IDs, before the code marking them
-from sim.systems.fow.events import RECORDS
+from sim.systems.fow.events import RECORDS, SNIPER_SHOT
 from sim.systems.fow.game import FowGame
 from sim.systems.fow.knobs import FowKnobs, FowPolicies
 from sim.systems.fow.services import FowServices
@@ -117,7 +117,7 @@ BASE = BaseGame(
     unit_keys=FowUnitKeys,
     order_keys=ChargeOrders,
     check=check,
-    metrics=(sniper_metrics(("FOW.MARKSMAN",)),),
+    metrics=(sniper_metrics((SNIPER_SHOT,)),),
     records=RECORDS,
     rules=("FOW.RELOCATE", "FOW.IMMOBILE", "FOW.CAMO", "FOW.FRIENDLY", "FOW.MARKSMAN",
            "FOW.PIN", "FOW.ESCAPE", "FOW.CATCH", "FOW.RESERVE", "BASE.F.HIT", "BASE.F.SAVE",

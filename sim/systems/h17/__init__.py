@@ -75,7 +75,7 @@ from typing import cast
 from sim.engine.clock import PhaseSpec
 from sim.systems.games import BaseGame, Checks, Ruleset
 from sim.systems.h17 import titles  # noqa: F401 - the rule IDs, before the code marking them
-from sim.systems.h17.events import RECORDS
+from sim.systems.h17.events import RECORDS, SNIPER_ATTACK
 from sim.systems.h17.game import H17Game
 from sim.systems.h17.knobs import H17Knobs, H17Policies
 from sim.systems.knobs import BaseKnobs
@@ -113,7 +113,7 @@ BASE = BaseGame(
     base_knobs=BaseKnobs,
     unit_keys=SniperUnitKeys,
     check=check,
-    metrics=(sniper_metrics(("H17.5",)),),
+    metrics=(sniper_metrics((SNIPER_ATTACK,)),),
     records=RECORDS,
     rules=("H17.1", "H17.1s", "H17.2a", "H17.2b", "H17.2c", "H17.3", "H17.4", "H17.5",
            "H17.6a", "H17.6b", "H17.6c", "BASE.H.AP", "BASE.H.CP", "BASE.H.PIN"),
