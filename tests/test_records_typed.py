@@ -140,14 +140,14 @@ def test_a_bool_is_no_int_and_an_int_no_float():
 # -- the declarations -----------------------------------------------------------------------------
 def test_every_event_a_built_in_ruleset_may_write_has_a_declared_type():
     assert set(KERNEL_RECORDS) == CORE_EVENTS
+    declared = list(REGISTRY.records)   # the kernel's, then every registered part's
+    assert {(t.event, t.kind) for t in declared} >= {(e, k) for e, k in KERNEL_RECORDS.items()}
+    assert all(tuple(f.name for f in shape(t.kind).fields[:6]) == CONTRACT_KEYS for t in declared)
     for name in builtin_rulesets():
         composition = get_system(name)
         typed = REGISTRY.records.of(composition)
         assert events_of(composition) == set(typed), name
-        for event, types in typed.items():
-            for declared in types:
-                fields = shape(declared.kind).fields
-                assert tuple(f.name for f in fields[:6]) == CONTRACT_KEYS, (event, declared)
+        assert {t.kind for types in typed.values() for t in types} <= {t.kind for t in declared}, name
         for part in composition.parts:
             assert part.events == frozenset(), part.name   # every built-in event is typed
 
@@ -216,13 +216,17 @@ def test_a_halt_a_module_declares_lets_a_plan_wait_for_a_halt(beam_module):
 
 
 def test_a_plugin_that_names_its_events_alone_still_loads_and_its_records_need_the_contract_keys():
-    module = register(_module(events=frozenset({"beam"})))
+    module = register(_module(events=frozenset({"beam", HALT})))
     try:
         scenario = scenario_from_dict(_with_module(CASES.fight(8, "fow", turns=2)))
         assert "beam" in events_of(scenario.composition) and "beam" not in REGISTRY.records.of(scenario.composition)
         assert audit(scenario, range(1, 2)) == []
         check = REGISTRY.records.checker(scenario.composition)
         assert check({"event": "beam", "anything": 1}) == "no contract keys ['t', 'turn', 'side', 'phase', 'rule']"
+        # a halt of its own, beside snap fire's typed one: the contract keys are enough
+        with_snap_fire = scenario_from_dict(_with_module(CASES.fight(8, "snapfire", turns=2)))
+        halt = {"t": 1.0, "turn": 1, "side": "blue", "phase": "movement", "event": HALT, "rule": None, "beam": "b"}
+        assert REGISTRY.records.checker(with_snap_fire.composition)(halt) is None
     finally:
         unregister(RuleModule, module.name)
 

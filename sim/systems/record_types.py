@@ -6,8 +6,8 @@ module's ``records``.
 A record type is declared where its records are written, never listed apart: the section
 reads them, so what a composition may log (``events``), the checks of a scenario's plans,
 the reference's event tables and the check of a battle's records (``checker``) all see the
-same declarations. An event a part names only in ``events`` (a plug-in of an earlier
-version) has no declared type: its records are checked for the contract keys alone.
+same declarations. An event a part names in ``events`` (a plug-in of an earlier version)
+has records of no declared type: they are checked for the contract keys alone.
 """
 from __future__ import annotations
 
@@ -96,15 +96,15 @@ class RecordTypes:
     def checker(self, composition: Composition) -> RecordCheck:
         """The check of a record of a battle under ``composition`` against its event's declared types."""
         kinds = {event: tuple(dict.fromkeys(t.kind for t in types)) for event, types in self.of(composition).items()}
-        untyped = composition.events - set(kinds)
+        named = frozenset().union(*(p.events for p in composition.parts))   # written by a part untyped
 
         def check(record: Mapping[str, Any]) -> str | None:
             event = record.get("event")
-            if isinstance(event, str) and event in kinds:
-                return mismatch(record, kinds[event])
-            if isinstance(event, str) and event in untyped:   # named alone: the contract keys at least
+            if not isinstance(event, str) or (event not in kinds and event not in named):
+                return f"event {event!r} is declared by none of {composition.name}'s parts nor the kernel"
+            if event in named:   # some part writes it without a type: the contract keys at least
                 missing = [k for k in CONTRACT_KEYS if k not in record]
                 return f"no contract keys {missing}" if missing else None
-            return f"event {event!r} is declared by none of {composition.name}'s parts nor the kernel"
+            return mismatch(record, kinds[event])
 
         return check

@@ -19,7 +19,7 @@ from sim.systems.registry import Checks, MetricReporter, Record
 from sim.toolkit.sniper_team import ELIMINATED, KILLED, SniperTeam
 from sim.toolkit.targets import PhaseIndex
 
-#: An event's name (a rule ID, ``FOW.MARKSMAN``, is not one).
+#: An event's name, lower_snake_case (a rule ID, upper case with dots, is not one).
 EVENT_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 
 __all__ = ["SNIPER_METRICS_KINDS", "SniperSpec", "SniperTeams", "SniperUnitKeys", "check_sniper_policy",
