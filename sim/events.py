@@ -1,10 +1,10 @@
 """The event names and record fields of the event log, declared once.
 
 Rules write these names, metrics count them and pictures draw them, so each is spelt
-in one place. The lifecycle names are the event log's contract (docs/reference/guarantees.md, "The event log");
-a rule system's own events (``snap_fire``, ``acquire``, ...) are declared in its
-package's ``events`` module and listed in its ``RuleSystem.events``. Imports nothing of ``sim`` but the catalogue's
-layer: it is at the bottom.
+in one place. The lifecycle names are the event log's contract (docs/reference/guarantees.md,
+"The event log"); a base game's or module's own events (``snap_fire``, ``acquire``, ...)
+are declared in its package's ``events`` module, with the records it writes (its
+``records``, typed as ``sim.records`` says). Imports nothing of ``sim``: it is at the bottom.
 """
 from __future__ import annotations
 

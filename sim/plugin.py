@@ -13,7 +13,7 @@ this namespace too. ``docs/howto/write-a-plugin.md`` walks through writing one.
 """
 from __future__ import annotations
 
-from sim import events
+from sim import events, records
 from sim.agents.choices import REACTION_MOVE, ROUTE, TARGET, Response
 from sim.agents.movement import go_straight, movement_process
 from sim.agents.outcome import Outcome
@@ -68,6 +68,6 @@ __all__ = [
     "MetricReporter", "ModulePlay", "Need", "Observation", "Outcome", "Phase", "PhaseRole", "PhaseSpec", "PlansView",
     "PluginError", "RefereeView", "Response", "RuleModule", "Ruleset", "Service", "Services", "ServicesView",
     "Shape", "ShapeKind", "StalledBattle", "Terrain", "Trigger", "TurnClock", "Unit", "Watch", "behaviour_of",
-    "define_rules", "events", "features_in", "go_straight", "ground", "implements", "movement_process", "register",
+    "define_rules", "events", "features_in", "go_straight", "ground", "implements", "movement_process", "records", "register",
     "unregister",
 ]

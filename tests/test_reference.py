@@ -163,11 +163,13 @@ def test_a_docs_folder_with_no_scenarios_beside_it_is_refused_not_emptied(tmp_pa
 
 def test_the_site_reference_pages_cover_every_option_event_and_rule():
     """The generated command line, event log and rule catalogue pages are complete: every
-    option of every command, every event a built-in system may log (with the fields the
-    code writes: a halt's are the contract's), every rule ID sim rules lists."""
+    option of every command, every event a built-in system may log and every record type
+    declared for it (a halt's keys are the contract's), every rule ID sim rules lists."""
     from sim.cli.rules import rule_rows
     from sim.reference.site import cli_parts, events_parts, rules_parts
-    from sim.systems.registry import BUILTIN_SYSTEMS, events_of, get_system
+    from sim.systems.registry import REGISTRY, builtin_rulesets, events_of, get_system
+
+    BUILTIN_SYSTEMS = builtin_rulesets()
 
     parser = build_parser()
     cli = cli_parts(parser)["commands"]
@@ -179,7 +181,13 @@ def test_the_site_reference_pages_cover_every_option_event_and_rule():
     rows = {line.split(" | ")[0].strip("| `"): line for line in events_parts()["event-names"].splitlines()
             if line.startswith("| `")}
     assert set().union(*(events_of(get_system(n)) for n in BUILTIN_SYSTEMS)) <= set(rows)
-    halt = rows["halt"].split(" | ")[3]
-    assert all(f"`{f}`" in halt for f in ("firer", "firer_pos", "dist", "radius", "inside"))
+    records = events_parts()["event-records"]
+    for n in BUILTIN_SYSTEMS:
+        for event, types in REGISTRY.records.of(get_system(n)).items():
+            assert all(f"`{t.kind.__name__}`" in rows[event] for t in types), (n, event)
+            assert all(f"| `{event}` | `{t.kind.__module__}.{t.kind.__name__}` |" in records for t in types)
+    (halt,) = [line for line in records.splitlines() if line.startswith("| `halt` |")]
+    assert all(f"`{f}` (" in halt for f in ("firer", "firer_pos", "dist", "radius", "inside"))
+    assert "`dist` (float)" in halt and "`firer_pos` (tuple[float, float])" in halt
     rules = rules_parts()["rules"]
     assert all(f"| `{r['id']}` |" in rules for r in rule_rows(list(BUILTIN_SYSTEMS)))

@@ -64,23 +64,29 @@ def _members(cls: type) -> list[str]:
     return rows
 
 
+def _public(module: Any) -> list[str]:
+    """One line per name of a module's ``__all__``: a function with its signature, a class, or a value."""
+    rows = []
+    for public in module.__all__:
+        obj = getattr(module, public)
+        if inspect.isfunction(obj):
+            rows.append(f"- `{public}{_signature(obj)}`: {_first_line(obj)}")
+        elif inspect.isclass(obj):
+            rows.append(f"- `{public}` (class): {_first_line(obj)}")
+        else:
+            rows.append(f"- `{public}`")
+    return rows
+
+
 def surface() -> str:
     """The generated part ``surface`` of ``docs/extending.md``."""
     out = []
     for name in SURFACE:
         obj = getattr(sim, name)
         out += [f"### `{name}`", "", _first_line(obj), "", *_members(obj), ""]
+    out += ["### The record types (`sim.records`)", "", _first_line(sim.records), "", *_public(sim.records), ""]
     out += ["### The toolkit (`sim.toolkit`)", ""]
     for info in sorted(pkgutil.iter_modules(sim.toolkit.__path__), key=lambda m: m.name):
         module = importlib.import_module(f"sim.toolkit.{info.name}")
-        out += [f"#### `sim.toolkit.{info.name}`", "", _first_line(module), ""]
-        for public in module.__all__:
-            obj = getattr(module, public)
-            if inspect.isfunction(obj):
-                out.append(f"- `{public}{_signature(obj)}`: {_first_line(obj)}")
-            elif inspect.isclass(obj):
-                out.append(f"- `{public}` (class): {_first_line(obj)}")
-            else:
-                out.append(f"- `{public}`")
-        out.append("")
+        out += [f"#### `sim.toolkit.{info.name}`", "", _first_line(module), "", *_public(module), ""]
     return "\n".join(out).rstrip("\n")

@@ -1,6 +1,7 @@
 """The generated parts of the site's reference pages (``docs/reference/``): the command
-line (from the parser), the event log's names (from ``sim.events`` and the built-in rule
-systems' declarations) and the rule catalogue (the rows of ``sim rules --json``).
+line (from the parser), the event log's names and record types (from ``sim.events``, the
+kernel's records and the built-in base games' and modules' declarations, read through the
+registry's ``records``) and the rule catalogue (the rows of ``sim rules --json``).
 
 Like the key tables of ``docs/scenario.md``, each sits between ``<!-- generated: NAME -->``
 and ``<!-- end: NAME -->`` and is rewritten by ``sim schema --docs DIR``; the test suite
@@ -15,11 +16,11 @@ import importlib
 import inspect
 import io
 import tokenize
-from pathlib import Path
 from types import ModuleType
 
-import sim
 from sim import events
+from sim.record_check import shape
+from sim.systems.games import BaseGame, RuleModule
 from sim.systems.registry import REGISTRY, builtin_rulesets, events_of, get_system
 
 
@@ -97,7 +98,7 @@ def _comments(module: ModuleType) -> dict[str, str]:
 def _declared() -> dict[str, tuple[str, str]]:
     """Every event name by where it is declared, with what its comment says it means."""
     out = {name: ("sim.events", meaning) for name, meaning in _comments(events).items()}
-    for part in [*REGISTRY.bases, *REGISTRY.modules]:
+    for part in _builtin_parts():
         code = part.game if hasattr(part, "game") else part.play
         package = getattr(code, "__module__", "").rsplit(".", 1)[0]
         try:
@@ -109,74 +110,51 @@ def _declared() -> dict[str, tuple[str, str]]:
     return out
 
 
-def _event_names(tree: ast.Module) -> dict[str, str]:
-    """The event names a module refers to by a name of its own: imported from an
-    ``events`` module (``from sim.events import HIT as HIT_EVENT``) or assigned in it."""
-    out = {}
-    for node in tree.body:
-        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[-1] == "events":
-            module = importlib.import_module(node.module)
-            out.update({a.asname or a.name: value for a in node.names
-                        if isinstance(value := getattr(module, a.name, None), str)})
-        elif (isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)
-              and isinstance(node.value.value, str)):
-            out.update({t.id: node.value.value for t in node.targets if isinstance(t, ast.Name)})
-    return out
+def _builtin_parts() -> list[BaseGame | RuleModule]:
+    """The base games and modules of the built-in rulesets, each once, in ruleset order."""
+    parts = (p for name in builtin_rulesets() for p in get_system(name).parts)
+    return list({id(p): p for p in parts}.values())
 
 
-def _fields() -> dict[str, tuple[set[str], bool]]:
-    """Per event name, the fields sim's own code names where it writes such a record
-    (``battle.record(HIT, unit=..., by=...)``), and whether some such record also takes
-    fields from a mapping (``**fields``); under a module's name, those of the records whose
-    event it names only at run time."""
-    out: dict[str, tuple[set[str], bool]] = {}
-    for path in sorted(Path(sim.__file__).parent.rglob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        names = _event_names(tree)
-        for node in ast.walk(tree):
-            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                    and node.func.attr == "record" and node.args):
-                continue
-            first = node.args[0]
-            event = (names.get(first.id) if isinstance(first, ast.Name) else
-                     first.value if isinstance(first, ast.Constant) and isinstance(first.value, str) else None)
-            key = event or ".".join(path.relative_to(Path(sim.__file__).parents[1]).with_suffix("").parts)
-            named, more = out.setdefault(key, (set(), False))
-            named |= {k.arg for k in node.keywords if k.arg is not None} - set(events.CONTRACT_KEYS)
-            out[key] = named, more or any(k.arg is None for k in node.keywords)
-    return out
+def _keys(kind: type) -> str:
+    """A record type's keys besides the contract's: each with its type; an optional one says so."""
+    said = [f"`{f.name}` ({_cell(f.type)}{'' if f.required else ', optional'})"
+            for f in shape(kind).fields if f.name not in events.CONTRACT_KEYS]
+    return ", ".join(said) or "none"
 
 
-def _field_list(found: tuple[set[str], bool] | None) -> str:
-    if found is None:
-        return "—"
-    named, more = found
-    return (", ".join(f"`{f}`" for f in sorted(named)) or "none") + (", and more" if more else "")
+def _record_rows() -> tuple[list[str], dict[str, list[str]]]:
+    """The rows of the record types' table, and each event's types by name."""
+    declarers: dict[tuple[str, type], list[str]] = {}
+    for declared in [*REGISTRY.records.kernel(), *(t for p in _builtin_parts() for t in REGISTRY.records.of_part(p))]:
+        declarers.setdefault((declared.event, declared.kind), []).append(declared.declared_by)
+    rows = ["| event | record type | declared by | keys besides the contract's |", "|---|---|---|---|"]
+    names: dict[str, list[str]] = {}
+    for (event, kind), by in sorted(declarers.items(), key=lambda e: (e[0][0], e[0][1].__name__)):
+        rows.append(f"| `{event}` | `{kind.__module__}.{kind.__name__}` | {', '.join(by)} | {_keys(kind)} |")
+        names.setdefault(event, []).append(f"`{kind.__name__}`")
+    return rows, names
 
 
 def events_parts() -> dict[str, str]:
-    """The generated parts of ``docs/reference/events.md``: the record keys and every event name."""
+    """The generated parts of ``docs/reference/events.md``: the record keys, every event name and its
+    declared record types, and each type's keys."""
     keys = ["| keys | where |", "|---|---|",
             "| " + ", ".join(f"`{k}`" for k in events.CONTRACT_KEYS) + " | every record, first, in this order |",
             "| " + ", ".join(f"`{k}`" for k in events.ROLL_KEYS) + " | every die-roll record |"]
     systems = {name: events_of(get_system(name)) for name in builtin_rulesets()}
     declared = _declared()
-    fields = _fields()
-    names = sorted(set(declared) | {e for logged in systems.values() for e in logged}
-                   | {k for k in fields if "." not in k})
-    rows = ["| event | what it records | logged by | fields |", "|---|---|---|---|"]
+    records, types = _record_rows()
+    names = sorted(set(declared) | {e for logged in systems.values() for e in logged} | set(types))
+    rows = ["| event | what it records | logged by | record types |", "|---|---|---|---|"]
     for name in names:
         where, meaning = declared.get(name, ("—", ""))
         kind = ("every battle" if name in events.CORE_EVENTS else
                 ", ".join(f"`{s}`" for s, logged in systems.items() if name in logged) or "—")
         said = _cell(meaning or "—") + (" (a lifecycle event of the contract)" if name in events.LIFECYCLE_EVENTS
                                         else "") + ("" if where == "sim.events" else f"; in `{where}`")
-        rows.append(f"| `{name}` | {said} | {kind} | {_field_list(fields.get(name))} |")
-    table = "\n".join(rows)
-    for module in sorted(k for k in fields if "." in k):   # a module's name, not an event's
-        table += (f"\n\nRecords whose event `{module}` names at run time (—, above) have: "
-                  f"{_field_list(fields[module])}.")
-    return {"event-keys": "\n".join(keys), "event-names": table}
+        rows.append(f"| `{name}` | {said} | {kind} | {', '.join(types.get(name, [])) or '—'} |")
+    return {"event-keys": "\n".join(keys), "event-names": "\n".join(rows), "event-records": "\n".join(records)}
 
 
 def rules_parts() -> dict[str, str]:

@@ -128,8 +128,8 @@ class Composition:
 
     @cached_property
     def events(self) -> frozenset[str]:
-        """The events its parts declare."""
-        return frozenset().union(*(p.events for p in self.parts))
+        """The events its parts declare: those of their records, and those named alone."""
+        return frozenset().union(*(set(p.records) | p.events for p in self.parts))
 
     @cached_property
     def rules(self) -> tuple[str, ...]:

@@ -125,7 +125,12 @@ class Observation:
 
 @dataclass(frozen=True, eq=False)
 class _Declared:
-    """What a base game and a rule module both declare."""
+    """What a base game and a rule module both declare.
+
+    ``records`` are the records it writes, by event, each a ``TypedDict`` built on
+    ``sim.records.Record`` (``sim.records``: its keys and their types); ``events`` names
+    events it writes without declaring their records (a plug-in of an earlier version).
+    """
 
     name: str
     title: str
@@ -136,6 +141,7 @@ class _Declared:
     check: Callable[[Checks], None] | None = None
     metrics: tuple[MetricReporter, ...] = ()
     events: frozenset[str] = frozenset()
+    records: Mapping[str, type] = field(default_factory=dict)
     rules: tuple[str, ...] = ()
     source: str = ""
     reaction_radius: Callable[[Any], tuple[float, str] | None] | None = None

@@ -3,11 +3,12 @@
 ``REGISTRY`` has a ``Section`` for each kind: base games (``sim.bases``), rule modules
 (``sim.modules``), rulesets (``sim.rulesets``: a named base with its modules, what a
 scenario's ``ruleset`` names), metric reporters (``sim.metrics``) and behaviours
-(``sim.behaviours``). The package's own and a user's come through the same door: an entry
-point of an installed distribution (the package's own ``pyproject.toml`` declares its
-built-ins as any plug-in does), or ``register`` from Python (a notebook, a ``--plugin``
-module). A plug-in that cannot be imported or is malformed is a ``PluginError``: an input
-error, one line, exit 2 on the command line.
+(``sim.behaviours``); its ``records`` are the record types, read through the kernel's and
+the parts' declarations (``sim.systems.record_types``). The package's own and a user's come
+through the same door: an entry point of an installed distribution (the package's own
+``pyproject.toml`` declares its built-ins as any plug-in does), or ``register`` from
+Python (a notebook, a ``--plugin`` module). A plug-in that cannot be imported or is
+malformed is a ``PluginError``: an input error, one line, exit 2 on the command line.
 
 A rule system of an earlier version (``sim.RuleSystem``, entry-point group ``sim.systems``)
 is a base game with a ruleset of the same name: it still loads, with a deprecation warning.
@@ -24,7 +25,6 @@ from sim import arguments, catalogue
 from sim.engine.clock import PhaseSpec
 from sim.engine.context import Game as Game  # re-exported (sim.Game)
 from sim.errors import InputError
-from sim.events import CORE_EVENTS
 from sim.systems.behaviours import Behaviour as Behaviour  # re-exported: the extension surface
 from sim.systems.behaviours import BehaviourKind as BehaviourKind
 from sim.systems.behaviours import behaviour as behaviour
@@ -39,6 +39,7 @@ from sim.systems.declarations import BUILT_IN, check_models, check_pickles, entr
 from sim.systems.declarations import PluginError as PluginError  # re-exported (sim.PluginError)
 from sim.systems.declarations import malformed as _malformed
 from sim.systems.games import BaseGame, Checks, MetricKind, MetricReporter, RuleModule, Ruleset
+from sim.systems.record_types import RecordTypes, check_records
 from sim.systems.sections import PYTHON, Section
 
 __all__ = ["REGISTRY", "BaseGame", "Checks", "Composition", "MetricKind", "MetricReporter", "PluginError",
@@ -105,6 +106,7 @@ def _check_common(s: BaseGame | RuleModule, origin: str, what: str) -> None:
         _check_reporter(r, origin)
     if not all(isinstance(e, str) and e for e in s.events):
         _malformed(origin, what, "'events' must be event names (strings)")
+    check_records(s.records, origin, what)
     unknown = [rid for rid in s.rules if rid not in catalogue.TITLES]
     if unknown:
         _malformed(origin, what, f"rule IDs {unknown} are not defined (sim.define_rules first)")
@@ -153,6 +155,7 @@ class Registry:
         self.rulesets: Section[Ruleset] = Section("ruleset", "sim.rulesets", Ruleset, _check_ruleset, self._bump)
         self.metrics: Section[MetricReporter] = Section("metric reporter", None, MetricReporter,
                                                         self._check_metric, self._bump)
+        self.records = RecordTypes(self.bases, self.modules)
         self._legacy: dict[str, tuple[str, str]] | None = None   # sim.systems entry points not loaded
         self._installed = False
 
@@ -379,8 +382,8 @@ def generation() -> int:
 
 
 def events_of(composition: Composition) -> frozenset[str]:
-    """Every event a battle under ``composition`` may write: the core ones and its parts'."""
-    return CORE_EVENTS | composition.events
+    """Every event a battle under ``composition`` may write: its record types' and those its parts name."""
+    return REGISTRY.records.events(composition)
 
 
 def unregister_system(name: str) -> None:

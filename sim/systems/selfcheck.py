@@ -6,7 +6,9 @@ units a side on a table: one where the attacker advances, one where both hold an
 battle is to the destruction; a module joins the skirmish base game), at a few seeds. Reported, one line
 each: a referee watch whose radius is not positive (no mover ever comes within it), a
 watch class of the plug-in's that no battle arms, a declared rule ID that no record names
-and no die is rolled for, a battle that raises, and a system none of whose scenarios loads.
+and no die is rolled for, a record that is not of its event's declared type (the first of
+each event: ``sim.record_check``), a battle that raises, and a system none of whose
+scenarios loads.
 Whatever the plug-in's code raises (``SystemExit`` included) is such a line, never a
 traceback; only Ctrl-C (a ``KeyboardInterrupt``) stops the check, as it stops any command.
 """
@@ -26,6 +28,7 @@ from sim.scenario.load import load_scenario, scenario_from_dict
 from sim.scenario.schema import Scenario
 from sim.systems.declarations import described
 from sim.systems.games import BaseGame, RuleModule
+from sim.systems.registry import REGISTRY
 
 Part = BaseGame | RuleModule
 
@@ -122,7 +125,9 @@ def _battled(system: Part, seeds: range) -> list[str]:
     problems: list[str] = []
     applied: set[str] = set()
     armed: list[Watch] = []
+    misfits: dict[str, str] = {}   # event -> the first of its records not of its declared type
     for label, scenario in loaded:
+        check = REGISTRY.records.checker(scenario.composition)
         for seed in seeds:
             try:
                 battle = Battle(scenario, seed).run()
@@ -131,6 +136,12 @@ def _battled(system: Part, seeds: range) -> list[str]:
             except BaseException as exc:  # noqa: BLE001 - a plug-in's failure is what is reported
                 problems.append(f"the self-check battle '{label}' at seed {seed} raised {described(exc)}")
                 continue
+            for record in battle.log.records:
+                event = str(record.get("event"))
+                said = check(record) if event not in misfits else None
+                if said is not None:
+                    misfits[event] = (f"a '{event}' record of the self-check battle '{label}' at seed {seed} is "
+                                      f"not of a type declared for it: {said}")
             applied.update(r["rule"] for r in battle.log.records if isinstance(r.get("rule"), str))
             # A rule whose dice were rolled was applied, even if no record names it.
             applied.update(rule for _, rule in battle.dice.keys())
@@ -147,6 +158,7 @@ def _battled(system: Part, seeds: range) -> list[str]:
         if not any(isinstance(w, cls) for w in armed):
             problems.append(f"watch {cls.__qualname__} is never armed in the self-check battles "
                             "(expected battle.referee.add(watch) in the game's setup or a phase)")
+    problems.extend(misfits.values())
     never = [rid for rid in system.rules if rid not in applied]
     if never:
         problems.append(f"declared rules {never} appear in no record and roll no die in the "

@@ -11,7 +11,9 @@ nothing else, exactly as a plug-in is; each part is written once here:
   and the spatial index they use (``SpatialGrid``, ``GridMemo``, ``nearest``);
 * ``sim.toolkit.reactions``: reactions a side may decline (behaviours of kind ``reaction``);
 * ``sim.toolkit.skirmish``: a small skirmish base game (BASE.S: shooting, assault, hits);
-* ``sim.toolkit.movers``: every mover of a moving phase set off (``start_moves``, ``move_side``).
+* ``sim.toolkit.movers``: every mover of a moving phase set off (``start_moves``, ``move_side``);
+* ``sim.toolkit.records``: the types of the records these parts write, for the base games
+  and modules that use them to declare (hits, shots, charges, a team's changes of state).
 
 Each module has a flat ``__all__``; ``tests/test_toolkit.py`` checks that every public
 name has a docstring and that the toolkit names no built-in rule system.

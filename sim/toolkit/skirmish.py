@@ -180,7 +180,7 @@ def _charge(battle: BattleContext, unit: Unit, target: Unit) -> Generator[Any, A
         speed = 2 * max(unit.move, d) / battle.clock.phase_length
         duration = (d - CONTACT) / speed
         battle.record(MOVE, rule="BASE.S.ASSAULT", unit=unit.id, pos=unit.pos, node=unit.node,
-                      waypoints=[list(contact)], times=[battle.env.now + duration], reason="charge")
+                      waypoints=[contact], times=[battle.env.now + duration], reason="charge")
         if not (yield from go_straight(battle, unit, contact, duration)):
             return
         battle.record(STOP, rule="BASE.S.ASSAULT", unit=unit.id, pos=unit.pos, node=unit.node,

@@ -3,6 +3,7 @@ teams in the system's state, and the metrics of a sniper's lifecycle
 (``sim.toolkit.sniper_team``)."""
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -10,12 +11,16 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from sim import arguments
 from sim.agents.unit import Unit
 from sim.events import ACTIVATE, DEPLOY, ELIMINATE, PIN, TO_RESERVE, WITHDRAW
 from sim.systems.knobs import Knobs
 from sim.systems.registry import Checks, MetricReporter, Record
 from sim.toolkit.sniper_team import ELIMINATED, KILLED, SniperTeam
 from sim.toolkit.targets import PhaseIndex
+
+#: An event's name, lower_snake_case (a rule ID, upper case with dots, is not one).
+EVENT_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 
 __all__ = ["SNIPER_METRICS_KINDS", "SniperSpec", "SniperTeams", "SniperUnitKeys", "check_sniper_policy",
            "sniper_metrics"]
@@ -77,14 +82,14 @@ class SniperUnitKeys(Knobs):
         "the unit heads for a revealed enemy sniper instead of its orders' destination"))
 
 
-def _lifecycle(attack_rules: tuple[str, ...], records: Sequence[Record], scenario: Any) -> dict[str, float]:
+def _lifecycle(attacks: tuple[str, ...], records: Sequence[Record], scenario: Any) -> dict[str, float]:
     m = {k: 0.0 for k in SNIPER_METRICS_KINDS}
     for r in records:
         ev = r["event"]
-        if r["rule"] in attack_rules and "dice" in r:
+        if ev in attacks:   # the attack's own record: a roll, whichever rule another record names
             m["sniper_attacks"] += 1
             m["sniper_hits"] += bool(r["success"])
-        if ev == ACTIVATE:
+        elif ev == ACTIVATE:
             m["activations"] += 1
         elif ev == DEPLOY and r.get("is_return"):
             m["sniper_returns"] += 1
@@ -112,7 +117,14 @@ SNIPER_METRICS_KINDS: dict[str, Any] = {
 }
 
 
-def sniper_metrics(attack_rules: tuple[str, ...]) -> MetricReporter:
-    """The ``sniper`` lifecycle metrics of a system whose snipers' attacks are the rolls
-    (records with ``dice``) of ``attack_rules``."""
-    return MetricReporter("sniper", SNIPER_METRICS_KINDS, partial(_lifecycle, tuple(attack_rules)))
+def sniper_metrics(attacks: tuple[str, ...]) -> MetricReporter:
+    """The ``sniper`` lifecycle metrics of a system whose snipers' attacks are the records of the events ``attacks``.
+
+    ``attacks`` are event names (``sniper_shot``), not rule IDs: anything else is an
+    ``InputError`` naming the argument.
+    """
+    if not isinstance(attacks, (tuple, list)) or not attacks \
+            or not all(isinstance(e, str) and EVENT_NAME.match(e) for e in attacks):
+        raise arguments.fail("attacks", "the event names of the snipers' attack records (such as "
+                                        "('sniper_shot',)), not rule IDs", attacks)
+    return MetricReporter("sniper", SNIPER_METRICS_KINDS, partial(_lifecycle, tuple(attacks)))

@@ -64,9 +64,8 @@ from pydantic import Field
 
 from sim.engine.clock import PhaseRole, PhaseSpec
 from sim.engine.services import Service
-from sim.events import ASSAULT, DEPLOY, HIT, NO_DEPLOY, PIN, RALLY, SAVE, SHOOT, SPOT, TO_RESERVE
 from sim.systems.fow import titles  # noqa: F401 - its rule IDs and titles
-from sim.systems.fow.events import ASSAULT_AFTER_CATCH, CATCH, ESCAPE, FIREPOWER, NO_SHOT, RELOCATE, SNIPER_SHOT
+from sim.systems.fow.events import RECORDS, SNIPER_SHOT
 from sim.systems.fow.game import FowGame
 from sim.systems.fow.knobs import FowKnobs, FowPolicies
 from sim.systems.fow.services import FowServices
@@ -117,10 +116,8 @@ BASE = BaseGame(
     unit_keys=FowUnitKeys,
     order_keys=ChargeOrders,
     check=check,
-    metrics=(sniper_metrics(("FOW.MARKSMAN",)),),
-    events=frozenset({DEPLOY, SPOT, TO_RESERVE, HIT, PIN, RALLY, SAVE, SHOOT, ASSAULT, RELOCATE,
-                      ESCAPE, SNIPER_SHOT, NO_SHOT, FIREPOWER, CATCH, ASSAULT_AFTER_CATCH,
-                      NO_DEPLOY}),
+    metrics=(sniper_metrics((SNIPER_SHOT,)),),
+    records=RECORDS,
     rules=("FOW.RELOCATE", "FOW.IMMOBILE", "FOW.CAMO", "FOW.FRIENDLY", "FOW.MARKSMAN",
            "FOW.PIN", "FOW.ESCAPE", "FOW.CATCH", "FOW.RESERVE", "BASE.F.HIT", "BASE.F.SAVE",
            "BASE.F.FP", "BASE.F.PIN", "BASE.F.ASSAULT", "FOW.SF.HIT", "FOW.SF.PIN", "FOW.SF.SNIPER"),

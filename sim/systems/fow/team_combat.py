@@ -122,7 +122,7 @@ def assault(battle: FowBattle, unit: Unit, target: Unit) -> None:
         contact = (unit.pos[0] + (target.pos[0] - unit.pos[0]) * k,
                    unit.pos[1] + (target.pos[1] - unit.pos[1]) * k)
         battle.record(MOVE, rule=ASSAULT, unit=unit.id, pos=unit.pos, node=unit.node,
-                      waypoints=[list(contact)], times=[battle.env.now], reason="assault")
+                      waypoints=[contact], times=[battle.env.now], reason="assault")
         unit.pos = contact
         unit.node = battle.terrain.nearest_node(*contact)
         battle.record(STOP, rule=ASSAULT, unit=unit.id, pos=unit.pos, node=unit.node,

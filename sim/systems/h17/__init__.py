@@ -73,16 +73,9 @@ from __future__ import annotations
 from typing import cast
 
 from sim.engine.clock import PhaseSpec
-from sim.events import ACTIVATE, ATTACK, DECIDE, DEPLOY, HIT, PIN, RALLY, SPOT, WITHDRAW
 from sim.systems.games import BaseGame, Checks, Ruleset
 from sim.systems.h17 import titles  # noqa: F401 - its rule IDs and titles
-from sim.systems.h17.events import (
-    ELIMINATION_CHECK,
-    NO_ACTIVATION,
-    NO_ELIMINATION_CHECK,
-    OPPORTUNITY_FIRE,
-    SNIPER_ATTACK,
-)
+from sim.systems.h17.events import RECORDS, SNIPER_ATTACK
 from sim.systems.h17.game import H17Game
 from sim.systems.h17.knobs import H17Knobs, H17Policies
 from sim.systems.knobs import BaseKnobs
@@ -120,9 +113,8 @@ BASE = BaseGame(
     base_knobs=BaseKnobs,
     unit_keys=SniperUnitKeys,
     check=check,
-    metrics=(sniper_metrics(("H17.5",)),),
-    events=frozenset({DECIDE, ACTIVATE, DEPLOY, SPOT, WITHDRAW, HIT, PIN, RALLY, ATTACK, SNIPER_ATTACK,
-                      OPPORTUNITY_FIRE, ELIMINATION_CHECK, NO_ELIMINATION_CHECK, NO_ACTIVATION}),
+    metrics=(sniper_metrics((SNIPER_ATTACK,)),),
+    records=RECORDS,
     rules=("H17.1", "H17.1s", "H17.2a", "H17.2b", "H17.2c", "H17.3", "H17.4", "H17.5",
            "H17.6a", "H17.6b", "H17.6c", "BASE.H.AP", "BASE.H.CP", "BASE.H.PIN"),
     source="seed 000",

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from sim.engine.clock import PhaseRole, PhaseSpec
 from sim.engine.services import Service
-from sim.events import ASSAULT, HIT, PIN, RALLY, SHOOT
 from sim.systems.games import BaseGame
+from sim.systems.skirmish.events import RECORDS
 from sim.systems.skirmish.game import SkirmishGame, SkirmishServices
 from sim.toolkit.skirmish import ChargeOrders, SkirmishKnobs
 
@@ -27,7 +27,7 @@ BASE = BaseGame(
     order_keys=ChargeOrders,
     services=SkirmishServices,
     provides=frozenset({Service.HIT, Service.DAMAGE, Service.PIN, Service.KEEP_BUSY}),
-    events=frozenset({SHOOT, ASSAULT, HIT, PIN, RALLY}),
+    records=RECORDS,
     rules=("BASE.S.HIT", "BASE.S.SHOOT", "BASE.S.ASSAULT", "BASE.S.PIN"),
     source="the toolkit's own rules",
 )

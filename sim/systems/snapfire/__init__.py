@@ -13,10 +13,9 @@ from typing import cast
 
 from sim.engine.clock import PhaseRole
 from sim.engine.services import Service
-from sim.events import DECIDE, HALT, HIT
 from sim.systems.games import Checks, RuleModule, Ruleset
 from sim.systems.snapfire import titles  # noqa: F401 - its rule IDs and titles
-from sim.systems.snapfire.events import SNAP_FIRE
+from sim.systems.snapfire.events import RECORDS
 from sim.systems.snapfire.game import SnapFirePlay
 from sim.systems.snapfire.knobs import MarchOrders, SnapFireKnobs, SnapUnitKeys
 from sim.systems.snapfire.metrics import SNAP_FIRE_METRICS
@@ -56,7 +55,7 @@ MODULE = RuleModule(
     step_moves={"march": 3},
     check=check,
     metrics=(SNAP_FIRE_METRICS,),
-    events=frozenset({HALT, SNAP_FIRE, HIT, DECIDE}),
+    records=RECORDS,
     rules=("SF.TRIGGER", "SF.HALT", "SF.ROLL", "SF.ONCE", "SF.AFTER", "SF.INSIDE",
            "SF.NOASSAULT", "SF.MARCH", "SF.ZOC"),
     source="seed 004",

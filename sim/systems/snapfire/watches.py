@@ -164,7 +164,7 @@ class ZoneOfControlWatch(Watch):
         speed = unit.move / battle.clock.phase_length
         duration = min(dist(unit.pos, exit_point) / speed, battle.clock.phase_length)
         battle.record(MOVE, rule="SF.ZOC", unit=unit.id, pos=unit.pos, node=unit.node,
-                      move=1, waypoints=[list(exit_point)], times=[battle.env.now + duration],
+                      move=1, waypoints=[exit_point], times=[battle.env.now + duration],
                       reason="leave_zone")
         # Watched like any move: the way out may enter another enemy's zone, and then it
         # stops on that zone's edge (the halt record says so).

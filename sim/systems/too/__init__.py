@@ -13,7 +13,6 @@ from typing import Any, Literal
 from pydantic import Field
 
 from sim.engine.clock import PhaseSpec
-from sim.events import ATTACK, DECIDE, DEPLOY, HIT, REHIDE, REVEAL, SAVE, SPOT, WOUND
 from sim.systems.games import BaseGame, Checks, Ruleset
 from sim.systems.knobs import BaseKnobs, Knobs
 from sim.systems.too import events as ev
@@ -101,9 +100,7 @@ BASE = BaseGame(
     unit_keys=TooUnitKeys,
     check=check,
     metrics=(TOO_METRICS,),
-    events=frozenset({DECIDE, DEPLOY, SPOT, HIT, SAVE, ATTACK, ev.ALERT, ev.ALERT_DENIED, ev.ALERT_ARMED,
-                      ev.OPP_FIRE, ev.PICK_UP, ev.TREAT, ev.KEEP, ev.LOSE_TARGET, ev.ACQUIRE,
-                      ev.SCOPE, WOUND, ev.STEALTH, REVEAL, REHIDE, ev.SPOT_CHECK}),
+    records=ev.RECORDS,
     rules=("TOO.ACQ", "TOO.KEEP", "TOO.OPP", "TOO.SCOPE", "TOO.STEALTH", "TOO.CONCEAL",
            "TOO.COUNTER", "TOO.FACING", "TOO.DAMAGE", "TOO.SAVE", "TOO.ALERT", "TOO.REHIDE",
            "BASE.T.RANGE"),

@@ -27,41 +27,39 @@ TOO_KINDS: dict[str, Any] = {
 
 
 def _too(records: Sequence[Record], scenario: Any) -> dict[str, float]:
+    # Each metric counts a kind of record, by its event; where the event is not TOO's own
+    # (attack, hit, save, reveal), by its rule too: those TOO's tables wrote.
     m = {k: 0.0 for k in TOO_KINDS}
     snipers = set()
     for r in records:
-        rule, ev = r["rule"], r["event"]
+        ev = r["event"]
         if ev == DEPLOY and r.get("sniper"):
             snipers.add(r["unit"])
-        if rule is None or not rule.startswith(("TOO.", "BASE.T.")):
-            continue
-        if ev == ACQUIRE:
+        elif ev == ACQUIRE:
             m["too_acq_rolls"] += 1
             m["too_acquired"] += bool(r["success"])
         elif ev == SPOT_CHECK:
             m["too_spot_checks"] += 1
             m["too_spotted"] += bool(r["success"])
-        elif ev == STEALTH and r.get("checked"):
-            m["too_stealth_checks"] += 1
-        elif ev == REVEAL:
-            m["too_reveals"] += 1
+        elif ev == STEALTH:
+            m["too_stealth_checks"] += bool(r["checked"])
         elif ev == OPP_FIRE:
             m["too_opp_fire"] += 1
-        elif ev == ATTACK:
-            m["too_attacks"] += 1
-        elif ev == HIT:
-            m["too_hits"] += 1
-        elif ev == SAVE:
-            m["too_saves"] += bool(r["success"])
-        elif ev == ELIMINATE:
-            if r.get("reason") == "killed":
-                m["too_killed_outright"] += 1
-            elif r.get("reason") == "bleed_out":
-                m["too_bleed_deaths"] += 1
-            if r.get("unit") in snipers:
-                m["too_snipers_lost"] += 1
         elif ev == TREAT:
             m["too_treated"] += 1
+        elif ev == REVEAL and r["rule"] == "TOO.STEALTH":
+            m["too_reveals"] += 1
+        elif ev == ATTACK and r["rule"] == "BASE.T.RANGE":
+            m["too_attacks"] += 1
+        elif ev == HIT and r["rule"] == "TOO.DAMAGE":
+            m["too_hits"] += 1
+        elif ev == SAVE and r["rule"] == "TOO.SAVE":
+            m["too_saves"] += bool(r["success"])
+        elif ev == ELIMINATE:
+            if r["rule"] == "TOO.DAMAGE":   # the damage table's: killed outright, or bled out
+                m["too_killed_outright"] += r["reason"] == "killed"
+                m["too_bleed_deaths"] += r["reason"] == "bleed_out"
+            m["too_snipers_lost"] += r["unit"] in snipers   # a sniper lost, whatever rule took it
     return m
 
 
