@@ -68,6 +68,6 @@ __all__ = [
     "MetricReporter", "ModulePlay", "Need", "Observation", "Outcome", "Phase", "PhaseRole", "PhaseSpec", "PlansView",
     "PluginError", "RefereeView", "Response", "RuleModule", "Ruleset", "Service", "Services", "ServicesView",
     "Shape", "ShapeKind", "StalledBattle", "Terrain", "Trigger", "TurnClock", "Unit", "Watch", "behaviour_of",
-    "define_rules", "events", "features_in", "go_straight", "ground", "implements", "movement_process", "records", "register",
-    "unregister",
+    "define_rules", "events", "features_in", "go_straight", "ground", "implements", "movement_process", "records",
+    "register", "unregister",
 ]
