@@ -158,7 +158,9 @@ class BaseGame(_Declared):
     one ``Game`` a battle; ``base_knobs`` is the model of ``rules.base`` and ``knobs`` of
     its own ``rules.<name>`` (a whole game with rules of its own); ``services``
     is the class of its ``battle.services`` and ``provides`` what of it a module may call;
-    ``geometries`` the ground it plays on. Everything else is as ``RuleModule``'s.
+    ``geometries`` the ground it plays on; ``service_records`` the records a service
+    writes only when a module calls it (a battle whose modules need no pin writes no pin
+    record). Everything else is as ``RuleModule``'s.
     """
 
     phases: tuple[PhaseSpec, ...] = ()
@@ -167,6 +169,7 @@ class BaseGame(_Declared):
     services: type[Services] = Services
     provides: frozenset[Service] = frozenset()
     geometries: frozenset[Geometry] = frozenset({Geometry.TABLE, Geometry.HEX})
+    service_records: Mapping[Service, Mapping[str, type]] = field(default_factory=dict)
 
 
 class ModulePlay:

@@ -82,10 +82,20 @@ class RecordTypes:
         for part in [*self._bases, *self._modules]:
             yield from self.of_part(part)
 
+    @staticmethod
+    def of_services(composition: Composition) -> list[RecordType]:
+        """The records of the base game's services its modules need (a pin's, say)."""
+        base = composition.base
+        needed = {n for m in composition.modules for n in m.needs}
+        by = f"{_declared_by(base)}'s services"
+        return [RecordType(event, kind, by) for service, records in base.service_records.items()
+                if service in needed for event, kind in records.items()]
+
     def of(self, composition: Composition) -> dict[str, list[RecordType]]:
         """The record types a battle under ``composition`` may write, by event: the kernel's, then its parts'."""
         out: dict[str, list[RecordType]] = {}
-        for declared in [*self.kernel(), *(t for p in composition.parts for t in self.of_part(p))]:
+        for declared in [*self.kernel(), *(t for p in composition.parts for t in self.of_part(p)),
+                         *self.of_services(composition)]:
             out.setdefault(declared.event, []).append(declared)
         return out
 

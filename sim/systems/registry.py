@@ -24,6 +24,7 @@ from typing import Any, get_args
 from sim import arguments, catalogue
 from sim.engine.clock import PhaseSpec
 from sim.engine.context import Game as Game  # re-exported (sim.Game)
+from sim.engine.services import Service
 from sim.errors import InputError
 from sim.systems.behaviours import Behaviour as Behaviour  # re-exported: the extension surface
 from sim.systems.behaviours import BehaviourKind as BehaviourKind
@@ -124,6 +125,12 @@ def _check_base(s: BaseGame, origin: str) -> None:
                                  "with distinct lower_snake_case names (not 'setup')")
     if not callable(s.game):
         _malformed(origin, what, "'game' must be a callable that makes a Game")
+    if not isinstance(s.provides, frozenset) or not all(isinstance(x, Service) for x in s.provides) \
+            or not isinstance(s.service_records, Mapping) or not all(x in s.provides for x in s.service_records):
+        _malformed(origin, what, "'provides' must be a frozenset of sim.plugin.Service, and 'service_records' map "
+                                 "services it provides to their records")
+    for records in s.service_records.values():
+        check_records(records, origin, what)
     _check_common(s, origin, what)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from sim.engine.clock import PhaseRole, PhaseSpec
 from sim.engine.services import Service
 from sim.systems.games import BaseGame
-from sim.systems.skirmish.events import RECORDS
+from sim.systems.skirmish.events import PIN_RECORDS, RECORDS
 from sim.systems.skirmish.game import SkirmishGame, SkirmishServices
 from sim.toolkit.skirmish import ChargeOrders, SkirmishKnobs
 
@@ -28,6 +28,7 @@ BASE = BaseGame(
     services=SkirmishServices,
     provides=frozenset({Service.HIT, Service.DAMAGE, Service.PIN, Service.KEEP_BUSY}),
     records=RECORDS,
+    service_records={Service.PIN: PIN_RECORDS},
     rules=("BASE.S.HIT", "BASE.S.SHOOT", "BASE.S.ASSAULT", "BASE.S.PIN"),
     source="the toolkit's own rules",
 )

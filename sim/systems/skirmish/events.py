@@ -23,4 +23,6 @@ class SkirmishRallyRecord(UnitRecord):
 
 #: The records the base game writes, by event (a charge's ``stop`` is the kernel's).
 RECORDS: Mapping[str, type] = {HIT: StepsHitRecord, SHOOT: ShootRecord, ASSAULT: AssaultRecord,
-                               MOVE: ChargeMoveRecord, PIN: SkirmishPinRecord, RALLY: SkirmishRallyRecord}
+                               MOVE: ChargeMoveRecord}
+#: The records of its pin service, written only when a module pins a unit.
+PIN_RECORDS: Mapping[str, type] = {PIN: SkirmishPinRecord, RALLY: SkirmishRallyRecord}
