@@ -189,7 +189,6 @@ CASES = [
     ("define_rules", {"titles": None}, "titles"),
     ("define_rules", {"titles": {"": "no ID"}}, "titles"),
     ("define_rules", {"titles": {"SF.MOVE": 5}}, "titles"),
-    ("implements", {"ids": ("NO.SUCH.RULE",)}, "ids"),
     ("implements", {"ids": (5,)}, "ids"),
     # pictures
     ("viz.plot_map", {"scenario": None}, "scenario"),

@@ -35,14 +35,17 @@ def test_every_key_is_described():
 
 def test_reference_documents_every_knob_of_every_built_in_system():
     text = (DOCS / "scenario.md").read_text(encoding="utf-8")
-    from sim.systems.registry import BUILTIN_SYSTEMS, get_system
+    from sim.systems.registry import builtin_rulesets, get_system
 
-    for name in BUILTIN_SYSTEMS:
+    for name in builtin_rulesets():
         system = get_system(name)
-        assert f"### `ruleset: {name}`" in text
-        for model in (system.knobs, system.unit_keys, system.base_knobs, system.policy_keys):
-            for key in (model.model_fields if model is not None else ()):
-                assert f"| `{key}` |" in text, (name, key)
+        assert f"| `{name}` | `{system.base.name}` |" in text   # the rulesets' table
+        for part in system.parts:
+            kind = "Base game" if part is system.base else "Rule module"
+            assert f"### {kind} `{part.name}`" in text
+            for model in (part.knobs, part.unit_keys, getattr(part, "base_knobs", None), part.policy_keys):
+                for key in (model.model_fields if model is not None else ()):
+                    assert f"| `{key}` |" in text, (name, key)
     for key in ("sniper_team", "platoon", "hunt", "level", "sniper", "medic", "prone", "alert", "facing"):
         assert f"| `{key}` |" in text
     for key in ("plan", "via", "route", "when", "from_turn", "arrived", "fired_on", "enemy_within",
@@ -137,7 +140,7 @@ def test_sim_schema_prints_both_schemas_with_installed_plugins(capsys):
 
 def test_sim_schema_check_names_a_stale_file(tmp_path, capsys):
     for name in ("scenario.md", "study.md", "extending.md", "reference/cli.md", "reference/events.md",
-                 "reference/rules.md"):
+                 "reference/rules.md", "background/architecture.md"):
         (tmp_path / name).parent.mkdir(exist_ok=True)
         (tmp_path / name).write_text((DOCS / name).read_text(encoding="utf-8"), encoding="utf-8")
     (tmp_path.parent / "scenarios").mkdir(exist_ok=True)

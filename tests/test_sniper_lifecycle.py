@@ -305,9 +305,10 @@ def test_sniper_toolkit_names_no_rule_system_nor_rule_id():
     import re
 
     from sim.catalogue import entries
-    from sim.systems.registry import BUILTIN_SYSTEMS
+    from sim.systems.registry import REGISTRY, builtin_rulesets
 
-    names = [s for s in BUILTIN_SYSTEMS if s != "too"]   # "too" is also an English word
+    every = {*builtin_rulesets(), *REGISTRY.bases.names(), *REGISTRY.modules.names()}
+    names = sorted(s for s in every if s != "too")   # "too" is also an English word
     pattern = re.compile(r"\b(" + "|".join(map(re.escape, names)) + r")\b", re.I)
     ids = [rid for rid, _, _ in entries()]
     assert {"H17.2b", "FOW.RESERVE", "SF.MARCH"} <= set(ids) and {"h17", "fow", "snapfire"} <= set(names)

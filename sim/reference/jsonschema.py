@@ -16,7 +16,9 @@ from sim.scenario.load import model_for
 from sim.space.spec import TERRAIN_MODELS
 from sim.study.plan.study_file import StudySpec
 from sim.systems.composition import Composition
-from sim.systems.registry import all_systems, builtin_rulesets, default_ruleset, get_system
+from sim.systems.declarations import BUILT_IN
+from sim.systems.games import Geometry
+from sim.systems.registry import REGISTRY, all_systems, builtin_rulesets, compose, default_ruleset, get_system
 
 # Draft 7: what yaml-language-server (VS Code's YAML extension and others) supports.
 DIALECT = "http://json-schema.org/draft-07/schema#"
@@ -59,9 +61,21 @@ def _no_null(schema: dict[str, Any]) -> None:
             prop.update(rest[0] if len(rest) == 1 else {"anyOf": rest})
 
 
+def _composable(builtin_only: bool) -> list[Composition]:
+    """Per base game, it with every module its needs allow on some ground: a scenario that names
+    ``base`` and a subset of ``modules`` is one of these (every knob and key optional)."""
+    bases = [b for b in REGISTRY.bases if not builtin_only or REGISTRY.bases.origin(b.name) == BUILT_IN]
+    modules = [m for m in REGISTRY.modules if not builtin_only or REGISTRY.modules.origin(m.name) == BUILT_IN]
+    out = []
+    for base in bases:
+        fits = [m.name for m in modules if any(not compose(base.name, (m.name,)).missing(g) for g in Geometry)]
+        out.append(compose(base.name, tuple(fits)))
+    return out
+
+
 def scenario_schema(builtin_only: bool = False) -> dict[str, Any]:
-    """The JSON Schema of a scenario file under every (or every built-in) rule system."""
-    systems = systems_of(builtin_only)
+    """The JSON Schema of a scenario file under every (or every built-in) ruleset, or base and modules."""
+    systems = [*systems_of(builtin_only), *_composable(builtin_only)]
     scenario_models = [model_for(s) for s in systems]
     models: list[type[BaseModel]] = [*scenario_models, *TERRAIN_MODELS]
     keyed, top = models_json_schema([(m, "validation") for m in models], ref_template="#/$defs/{model}")
@@ -78,7 +92,9 @@ def scenario_schema(builtin_only: bool = False) -> dict[str, Any]:
         ref = keyed[(model, "validation")]
         body = defs[ref["$ref"].split("/")[-1]]
         body["properties"]["terrain"] = terrain
-        if system.name != default_ruleset():
+        if system.by_base:   # named by base (and modules): any subset of its modules, in any order
+            body["properties"]["modules"]["uniqueItems"] = True
+        elif system.name != default_ruleset():
             body["required"] = sorted({*body.get("required", []), "ruleset"})
         choices.append(ref)
     return draft7({"$schema": DIALECT, "title": "sim scenario file",

@@ -99,7 +99,7 @@ def _model(key: tuple[str, str, tuple[str, ...], bool], _generation: int) -> typ
     composition = compose(base_name, module_names, None if by_base else label)
     parts = composition.parts
     owners = [f"{'base game' if p is composition.base else 'rule module'} '{p.name}'" for p in parts]
-    name = label.replace("+", "_")
+    name = ("base_" if by_base else "") + label.replace("+", "_")
     order_keys = _merged(f"OrderKeys_{name}", [p.order_keys for p in parts], owners)
     orders: type[BaseModel] = Orders
     if order_keys is not None:

@@ -110,7 +110,14 @@ def _check_common(s: BaseGame | RuleModule, origin: str, what: str) -> None:
     check_records(s.records, origin, what)
     unknown = [rid for rid in s.rules if rid not in catalogue.TITLES]
     if unknown:
-        _malformed(origin, what, f"rule IDs {unknown} are not defined (sim.define_rules first)")
+        _malformed(origin, what, f"rule IDs {unknown} are not defined (sim.plugin.define_rules)")
+    code = getattr(s, "game", None) or getattr(s, "play", None)
+    package = str(getattr(code, "__module__", "")).partition(".")[0]
+    marked = sorted(rid for rid, places in catalogue.undefined_marks().items()
+                    if package and any(p.partition(".")[0] == package for p in places))
+    if marked:
+        _malformed(origin, what, f"its code is marked with rule IDs {marked} that no sim.plugin.define_rules "
+                                 "defines (a misspelt ID?)")
     check_pickles(origin, what, s)
 
 
@@ -280,7 +287,7 @@ def register_system(system: BaseGame, *, replace: bool = False) -> BaseGame:
     arguments.flag(replace, "replace")
     if not isinstance(system, BaseGame):
         _malformed(PYTHON, f"rule system {getattr(system, 'name', system)!r}",
-                   f"is a {type(system).__name__}; expected a sim.RuleSystem")
+                   f"is a {type(system).__name__}; expected a sim.RuleSystem", place="system")
     REGISTRY.add_system(system, PYTHON, replace)
     return system
 
