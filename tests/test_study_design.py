@@ -268,8 +268,7 @@ def test_a_design_over_the_cell_limit_is_refused_before_a_row_is_made(tmp_path, 
     def made(*args, **kwargs):
         raise AssertionError("a design row was made")
 
-    monkeypatch.setattr(design, "plan_of", made)
-    monkeypatch.setattr(design.itertools, "product", made)
+    monkeypatch.setattr(design, "points_of", made)   # every design's points, a grid's too
     path = write(tmp_path, HEAD + f"replications: 2\nvariants: {{a: {{}}, b: {{}}}}\nfactors: {factors}\n")
     with pytest.raises(InputError, match=r"cells \(2 variants x \d+ design points; expected at most "
                                          r"10000\)") as info:

@@ -29,7 +29,7 @@ from sim.engine.clock import PhaseSpec
 from sim.errors import InputError
 from sim.files import read_bytes, write_text
 from sim.reference.extension import surface
-from sim.reference.jsonschema import scenario_schema, study_schema, systems_of
+from sim.reference.jsonschema import designs_of, scenario_schema, study_schema, systems_of
 from sim.reference.site import cli_parts, events_parts, rules_parts
 from sim.reference.tables import doc_of, nested, table, undocumented
 from sim.scenario.orders import (
@@ -64,7 +64,7 @@ BEHAVIOUR_KINDS = {"route": "`route` of a step", "reaction_move": "`on_fired`, `
 MAX_DOC_BYTES = 10_000_000  # a reference page or schema file read by `sim schema --docs`
 
 SCHEMAS = {"scenario.schema.json": lambda: scenario_schema(builtin_only=True),
-           "study.schema.json": study_schema}
+           "study.schema.json": lambda: study_schema(builtin_only=True)}
 
 
 def _section(model: type[BaseModel], title: str, prefix: str = "", level: int = 3) -> str:
@@ -272,19 +272,35 @@ def scenario_parts(docs: Path) -> dict[str, str]:
     }
 
 
+def designs_part() -> str:
+    """The built-in study designs (the registry's): one row each, then each one's account and options."""
+    rows = ["| design | options | what it is | analyses | from |", "|---|---|---|---|---|"]
+    out = []
+    for d in designs_of(builtin_only=True):
+        keys = ", ".join(f"`{k}`" for k in d.options.model_fields) or "—"
+        analyses = "; ".join(a.value for a in sorted(d.analyses, key=lambda a: a.name))
+        rows.append(f"| `{d.name}`{' (the default)' if d.default else ''} | {keys} | {d.doc} | {analyses} | "
+                    f"{d.library or '—'} |")
+        out += [f"#### `design: {d.name}`", doc_of(sys.modules[d.options.__module__])]
+        if d.options.model_fields:
+            out.append(table(d.options, prefix="factors."))
+    return "\n\n".join(["\n".join(rows), *out])
+
+
 def study_parts(docs: Path) -> dict[str, str]:
     """The generated parts of ``study.md``, by name."""
     return {"study-keys": "\n\n".join([table(StudySpec), _section(Precision, "`precision`"),
                                        _section(Factors, "`factors`"), _section(Branch, "`branch`"),
                                        _section(At, "`branch.at`", level=4),
-                                       _section(Select, "`select`")])}
+                                       _section(Select, "`select`")]),
+            "designs": designs_part()}
 
 
 def undocumented_keys() -> list[str]:
     """Every documented model's keys that have no meaning to show (no description)."""
     models: list[type[BaseModel]] = [Scenario, UnitSpec, Orders, Victory, HexTerrain, TerrainTypeSpec,
                                      TableTerrain, AreaSpec, GridSpec, StudySpec, Precision, Factors, Branch, At,
-                                     Select]
+                                     Select, *(d.options for d in designs_of(builtin_only=True))]
     models += [m for m, _, _ in TACTICS]
     for c in systems_of(builtin_only=True):
         for s in c.parts:
