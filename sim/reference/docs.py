@@ -134,6 +134,18 @@ def _keys(part: BaseGame | RuleModule, label: str) -> list[str]:
     return out
 
 
+def _reactions(part: BaseGame | RuleModule, label: str) -> list[str]:
+    """The part's reaction kinds (its module's knob chooses one): one row each."""
+    if not part.reactions:
+        return []
+    rows = ["| kind | what it does | a side may decline it | a mover first |", "|---|---|---|---|"]
+    rows += [f"| `{k.name}` | {k.doc} | {'yes' if k.declinable else 'no'} | "
+             f"{doc_of(k.before_move).split(chr(10))[0] if k.before_move is not None else '—'} |"
+             for k in part.reactions]
+    return [f"#### The reaction kinds of {label}", "", "One module each in "
+            f"`{_package(part)}.reactions`; its knob names one.", "", "\n".join(rows)]
+
+
 def _reports(part: BaseGame | RuleModule, label: str) -> list[str]:
     metrics = [f"`{m}` ({kind})" for r in part.metrics for m, kind in r.kinds.items()]
     return [f"#### What {label} reports", "",
@@ -158,7 +170,7 @@ def _base(base: BaseGame) -> str:
            + f". Services it provides to rule modules: {services}.", "",
            f"#### How `{base.name}` plays (from `{_package(base)}`)", "", _package_doc(base)]
     out += _keys(base, label) or [f"Units under `{base.name}` have only the common keys."]
-    out += _rules(base) + _reports(base, label)
+    out += _reactions(base, label) + _rules(base) + _reports(base, label)
     return re.sub(r"\n{3,}", "\n\n", "\n\n".join(out))
 
 
@@ -168,7 +180,7 @@ def _module(module: RuleModule) -> str:
     out = [f"### Rule module `{module.name}`: {module.title}", "",
            f"Source: {module.source or 'its package'}. It needs of its base game: {needs}.", "",
            f"#### How `{module.name}` plays (from `{_package(module)}`)", "", _package_doc(module)]
-    out += _keys(module, label) + _rules(module) + _reports(module, label)
+    out += _keys(module, label) + _reactions(module, label) + _rules(module) + _reports(module, label)
     return re.sub(r"\n{3,}", "\n\n", "\n\n".join(out))
 
 

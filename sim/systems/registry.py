@@ -123,8 +123,10 @@ class Registry:
         that name may not. What is no kind at all is left to ``check`` to refuse.
         """
         added: list[tuple[Section[Any], str]] = []
+        own: tuple[tuple[Section[Any], Any], ...] = ((self.unit_kinds, part.unit_kinds),
+                                                     (self.reactions, part.reactions))
         try:
-            for section, declared in ((self.unit_kinds, part.unit_kinds), (self.reactions, part.reactions)):
+            for section, declared in own:
                 for value in declared if isinstance(declared, tuple) else ():
                     if not isinstance(value, section.expected):
                         continue
