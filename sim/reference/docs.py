@@ -51,7 +51,7 @@ from sim.study.plan.select_spec import Select
 from sim.study.plan.study_file import Branch, Factors, Precision, StudySpec
 from sim.systems.games import BaseGame, RuleModule
 from sim.systems.knobs import BaseKnobs
-from sim.systems.registry import behaviours, builtin_rulesets, default_ruleset, get_system
+from sim.systems.registry import REGISTRY, behaviours, builtin_rulesets, default_ruleset, get_system
 
 TACTICS: list[tuple[type[BaseModel], str, int]] = [
     (Plan, "`plan` (a unit's, or a group's)", 3), (Condition, "`when` (and `until`)", 3),
@@ -146,6 +146,23 @@ def _reactions(part: BaseGame | RuleModule, label: str) -> list[str]:
             f"`{_package(part)}.reactions`; its knob names one.", "", "\n".join(rows)]
 
 
+def _kinds_read(part: BaseGame | RuleModule) -> str:
+    """The unit kinds a part lists, as a sentence."""
+    kinds = ", ".join(f"`{k.name}`" for k in part.unit_kinds) or "none beyond the generic ones"
+    return f"Unit kinds it reads: {kinds}."
+
+
+def unit_kinds_part() -> str:
+    """Every built-in unit kind: what it is, and the built-in base games and modules that read it."""
+    parts = [p for c in systems_of(builtin_only=True) for p in c.parts]
+    rows = ["| kind | what it is | accepted with |", "|---|---|---|"]
+    for k in sorted(REGISTRY.unit_kinds, key=lambda k: (not k.generic, k.name)):
+        readers = sorted({f"`{p.name}`" for p in parts if k in p.unit_kinds})
+        if k.generic or readers:
+            rows.append(f"| `{k.name}` | {k.doc} | {'any rules' if k.generic else ', '.join(readers)} |")
+    return "\n".join(rows)
+
+
 def _reports(part: BaseGame | RuleModule, label: str) -> list[str]:
     metrics = [f"`{m}` ({kind})" for r in part.metrics for m, kind in r.kinds.items()]
     return [f"#### What {label} reports", "",
@@ -167,7 +184,7 @@ def _base(base: BaseGame) -> str:
            f"Source: {base.source or 'its package'}. A player-turn's phases: "
            + ", ".join(_phase(p) for p in base.phases) + ". Ground: "
            + ", ".join(g.value for g in sorted(base.geometries, key=lambda g: g.name))
-           + f". Services it provides to rule modules: {services}.", "",
+           + f". Services it provides to rule modules: {services}. " + _kinds_read(base), "",
            f"#### How `{base.name}` plays (from `{_package(base)}`)", "", _package_doc(base)]
     out += _keys(base, label) or [f"Units under `{base.name}` have only the common keys."]
     out += _reactions(base, label) + _rules(base) + _reports(base, label)
@@ -178,7 +195,8 @@ def _module(module: RuleModule) -> str:
     label = f"rule module `{module.name}`"
     needs = ", ".join(n.value for n in sorted(module.needs, key=lambda n: (type(n).__name__, n.name))) or "nothing"
     out = [f"### Rule module `{module.name}`: {module.title}", "",
-           f"Source: {module.source or 'its package'}. It needs of its base game: {needs}.", "",
+           f"Source: {module.source or 'its package'}. It needs of its base game: {needs}. "
+           + _kinds_read(module), "",
            f"#### How `{module.name}` plays (from `{_package(module)}`)", "", _package_doc(module)]
     out += _keys(module, label) + _reactions(module, label) + _rules(module) + _reports(module, label)
     return re.sub(r"\n{3,}", "\n\n", "\n\n".join(out))
@@ -277,7 +295,8 @@ def scenario_parts(docs: Path) -> dict[str, str]:
     examples = _examples(docs)
     return {
         "top-level": _top_level(),
-        "units": "\n\n".join([table(UnitSpec), _section(Orders, "`orders`"), _section(Victory, "`victory`", level=2)]),
+        "units": "\n\n".join([table(UnitSpec), "### Unit kinds", unit_kinds_part(), _section(Orders, "`orders`"),
+                                _section(Victory, "`victory`", level=2)]),
         "tactics": _tactics(),
         "terrain": _terrain(),
         "systems": systems_part(builtin_rulesets(), examples),
