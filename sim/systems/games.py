@@ -202,6 +202,9 @@ class RuleModule(_Declared):
     services it relies on; ``knobs`` is the model of ``rules.<name>``; ``features`` the
     model of its own section of the scenario (``features.<name>``: what it puts on the
     map). ``draw`` and ``observe`` are its hooks into the pictures and ``sim.gym``.
+    ``unit_kinds``: the unit kinds of its own it reads (a scenario's units may be of them);
+    ``reactions``: the reaction kinds its knob chooses between. Both enter the registry
+    with it.
     """
 
     play: Callable[[], ModulePlay] = ModulePlay
