@@ -16,9 +16,9 @@
 * A ``UnitKind`` is what a unit may be (``forces.SIDE[i].kind``): the kernel declares the
   generic ones every scenario may use, and a base game or module lists the kinds of its
   own that it reads (``unit_kinds``), so a scenario's units may be of those kinds.
-* A ``ReactionKind`` is one choice of a module's reaction knob (snap fire's
-  ``rules.snapfire.reaction``): its watch, its radius, whether it may be declined, and
-  what a mover must do before its move (leave a zone); a module lists them (``reactions``).
+* A ``ReactionKind`` is one choice of a module's reaction knob: its watch, its radius,
+  whether it may be declined, and what a mover must do before its move (leave a zone); a
+  module lists them (``reactions``).
 
 Each is declared once and registered through the one door (``sim.systems.registry``).
 """
