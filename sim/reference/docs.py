@@ -28,6 +28,7 @@ from sim.decide.points import At
 from sim.engine.clock import PhaseSpec
 from sim.errors import InputError
 from sim.files import read_bytes, write_text
+from sim.reference.declared import designs_part, kinds_read, reactions_part, unit_kinds_part
 from sim.reference.extension import surface
 from sim.reference.jsonschema import designs_of, scenario_schema, study_schema, systems_of
 from sim.reference.site import cli_parts, events_parts, rules_parts
@@ -51,7 +52,7 @@ from sim.study.plan.select_spec import Select
 from sim.study.plan.study_file import Branch, Factors, Precision, StudySpec
 from sim.systems.games import BaseGame, RuleModule
 from sim.systems.knobs import BaseKnobs
-from sim.systems.registry import REGISTRY, behaviours, builtin_rulesets, default_ruleset, get_system
+from sim.systems.registry import behaviours, builtin_rulesets, default_ruleset, get_system
 
 TACTICS: list[tuple[type[BaseModel], str, int]] = [
     (Plan, "`plan` (a unit's, or a group's)", 3), (Condition, "`when` (and `until`)", 3),
@@ -134,35 +135,6 @@ def _keys(part: BaseGame | RuleModule, label: str) -> list[str]:
     return out
 
 
-def _reactions(part: BaseGame | RuleModule, label: str) -> list[str]:
-    """The part's reaction kinds (its module's knob chooses one): one row each."""
-    if not part.reactions:
-        return []
-    rows = ["| kind | what it does | a side may decline it | a mover first |", "|---|---|---|---|"]
-    rows += [f"| `{k.name}` | {k.doc} | {'yes' if k.declinable else 'no'} | "
-             f"{doc_of(k.before_move).split(chr(10))[0] if k.before_move is not None else '—'} |"
-             for k in part.reactions]
-    return [f"#### The reaction kinds of {label}", "", "One module each in "
-            f"`{_package(part)}.reactions`; its knob names one.", "", "\n".join(rows)]
-
-
-def _kinds_read(part: BaseGame | RuleModule) -> str:
-    """The unit kinds a part lists, as a sentence."""
-    kinds = ", ".join(f"`{k.name}`" for k in part.unit_kinds) or "none beyond the generic ones"
-    return f"Unit kinds it reads: {kinds}."
-
-
-def unit_kinds_part() -> str:
-    """Every built-in unit kind: what it is, and the built-in base games and modules that read it."""
-    parts = [p for c in systems_of(builtin_only=True) for p in c.parts]
-    rows = ["| kind | what it is | accepted with |", "|---|---|---|"]
-    for k in sorted(REGISTRY.unit_kinds, key=lambda k: (not k.generic, k.name)):
-        readers = sorted({f"`{p.name}`" for p in parts if k in p.unit_kinds})
-        if k.generic or readers:
-            rows.append(f"| `{k.name}` | {k.doc} | {'any rules' if k.generic else ', '.join(readers)} |")
-    return "\n".join(rows)
-
-
 def _reports(part: BaseGame | RuleModule, label: str) -> list[str]:
     metrics = [f"`{m}` ({kind})" for r in part.metrics for m, kind in r.kinds.items()]
     return [f"#### What {label} reports", "",
@@ -184,10 +156,10 @@ def _base(base: BaseGame) -> str:
            f"Source: {base.source or 'its package'}. A player-turn's phases: "
            + ", ".join(_phase(p) for p in base.phases) + ". Ground: "
            + ", ".join(g.value for g in sorted(base.geometries, key=lambda g: g.name))
-           + f". Services it provides to rule modules: {services}. " + _kinds_read(base), "",
+           + f". Services it provides to rule modules: {services}. " + kinds_read(base), "",
            f"#### How `{base.name}` plays (from `{_package(base)}`)", "", _package_doc(base)]
     out += _keys(base, label) or [f"Units under `{base.name}` have only the common keys."]
-    out += _reactions(base, label) + _rules(base) + _reports(base, label)
+    out += reactions_part(base, label, _package(base)) + _rules(base) + _reports(base, label)
     return re.sub(r"\n{3,}", "\n\n", "\n\n".join(out))
 
 
@@ -196,9 +168,10 @@ def _module(module: RuleModule) -> str:
     needs = ", ".join(n.value for n in sorted(module.needs, key=lambda n: (type(n).__name__, n.name))) or "nothing"
     out = [f"### Rule module `{module.name}`: {module.title}", "",
            f"Source: {module.source or 'its package'}. It needs of its base game: {needs}. "
-           + _kinds_read(module), "",
+           + kinds_read(module), "",
            f"#### How `{module.name}` plays (from `{_package(module)}`)", "", _package_doc(module)]
-    out += _keys(module, label) + _reactions(module, label) + _rules(module) + _reports(module, label)
+    out += _keys(module, label) + reactions_part(module, label, _package(module))
+    out += _rules(module) + _reports(module, label)
     return re.sub(r"\n{3,}", "\n\n", "\n\n".join(out))
 
 
@@ -301,21 +274,6 @@ def scenario_parts(docs: Path) -> dict[str, str]:
         "terrain": _terrain(),
         "systems": systems_part(builtin_rulesets(), examples),
     }
-
-
-def designs_part() -> str:
-    """The built-in study designs (the registry's): one row each, then each one's account and options."""
-    rows = ["| design | options | what it is | analyses | from |", "|---|---|---|---|---|"]
-    out = []
-    for d in designs_of(builtin_only=True):
-        keys = ", ".join(f"`{k}`" for k in d.options.model_fields) or "—"
-        analyses = "; ".join(a.value for a in sorted(d.analyses, key=lambda a: a.name))
-        rows.append(f"| `{d.name}`{' (the default)' if d.default else ''} | {keys} | {d.doc} | {analyses} | "
-                    f"{d.library or '—'} |")
-        out += [f"#### `design: {d.name}`", doc_of(sys.modules[d.options.__module__])]
-        if d.options.model_fields:
-            out.append(table(d.options, prefix="factors."))
-    return "\n\n".join(["\n".join(rows), *out])
 
 
 def study_parts(docs: Path) -> dict[str, str]:
