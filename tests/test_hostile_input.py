@@ -237,7 +237,7 @@ NUMBERS = {
     "zoc_radius_absurd": ("rules.snapfire.zoc_radius", "zoc_radius: 5}", "zoc_radius: 1.0e300}",
                           "less than or equal to 1000"),
     "reaction_unknown": ("rules.snapfire.reaction", "reaction: snap_fire", "reaction: ambush",
-                         "'snap_fire' or 'zoc'"),
+                         "unknown reaction kind 'ambush' (expected one of ['snap_fire', 'zoc']"),
     "phase_length_zero": ("rules.base.phase_length", "base: {shoot_range: 20,",
                           "base: {phase_length: 0, shoot_range: 20,", "greater than 0"),
     "shoot_range_negative": ("rules.base.shoot_range", "shoot_range: 20,", "shoot_range: -20,",

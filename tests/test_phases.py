@@ -112,7 +112,8 @@ KERNEL = [*(path for part in ("engine", "agents", "space", "scenario")
             for path in sorted((ROOT / "sim" / part).glob("*.py"))),
           *(ROOT / "sim" / f"{m}.py" for m in ("events", "catalogue", "errors", "arguments")),
           *(ROOT / "sim" / "systems" / f"{m}.py" for m in ("registry", "knobs", "sealed", "declarations",
-                                                            "behaviours", "sections", "games", "composition"))]
+                                                            "behaviours", "sections", "games", "composition",
+                                                            "designs", "checks", "kinds"))]
 
 
 def _names_of_builtin_systems():

@@ -141,7 +141,8 @@ BAD = [
     ("replications: 3\nvariants:\n  a: {}\n  b:\n    rules.snapfire.reacton: zoc\n",
      "line 8, key variants.b.rules.snapfire.reacton", "unknown key"),
     ("replications: 3\nvariants:\n  a: {rules.snapfire.reaction: maybe}\n",
-     "line 6, key variants.a.rules.snapfire.reaction", "'snap_fire' or 'zoc'"),
+     "line 6, key variants.a.rules.snapfire.reaction",
+     "unknown reaction kind 'maybe' (expected one of ['snap_fire', 'zoc']"),
     ("replications: 3\nvariants: {a: {}}\nfactors:\n  vary:\n    rules.snapfire.radius: [5, -1]\n",
      "line 8, key factors.vary.rules.snapfire.radius", "greater than 0"),
     ("replications: 3\nvariants: {a: {}}\nmetrics: [attacker_won, atacker_lost]\n",
@@ -268,8 +269,7 @@ def test_a_design_over_the_cell_limit_is_refused_before_a_row_is_made(tmp_path, 
     def made(*args, **kwargs):
         raise AssertionError("a design row was made")
 
-    monkeypatch.setattr(design, "plan_of", made)
-    monkeypatch.setattr(design.itertools, "product", made)
+    monkeypatch.setattr(design, "points_of", made)   # every design's points, a grid's too
     path = write(tmp_path, HEAD + f"replications: 2\nvariants: {{a: {{}}, b: {{}}}}\nfactors: {factors}\n")
     with pytest.raises(InputError, match=r"cells \(2 variants x \d+ design points; expected at most "
                                          r"10000\)") as info:

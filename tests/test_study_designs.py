@@ -13,9 +13,11 @@ import pytest
 from scipy.stats import qmc
 
 from sim.errors import InputError
-from sim.study.plan import nolh
-from sim.study.plan.designs import fractional, make_plan, properties
+from sim.study.plan.designs import nolh
+from sim.study.plan.designs.fractional import fractional
 from sim.study.plan.factors import Factor
+from sim.study.plan.placing import make_plan
+from sim.study.plan.quality import properties
 from sim.study.plan.study_file import load_study
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -104,8 +106,8 @@ def test_fractional_factorial_is_the_generated_half_fraction():
 def test_extendable_designs_keep_their_first_rows(method, small, large):
     factors = [Factor("x", "real", 0.0, 1.0), Factor("n", "integer", 1, 6),
                Factor("c", "categorical", levels=("p", "q", "r"))]
-    a = make_plan(method, factors, 5, small)
-    b = make_plan(method, factors, 5, large)
+    a = make_plan(method, factors, 5, samples=small)
+    b = make_plan(method, factors, 5, samples=large)
     assert np.array_equal(b.unit[:len(a.unit)], a.unit)
     assert b.points[:len(a.points)] == a.points
     if method in ("saltelli", "morris"):

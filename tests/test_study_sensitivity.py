@@ -14,8 +14,8 @@ from scipy import stats
 from sim.study.analysis.metamodel import fit
 from sim.study.analysis.responses import analyse
 from sim.study.analysis.sensitivity import complete_prefix, indices, morris_indices, ranking, sobol_indices
-from sim.study.plan.designs import make_plan
 from sim.study.plan.factors import Factor
+from sim.study.plan.placing import make_plan
 from sim.study.plan.study_file import load_study
 from sim.study.run.runner import run_study
 

@@ -29,8 +29,9 @@ from sim.engine.clock import PhaseSpec
 from sim.errors import InputError
 from sim.files import read_bytes, write_text
 from sim.reference.architecture import architecture_parts
+from sim.reference.declared import designs_part, kinds_read, reactions_part, unit_kinds_part
 from sim.reference.extension import surface
-from sim.reference.jsonschema import scenario_schema, study_schema, systems_of
+from sim.reference.jsonschema import designs_of, scenario_schema, study_schema, systems_of
 from sim.reference.site import cli_parts, events_parts, rules_parts
 from sim.reference.tables import doc_of, nested, table, undocumented
 from sim.scenario.orders import (
@@ -65,7 +66,7 @@ BEHAVIOUR_KINDS = {"route": "`route` of a step", "reaction_move": "`on_fired`, `
 MAX_DOC_BYTES = 10_000_000  # a reference page or schema file read by `sim schema --docs`
 
 SCHEMAS = {"scenario.schema.json": lambda: scenario_schema(builtin_only=True),
-           "study.schema.json": study_schema}
+           "study.schema.json": lambda: study_schema(builtin_only=True)}
 
 
 def _section(model: type[BaseModel], title: str, prefix: str = "", level: int = 3) -> str:
@@ -156,10 +157,10 @@ def _base(base: BaseGame) -> str:
            f"Source: {base.source or 'its package'}. A player-turn's phases: "
            + ", ".join(_phase(p) for p in base.phases) + ". Ground: "
            + ", ".join(g.value for g in sorted(base.geometries, key=lambda g: g.name))
-           + f". Services it provides to rule modules: {services}.", "",
+           + f". Services it provides to rule modules: {services}. " + kinds_read(base), "",
            f"#### How `{base.name}` plays (from `{_package(base)}`)", "", _package_doc(base)]
     out += _keys(base, label) or [f"Units under `{base.name}` have only the common keys."]
-    out += _rules(base) + _reports(base, label)
+    out += reactions_part(base, label, _package(base)) + _rules(base) + _reports(base, label)
     return re.sub(r"\n{3,}", "\n\n", "\n\n".join(out))
 
 
@@ -167,9 +168,11 @@ def _module(module: RuleModule) -> str:
     label = f"rule module `{module.name}`"
     needs = ", ".join(n.value for n in sorted(module.needs, key=lambda n: (type(n).__name__, n.name))) or "nothing"
     out = [f"### Rule module `{module.name}`: {module.title}", "",
-           f"Source: {module.source or 'its package'}. It needs of its base game: {needs}.", "",
+           f"Source: {module.source or 'its package'}. It needs of its base game: {needs}. "
+           + kinds_read(module), "",
            f"#### How `{module.name}` plays (from `{_package(module)}`)", "", _package_doc(module)]
-    out += _keys(module, label) + _rules(module) + _reports(module, label)
+    out += _keys(module, label) + reactions_part(module, label, _package(module))
+    out += _rules(module) + _reports(module, label)
     return re.sub(r"\n{3,}", "\n\n", "\n\n".join(out))
 
 
@@ -293,7 +296,8 @@ def scenario_parts(docs: Path) -> dict[str, str]:
     examples = _examples(docs)
     return {
         "top-level": _top_level(),
-        "units": "\n\n".join([table(UnitSpec), _section(Orders, "`orders`"), _section(Victory, "`victory`", level=2)]),
+        "units": "\n\n".join([table(UnitSpec), "### Unit kinds", unit_kinds_part(), _section(Orders, "`orders`"),
+                                _section(Victory, "`victory`", level=2)]),
         "tactics": _tactics(),
         "terrain": _terrain(),
         "systems": systems_part(builtin_rulesets(), examples),
@@ -305,14 +309,15 @@ def study_parts(docs: Path) -> dict[str, str]:
     return {"study-keys": "\n\n".join([table(StudySpec), _section(Precision, "`precision`"),
                                        _section(Factors, "`factors`"), _section(Branch, "`branch`"),
                                        _section(At, "`branch.at`", level=4),
-                                       _section(Select, "`select`")])}
+                                       _section(Select, "`select`")]),
+            "designs": designs_part()}
 
 
 def undocumented_keys() -> list[str]:
     """Every documented model's keys that have no meaning to show (no description)."""
     models: list[type[BaseModel]] = [Scenario, UnitSpec, Orders, Victory, HexTerrain, TerrainTypeSpec,
                                      TableTerrain, AreaSpec, GridSpec, StudySpec, Precision, Factors, Branch, At,
-                                     Select]
+                                     Select, *(d.options for d in designs_of(builtin_only=True))]
     models += [m for m, _, _ in TACTICS]
     for c in systems_of(builtin_only=True):
         for s in c.parts:

@@ -3,7 +3,8 @@ and complete YAML as it is typed.
 
 A scenario is one of the rule systems' models (``sim.scenario.load.model_for``), told
 apart by ``ruleset`` (left out: ``snapfire``); its ``terrain`` is a hex or table map as
-``sim.space.spec`` describes it. A study is ``sim.study.plan.study_file.StudySpec``.
+``sim.space.spec`` describes it. A study is ``sim.study.plan.study_file.StudySpec``, whose
+``factors`` take the options of the design they name (each registered design's own model).
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from sim.space.spec import TERRAIN_MODELS
 from sim.study.plan.study_file import StudySpec
 from sim.systems.composition import Composition
 from sim.systems.declarations import BUILT_IN
+from sim.systems.designs import Design
 from sim.systems.games import Geometry
 from sim.systems.registry import REGISTRY, all_systems, builtin_rulesets, compose, default_ruleset, get_system
 
@@ -103,9 +105,30 @@ def scenario_schema(builtin_only: bool = False) -> dict[str, Any]:
                    "oneOf": choices, "$defs": defs})
 
 
-def study_schema() -> dict[str, Any]:
-    """The JSON Schema of a study file."""
+def designs_of(builtin_only: bool) -> list[Design]:
+    """The study designs a schema covers: the built-in ones, or every one installed."""
+    return [d for d in REGISTRY.designs if not builtin_only or REGISTRY.designs.origin(d.name) == BUILT_IN]
+
+
+def _by_design(factors: dict[str, Any], designs: list[Design]) -> None:
+    """``factors`` takes the options of the design it names (none named: the default one's)."""
+    factors["properties"]["design"]["enum"] = [d.name for d in designs]
+    branches = []
+    for d in designs:
+        options = d.options.model_json_schema()
+        named: dict[str, Any] = {"properties": {"design": {"const": d.name}}}
+        if not d.default:
+            named["required"] = ["design"]
+        branches.append({"if": named, "then": {
+            "properties": {"design": {}, "vary": {}, **options.get("properties", {})},
+            "required": options.get("required", []), "additionalProperties": False}})
+    factors["allOf"] = branches
+
+
+def study_schema(builtin_only: bool = False) -> dict[str, Any]:
+    """The JSON Schema of a study file (its designs: every installed one, or the built-in ones)."""
     schema = StudySpec.model_json_schema(ref_template="#/$defs/{model}")
+    _by_design(schema["$defs"]["Factors"], designs_of(builtin_only))
     return draft7({"$schema": DIALECT, "title": "sim study file",
                    "description": "A study: a scenario, variants, factors, replications (docs/study.md).",
                    **{k: v for k, v in schema.items() if k != "title"}})

@@ -16,7 +16,7 @@ from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 
 from sim.systems.knobs import BehaviourOf
-from sim.systems.registry import behaviours
+from sim.systems.sections import OneOf
 
 NO_MEANING = "— (not described in the code; see how the system plays, above)"
 
@@ -29,10 +29,12 @@ def type_text(annotation: Any) -> str:
     """A type as a reader says it: ``whole number``, ``a`` \\| ``b``, ``list of ...``."""
     origin, args = get_origin(annotation), get_args(annotation)
     if origin is Annotated:
-        meta = [m for m in args[1:] if isinstance(m, BehaviourOf)]
+        meta = [m for m in args[1:] if isinstance(m, OneOf)]
         if meta:
-            names = list(behaviours(meta[0].kind))
-            return " \\| ".join(_code(n) for n in names) + f" (behaviours of kind `{meta[0].kind}`)"
+            names = " \\| ".join(_code(n) for n in meta[0].names())
+            if isinstance(meta[0], BehaviourOf):
+                return names + f" (behaviours of kind `{meta[0].kind}`)"
+            return names + f" ({meta[0].what}s)"
         return type_text(args[0])
     if origin is Literal:
         return " \\| ".join(_code(a) for a in args)

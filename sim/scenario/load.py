@@ -13,7 +13,7 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Literal, NoReturn, TypeVar, get_args, get_origin
+from typing import Annotated, Any, Literal, NoReturn, TypeVar, get_args, get_origin
 
 from pydantic import BaseModel, Field, ValidationError, create_model
 from shapely.geometry import Polygon
@@ -30,7 +30,16 @@ from sim.systems.composition import Composition
 from sim.systems.declarations import BUILT_IN, PluginError
 from sim.systems.games import BaseGame, Geometry
 from sim.systems.knobs import BaseKnobs, Knobs
-from sim.systems.registry import REGISTRY, compose, default_ruleset, generation, get_system, system_names
+from sim.systems.registry import (
+    REGISTRY,
+    compose,
+    default_ruleset,
+    generation,
+    get_system,
+    system_names,
+    unit_kinds_of,
+)
+from sim.systems.sections import OneOf
 
 DOCS = "docs/scenario.md"
 M = TypeVar("M", bound=BaseModel)
@@ -93,6 +102,34 @@ def _merged(name: str, models: list[type[BaseModel] | None], owners: list[str]) 
     return _subclass(name, tuple(m for m, _ in kept), **fields)
 
 
+@dataclass(frozen=True)
+class _KindCheck:
+    """A unit's ``kind`` under one composition: one of ``kinds`` (the generic ones and its parts')."""
+
+    label: str
+    kinds: tuple[str, ...]
+
+    def names(self) -> tuple[str, ...]:
+        return self.kinds
+
+    def __call__(self, value: str) -> str:
+        if value not in self.kinds:
+            readers = sorted(p.name for p in [*REGISTRY.bases, *REGISTRY.modules]
+                             if any(k.name == value for k in p.unit_kinds))
+            elsewhere = f"; '{value}' is read by {readers} only" if readers else ""
+            raise ValueError(f"unknown unit kind {value!r} (expected one of {list(self.kinds)}: the generic "
+                             f"kinds and those of ruleset '{self.label}'{elsewhere})")
+        return value
+
+
+def _kind_field(composition: Composition) -> tuple[Any, Any]:
+    """The ``kind`` key of a unit under ``composition``: its kinds, checked and listed by its schema."""
+    check = _KindCheck(composition.name, tuple(unit_kinds_of(composition)))
+    common = UnitSpec.model_fields["kind"]
+    return (Annotated[str, OneOf(check, names=check.names, what="unit kind")],
+            Field(common.default, description=common.description))
+
+
 @lru_cache(maxsize=64)
 def _model(key: tuple[str, str, tuple[str, ...], bool], _generation: int) -> type[Scenario]:
     label, base_name, module_names, by_base = key
@@ -111,8 +148,10 @@ def _model(key: tuple[str, str, tuple[str, ...], bool], _generation: int) -> typ
     group = _subclass(f"Group_{name}", (Group,), plan=(plan, ...))
     unit_keys = _merged(f"UnitKeys_{name}", [p.unit_keys for p in parts], owners)
     unit_bases = (UnitSpec, unit_keys) if unit_keys else (UnitSpec,)
-    # unit keys may redefine a common key too (``kind``, ``flags``: to add their own)
+    # unit keys may redefine a common key too (``flags``: to add their own)
     own = _redefined(unit_keys, UnitSpec) if unit_keys else {}
+    # unit keys of an earlier version may redefine ``kind`` (their own Literal): theirs holds
+    own = {"kind": _kind_field(composition), **own}
     unit = _subclass(f"Unit_{name}", unit_bases, orders=(orders, orders()), plan=(plan | None, None), **own)
     policy_keys = _merged(f"PolicyKeys_{name}", [p.policy_keys for p in parts], owners)
     policies = _subclass(f"Policies_{name}", (Policies, policy_keys)) if policy_keys else Policies

@@ -36,10 +36,9 @@ class UnitSpec(Strict):
 
     id: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.\-]+$", description=(
         "the unit's id, unique in the scenario (the log's `unit`, `target`, `firer`)"))
-    kind: Literal["infantry", "sniper", "vehicle", "team", "hq"] = Field(
-        "infantry", description=("what it is: each rule system reads it (a `sniper` is a sniper "
-                                 "team under the systems that have them; a system may add kinds "
-                                 "of its own: see its unit keys)"))
+    kind: str = Field("infantry", min_length=1, description=(
+        "what it is: a generic kind (any scenario) or one its base game or modules read (the unit "
+        "kinds below)"))
     at: str = Field(description=(
         'where it starts: a node of the map (a waypoint name, a grid place `"gx,gy"`, or a '
         'hex `"q,r"`)'))

@@ -117,7 +117,8 @@ def check_pickles(origin: str, what: str, system: Any) -> None:
 
 
 #: The entry-point groups of plug-ins (``sim.systems``: rule systems of an earlier version).
-GROUPS = ("sim.bases", "sim.modules", "sim.rulesets", "sim.systems", "sim.metrics", "sim.behaviours")
+GROUPS = ("sim.bases", "sim.modules", "sim.rulesets", "sim.systems", "sim.metrics", "sim.behaviours",
+          "sim.unit_kinds", "sim.designs")
 #: The origin of what the package itself declares (its own distribution's entry points).
 BUILT_IN = "built-in"
 _OWN = "sim"   # the package's distribution name

@@ -13,6 +13,12 @@
   offers (a phase's start, a unit's move).
 * A ``Ruleset`` names a base game and its modules, so that a scenario's ``ruleset: NAME``
   stands for them. A scenario names a ruleset, or a ``base`` and its ``modules``.
+* A ``UnitKind`` is what a unit may be (``forces.SIDE[i].kind``): the kernel declares the
+  generic ones every scenario may use, and a base game or module lists the kinds of its
+  own that it reads (``unit_kinds``), so a scenario's units may be of those kinds.
+* A ``ReactionKind`` is one choice of a module's reaction knob: its watch, its radius,
+  whether it may be declined, and what a mover must do before its move (leave a zone); a
+  module lists them (``reactions``).
 
 Each is declared once and registered through the one door (``sim.systems.registry``).
 """
@@ -21,12 +27,12 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel
 
 from sim.engine.clock import Phase, PhaseRole, PhaseSpec
-from sim.engine.context import Game
+from sim.engine.context import Game, Watch
 from sim.engine.services import Service, Services
 
 if TYPE_CHECKING:
@@ -38,10 +44,12 @@ if TYPE_CHECKING:
     from sim.space.terrain import Terrain
 
 __all__ = ["BaseGame", "Checks", "Geometry", "MetricKind", "MetricReporter", "ModulePlay", "Need",
-           "Observation", "RuleModule", "Ruleset", "Shape", "ShapeKind"]
+           "Observation", "ReactionKind", "RuleModule", "Ruleset", "Shape", "ShapeKind", "UnitKind"]
 
 MetricKind = Literal["binary", "count", "real"]
 Record = Mapping[str, Any]
+K = TypeVar("K")   # a module's knobs
+W = TypeVar("W", bound=Watch)   # a reaction kind's watch
 
 
 class Geometry(enum.Enum):
@@ -121,6 +129,37 @@ class Observation:
     columns: tuple[str, ...]
     rows: Callable[[Any], int]
     observe: Callable[[Any, str], Any]
+@dataclass(frozen=True)
+class UnitKind:
+    """What a unit may be (``forces.SIDE[i].kind``), declared once: its name and a one-line doc.
+
+    ``generic``: a kind the kernel declares, which every scenario may use (a base game or
+    module reads it as it will); any other is accepted only where a part lists it.
+    """
+
+    name: str
+    doc: str
+    generic: bool = False
+
+
+@dataclass(frozen=True)
+class ReactionKind(Generic[K, W]):
+    """One choice of a rule module's reaction knob, declared once (its own module, one file a kind).
+
+    ``module``: the rule module whose knob selects it; ``watch(knobs)`` makes its referee
+    watch from that module's knobs; ``radius(knobs)`` is the radius it reacts at and its
+    label, as the maps draw it; ``declinable``: whether a side's policy may decline it;
+    ``before_move(watch, battle, unit)``: what a mover must do first in a moving phase (a
+    generator for its process, returning True when that was its move), or None.
+    """
+
+    name: str
+    module: str
+    doc: str
+    watch: Callable[[K], W]
+    radius: Callable[[K], tuple[float, str]]
+    declinable: bool = True
+    before_move: Callable[[W, BattleContext[Any, Any], Unit], Generator[simpy.Event, Any, bool]] | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -147,6 +186,8 @@ class _Declared:
     reaction_radius: Callable[[Any], tuple[float, str] | None] | None = None
     example: str | Mapping[str, Any] | None = None
     step_moves: Mapping[str, int] = field(default_factory=dict)
+    unit_kinds: tuple[UnitKind, ...] = ()
+    reactions: tuple[ReactionKind[Any, Any], ...] = ()
     doc: str = field(default="", repr=False)
 
 
@@ -205,6 +246,9 @@ class RuleModule(_Declared):
     model of its own section of the scenario (``features.<name>``: what it puts on the
     map). ``draw(scenario)`` gives the ``Shape``s it draws on every map of the scenario;
     ``observe`` what it adds to an agent's observation.
+    ``unit_kinds``: the unit kinds of its own it reads (a scenario's units may be of them);
+    ``reactions``: the reaction kinds its knob chooses between. Both enter the registry
+    with it.
     """
 
     play: Callable[[], ModulePlay] = ModulePlay

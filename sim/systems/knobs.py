@@ -9,22 +9,20 @@ its section's model (a ``Knobs`` subclass) once, in its ``RuleSystem``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-from pydantic import AfterValidator, GetJsonSchemaHandler
-from pydantic.json_schema import JsonSchemaValue
-from pydantic_core import CoreSchema
+from functools import partial
 
 from sim.systems.behaviours import behaviours
 
 # The models themselves live in a leaf module (the registry checks plug-ins against them).
 from sim.systems.sealed import BaseKnobs, FrozenDict, FrozenList, Knobs, Sealed, freeze
+from sim.systems.sections import OneOf
 
 __all__ = ["BaseKnobs", "BehaviourOf", "FrozenDict", "FrozenList", "Knobs", "Sealed",
            "behaviour_of", "freeze"]
 
 
 @dataclass(frozen=True)
-class BehaviourOf(AfterValidator):
+class BehaviourOf(OneOf):
     """The check of a knob naming a behaviour of ``kind``.
 
     Its JSON Schema lists the names registered when the schema is made.
@@ -32,11 +30,9 @@ class BehaviourOf(AfterValidator):
 
     kind: str = ""
 
-    def __get_pydantic_json_schema__(self, schema: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
-        """The string's schema, with the registered behaviours as its enumeration."""
-        out = handler(schema)
-        out["enum"] = list(behaviours(self.kind))
-        return out
+
+def _behaviour_names(kind: str) -> list[str]:
+    return list(behaviours(kind))
 
 
 def behaviour_of(kind: str) -> BehaviourOf:
@@ -51,4 +47,5 @@ def behaviour_of(kind: str) -> BehaviourOf:
             raise ValueError(f"'{value}' is not a {kind} behaviour (expected one of {sorted(names)})")
         return value
 
-    return BehaviourOf(known, kind=kind)
+    return BehaviourOf(known, names=partial(_behaviour_names, kind), what=f"{kind} behaviour", kind=kind)
+

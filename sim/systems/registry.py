@@ -2,29 +2,30 @@
 
 ``REGISTRY`` has a ``Section`` for each kind: base games (``sim.bases``), rule modules
 (``sim.modules``), rulesets (``sim.rulesets``: a named base with its modules, what a
-scenario's ``ruleset`` names), metric reporters (``sim.metrics``) and behaviours
-(``sim.behaviours``); its ``records`` are the record types, read through the kernel's and
-the parts' declarations (``sim.systems.record_types``). The package's own and a user's come
-through the same door: an entry point of an installed distribution (the package's own
-``pyproject.toml`` declares its built-ins as any plug-in does), or ``register`` from
-Python (a notebook, a ``--plugin`` module). A plug-in that cannot be imported or is
-malformed is a ``PluginError``: an input error, one line, exit 2 on the command line.
+scenario's ``ruleset`` names), metric reporters (``sim.metrics``), unit kinds
+(``sim.unit_kinds``; a part's own kinds come with it), reaction kinds (a module's, with it),
+study designs (``sim.designs``) and behaviours (``sim.behaviours``); its ``records`` are
+the record types, read through the kernel's and the parts' declarations
+(``sim.systems.record_types``). The package's own and
+a user's come through the same door: an entry
+point of an installed distribution (the package's own ``pyproject.toml`` declares its
+built-ins as any plug-in does), or ``register`` from Python (a notebook, a ``--plugin``
+module). A plug-in that cannot be imported or is malformed is a ``PluginError``: an input
+error, one line, exit 2 on the command line.
 
 A rule system of an earlier version (``sim.RuleSystem``, entry-point group ``sim.systems``)
 is a base game with a ruleset of the same name: it still loads, with a deprecation warning.
 """
 from __future__ import annotations
 
-import re
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any, get_args
+from functools import partial
+from typing import Any
 
-from sim import arguments, catalogue
-from sim.engine.clock import PhaseSpec
+from sim import arguments
 from sim.engine.context import Game as Game  # re-exported (sim.Game)
-from sim.engine.services import Service
 from sim.errors import InputError
 from sim.systems.behaviours import Behaviour as Behaviour  # re-exported: the extension surface
 from sim.systems.behaviours import BehaviourKind as BehaviourKind
@@ -35,21 +36,31 @@ from sim.systems.behaviours import load_behaviours
 from sim.systems.behaviours import register_behaviour as register_behaviour
 from sim.systems.behaviours import registered_from_python as behaviours_from_python
 from sim.systems.behaviours import unregister_behaviour as unregister_behaviour
+from sim.systems.checks import (
+    check_base,
+    check_design,
+    check_module,
+    check_reaction,
+    check_reporter,
+    check_ruleset,
+    check_unit_kind,
+)
 from sim.systems.composition import Composition
-from sim.systems.declarations import BUILT_IN, check_models, check_pickles, entry_points, load_target
+from sim.systems.declarations import BUILT_IN, entry_points, load_target
 from sim.systems.declarations import PluginError as PluginError  # re-exported (sim.PluginError)
 from sim.systems.declarations import malformed as _malformed
-from sim.systems.games import BaseGame, Checks, MetricKind, MetricReporter, RuleModule, Ruleset
-from sim.systems.record_types import RecordTypes, check_records
-from sim.systems.sections import PYTHON, Section
+from sim.systems.designs import Design
+from sim.systems.games import BaseGame, Checks, MetricKind, MetricReporter, ReactionKind, RuleModule, Ruleset, UnitKind
+from sim.systems.record_types import RecordTypes
+from sim.systems.sections import PYTHON, OneOf, Section, one_of
 
-__all__ = ["REGISTRY", "BaseGame", "Checks", "Composition", "MetricKind", "MetricReporter", "PluginError",
-           "Registry", "RuleModule", "RuleSystem", "Ruleset", "all_systems", "compose", "default_ruleset",
-           "events_of", "generation", "get_system", "metric_reporters", "register", "register_metric",
-           "register_system", "rule_system", "system_names"]
+__all__ = ["REGISTRY", "BaseGame", "Checks", "Composition", "Design", "MetricKind", "MetricReporter", "PluginError",
+           "ReactionKind", "Registry", "RuleModule", "RuleSystem", "Ruleset", "UnitKind", "all_systems", "compose",
+           "default_design", "default_ruleset", "events_of", "generation", "get_system", "metric_reporters",
+           "reaction_of", "register", "register_metric", "register_system", "rule_system", "system_names",
+           "unit_kinds_of"]
 
 Record = Mapping[str, Any]
-NAME = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 
 
 @dataclass(frozen=True, eq=False)
@@ -67,109 +78,24 @@ class RuleSystem(BaseGame):
                       DeprecationWarning, stacklevel=3)
 
 
-# -- checks of a declaration ----------------------------------------------------------------
-def _check_reporter(r: MetricReporter, origin: str) -> None:
-    what = f"metric reporter '{getattr(r, 'name', r)}'"
-    if not isinstance(r, MetricReporter):
-        _malformed(origin, what, f"is a {type(r).__name__}; expected a sim.MetricReporter")
-    if not r.kinds or not callable(r.compute):
-        _malformed(origin, what, "needs at least one metric in 'kinds' and a callable 'compute'")
-    for metric, kind in r.kinds.items():
-        if not isinstance(metric, str) or not re.match(r"^[a-z][a-z0-9_]*$", metric):
-            _malformed(origin, what, f"metric name {metric!r} is not lower_snake_case")
-        if kind not in ("binary", "count", "real"):
-            _malformed(origin, what, f"metric '{metric}' has kind {kind!r}; expected binary, count or real")
-
-
-def _check_step_moves(s: BaseGame | RuleModule, origin: str, what: str) -> None:
-    moves = s.step_moves
-    fields = s.order_keys.model_fields if s.order_keys is not None else {}
-    types: Any = fields["type"].annotation if "type" in fields else None
-    allowed = set(get_args(types)) - {"hold"}
-    if not isinstance(moves, Mapping) or not all(
-            isinstance(k, str) and k in allowed and type(v) is int and 1 <= v <= 12 for k, v in moves.items()):
-        _malformed(origin, what, f"step_moves {moves!r}: expected step types of its order_keys' 'type' "
-                                 f"(one of {sorted(allowed)}) mapped to whole numbers of moves from 1 to 12")
-
-
-def _check_common(s: BaseGame | RuleModule, origin: str, what: str) -> None:
-    if not isinstance(s.name, str) or not NAME.match(s.name):
-        _malformed(origin, f"{what.split(' ')[0]} {s.name!r}", "its name must be lower_snake_case, 1-32 characters")
-    check_models(origin, what, {"knobs": s.knobs, "base_knobs": getattr(s, "base_knobs", None),
-                                "unit_keys": s.unit_keys, "order_keys": s.order_keys,
-                                "policy_keys": s.policy_keys, "features": getattr(s, "features", None)})
-    if s.example is not None and not isinstance(s.example, (str, Mapping)):
-        _malformed(origin, what, "'example' must be a scenario file's path or a scenario document (a dict)")
-    _check_step_moves(s, origin, what)
-    if s.check is not None and not callable(s.check):
-        _malformed(origin, what, "'check' must be callable")
-    for r in s.metrics:
-        _check_reporter(r, origin)
-    if not all(isinstance(e, str) and e for e in s.events):
-        _malformed(origin, what, "'events' must be event names (strings)")
-    check_records(s.records, origin, what)
-    unknown = [rid for rid in s.rules if rid not in catalogue.TITLES]
-    if unknown:
-        _malformed(origin, what, f"rule IDs {unknown} are not defined (sim.plugin.define_rules)")
-    code = getattr(s, "game", None) or getattr(s, "play", None)
-    package = str(getattr(code, "__module__", "")).partition(".")[0]
-    marked = sorted(rid for rid, places in catalogue.undefined_marks().items()
-                    if package and any(p.partition(".")[0] == package for p in places))
-    if marked:
-        _malformed(origin, what, f"its code is marked with rule IDs {marked} that no sim.plugin.define_rules "
-                                 "defines (a misspelt ID?)")
-    check_pickles(origin, what, s)
-
-
-def _check_base(s: BaseGame, origin: str) -> None:
-    what = f"base game '{s.name}'" if not isinstance(s, RuleSystem) else f"rule system '{s.name}'"
-    spec = isinstance(s.phases, tuple)
-    names = [p.name for p in s.phases if isinstance(p, PhaseSpec) and isinstance(p.name, str)] if spec else []
-    if not spec or not s.phases or len(names) != len(s.phases) or not all(NAME.match(n) for n in names) \
-            or not all(isinstance(p.moves, bool) for p in s.phases) \
-            or len(set(names)) != len(names) or "setup" in names:
-        _malformed(origin, what, f"phases {s.phases!r}: expected a tuple of sim.PhaseSpec(name, moves=True/False) "
-                                 "with distinct lower_snake_case names (not 'setup')")
-    if not callable(s.game):
-        _malformed(origin, what, "'game' must be a callable that makes a Game")
-    if not isinstance(s.provides, frozenset) or not all(isinstance(x, Service) for x in s.provides) \
-            or not isinstance(s.service_records, Mapping) or not all(x in s.provides for x in s.service_records):
-        _malformed(origin, what, "'provides' must be a frozenset of sim.plugin.Service, and 'service_records' map "
-                                 "services it provides to their records")
-    for records in s.service_records.values():
-        check_records(records, origin, what)
-    _check_common(s, origin, what)
-
-
-def _check_module(m: RuleModule, origin: str) -> None:
-    what = f"rule module '{m.name}'"
-    if not callable(m.play):
-        _malformed(origin, what, "'play' must be a callable that makes a sim.plugin.ModulePlay")
-    _check_common(m, origin, what)
-
-
-def _check_ruleset(r: Ruleset, origin: str) -> None:
-    what = f"ruleset '{getattr(r, 'name', r)}'"
-    if not isinstance(r.name, str) or not NAME.match(r.name):
-        _malformed(origin, f"ruleset {r.name!r}", "its name must be lower_snake_case, 1-32 characters")
-    if not isinstance(r.base, str) or not isinstance(r.modules, tuple) \
-            or not all(isinstance(m, str) for m in r.modules) or len(set(r.modules)) != len(r.modules):
-        _malformed(origin, what, "expected the name of a base game and a tuple of distinct module names")
-
-
 # -- the registry -----------------------------------------------------------------------------
 class Registry:
     """Every extension point, each a ``Section`` of declared objects (module doc)."""
 
     def __init__(self) -> None:
         self._generation = 0
-        self.bases: Section[BaseGame] = Section("base game", "sim.bases", BaseGame, _check_base, self._bump)
-        self.modules: Section[RuleModule] = Section("rule module", "sim.modules", RuleModule, _check_module,
+        self.bases: Section[BaseGame] = Section("base game", "sim.bases", BaseGame, self._check_base, self._bump)
+        self.modules: Section[RuleModule] = Section("rule module", "sim.modules", RuleModule, self._check_module,
                                                     self._bump)
-        self.rulesets: Section[Ruleset] = Section("ruleset", "sim.rulesets", Ruleset, _check_ruleset, self._bump)
+        self.rulesets: Section[Ruleset] = Section("ruleset", "sim.rulesets", Ruleset, check_ruleset, self._bump)
         self.metrics: Section[MetricReporter] = Section("metric reporter", None, MetricReporter,
                                                         self._check_metric, self._bump)
         self.records = RecordTypes(self.bases, self.modules)
+        self.unit_kinds: Section[UnitKind] = Section("unit kind", "sim.unit_kinds", UnitKind, check_unit_kind,
+                                                     self._bump)
+        self.reactions: Section[ReactionKind[Any, Any]] = Section("reaction kind", None, ReactionKind,
+                                                                  check_reaction, self._bump)
+        self.designs: Section[Design] = Section("study design", "sim.designs", Design, check_design, self._bump)
         self._legacy: dict[str, tuple[str, str]] | None = None   # sim.systems entry points not loaded
         self._installed = False
 
@@ -181,8 +107,48 @@ class Registry:
         """A number that changes whenever anything is registered."""
         return self._generation + behaviour_generation()
 
+    def sections(self) -> tuple[Section[Any], ...]:
+        """Every section whose objects ``register`` takes as they are."""
+        return (self.bases, self.modules, self.rulesets, self.unit_kinds, self.reactions, self.designs)
+
+    def _check_base(self, s: BaseGame, origin: str) -> None:
+        label = "rule system" if isinstance(s, RuleSystem) else "base game"
+        self._with_kinds(s, origin, f"{label} '{s.name}'", partial(check_base, s, origin, label))
+
+    def _check_module(self, m: RuleModule, origin: str) -> None:
+        self._with_kinds(m, origin, f"rule module '{m.name}'", partial(check_module, m, origin))
+
+    def _with_kinds(self, part: BaseGame | RuleModule, origin: str, owner: str, check: Callable[[], None]) -> None:
+        """A part's own unit kinds and reaction kinds enter their sections with it.
+
+        They come in before its checks (its knobs' defaults may name them) and leave again if
+        it is refused. The same kind (or one equal to it) may be declared again; another of
+        that name may not. What is no kind at all is left to ``check`` to refuse.
+        """
+        added: list[tuple[Section[Any], str]] = []
+        own: tuple[tuple[Section[Any], Any], ...] = ((self.unit_kinds, part.unit_kinds),
+                                                     (self.reactions, part.reactions))
+        try:
+            for section, declared in own:
+                for value in declared if isinstance(declared, tuple) else ():
+                    if not isinstance(value, section.expected):
+                        continue
+                    if value.name in section:
+                        if section.get(value.name) != value:
+                            _malformed(origin, owner, f"declares {section.kind} '{value.name}', which "
+                                                      f"{section.origin(value.name)} declares otherwise "
+                                                      "(expected a name of its own, or the registered one)")
+                        continue
+                    section.add(value, origin)
+                    added.append((section, value.name))
+            check()
+        except BaseException:
+            for section, name in added:
+                section.forget(name)
+            raise
+
     def _check_metric(self, r: MetricReporter, origin: str) -> None:
-        _check_reporter(r, origin)
+        check_reporter(r, origin)
         mine = set(r.kinds)
         for other in self.metrics:
             if other.name == r.name:
@@ -256,29 +222,26 @@ REGISTRY = Registry()
 
 # -- the one door, from Python -----------------------------------------------------------------
 def register(declared: Any, *, replace: bool = False) -> Any:
-    """Register a base game, a rule module, a ruleset, a metric reporter or a behaviour; returns it.
+    """Register any declared object (a base game, a module, a study design, ...); returns it.
 
     A name already taken by a built-in or an installed plug-in is refused unless ``replace``;
     one registered from Python before is replaced (re-running a cell).
     """
     arguments.flag(replace, "replace")
+    section = next((s for s in REGISTRY.sections() if isinstance(declared, s.expected)), None)
     if isinstance(declared, RuleSystem):
         REGISTRY.add_system(declared, PYTHON, replace)
-    elif isinstance(declared, BaseGame):
-        REGISTRY.bases.register(declared, replace)
-    elif isinstance(declared, RuleModule):
-        REGISTRY.modules.register(declared, replace)
-    elif isinstance(declared, Ruleset):
-        REGISTRY.rulesets.register(declared, replace)
     elif isinstance(declared, MetricReporter):
         REGISTRY.load_installed()
         REGISTRY.metrics.register(declared, True)
     elif isinstance(declared, Behaviour):
         register_behaviour(declared)
+    elif section is not None:
+        section.register(declared, replace)
     else:
+        kinds = ", ".join(s.expected.__name__ for s in REGISTRY.sections())
         _malformed(PYTHON, f"{getattr(declared, 'name', declared)!r}",
-                   f"is a {type(declared).__name__}; expected a sim.plugin.BaseGame, RuleModule, Ruleset, "
-                   "MetricReporter or Behaviour")
+                   f"is a {type(declared).__name__}; expected a sim.plugin {kinds}, MetricReporter or Behaviour")
     return declared
 
 
@@ -342,6 +305,39 @@ def rule_system(name: str, argument: str = "name") -> Composition:
 def all_systems() -> list[Composition]:
     """Every ruleset's composition, each loaded, in name order."""
     return [get_system(n) for n in system_names()]
+
+
+def default_design() -> str:
+    """The design of a study whose ``factors`` names none: the one design declared ``default``."""
+    named = [d.name for d in REGISTRY.designs if d.default]
+    if len(named) != 1:
+        raise PluginError(f"expected exactly one study design declared default, got {named or 'none'}")
+    return named[0]
+
+
+def unit_kinds_of(composition: Composition) -> list[str]:
+    """The unit kinds a scenario under ``composition`` may use: the generic ones, then its parts' own.
+
+    A rule system of an earlier version lists none: it takes every registered kind, as it did.
+    """
+    if isinstance(composition.base, RuleSystem):
+        return [k.name for k in sorted(REGISTRY.unit_kinds, key=lambda k: not k.generic)]
+    generic = [k.name for k in REGISTRY.unit_kinds if k.generic]
+    return list(dict.fromkeys([*generic, *(k.name for p in composition.parts for k in p.unit_kinds)]))
+
+
+def _reaction_names(module: str) -> list[str]:
+    return [k.name for k in REGISTRY.reactions if k.module == module]
+
+
+def reaction_of(module: str) -> OneOf:
+    """The check of rule module ``module``'s knob naming one of its reaction kinds.
+
+    The knob is ``Annotated[str, reaction_of(module)]``: its value names a registered
+    ``ReactionKind`` of that module (its own, or one registered from Python), and its JSON
+    Schema lists them.
+    """
+    return one_of(partial(_reaction_names, module), "reaction kind", f", the kinds of rule module '{module}'")
 
 
 def default_ruleset() -> str:
@@ -412,11 +408,9 @@ def unregister_metric(name: str) -> None:
     REGISTRY.metrics.unregister(name)
 
 
-def unregister(kind: type[BaseGame | RuleModule | Ruleset], name: str) -> None:
-    """Remove a base game, module or ruleset registered from Python (``kind``: its class)."""
-    if kind is RuleModule:
-        REGISTRY.modules.unregister(name)
-    elif kind is Ruleset:
-        REGISTRY.rulesets.unregister(name)
-    else:
-        REGISTRY.bases.unregister(name)
+def unregister(kind: type[Any], name: str) -> None:
+    """Remove a declared object registered from Python (``kind``: its class, ``sim.plugin.Design`` say)."""
+    section = next((s for s in REGISTRY.sections() if issubclass(kind, s.expected)), None)
+    if section is None:
+        raise KeyError(f"no section of {getattr(kind, '__name__', kind)!r}")
+    section.unregister(name)

@@ -9,14 +9,17 @@ naming the plug-in and what is wrong.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
+from pydantic import AfterValidator, GetJsonSchemaHandler
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema
+
 from sim.systems.declarations import BUILT_IN, PluginError, entry_points, load_target, malformed
 
-__all__ = ["BUILT_IN", "PYTHON", "Entry", "Section"]
-
+__all__ = ["BUILT_IN", "PYTHON", "Entry", "OneOf", "Section", "one_of"]
 
 
 class Named(Protocol):
@@ -140,6 +143,11 @@ class Section(Generic[T]):
         self.add(value, PYTHON)
         return value
 
+    def forget(self, name: str) -> None:
+        """Remove ``name`` whatever its origin (what came in with a declaration then refused)."""
+        self._entries.pop(name, None)
+        self._changed()
+
     def unregister(self, name: str) -> None:
         """Remove an object registered from Python (tests and notebooks clean up)."""
         entry = self._entries.get(name)
@@ -148,3 +156,35 @@ class Section(Generic[T]):
         del self._entries[name]
         self._pending = None   # found afresh: an entry point of that name comes back
         self._changed()
+
+
+@dataclass(frozen=True)
+class OneOf(AfterValidator):
+    """The check of a value naming a declared object, one of ``names()`` (``what`` says of what).
+
+    Its JSON Schema lists the names declared when the schema is made.
+    """
+
+    names: Callable[[], Sequence[str]] = tuple
+    what: str = ""
+
+    def __get_pydantic_json_schema__(self, schema: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
+        """The string's schema, with the declared names as its enumeration."""
+        out = handler(schema)
+        out["enum"] = list(self.names())
+        return out
+
+
+def one_of(names: Callable[[], Sequence[str]], what: str, among: str = "") -> OneOf:
+    """The check of a knob or key whose value is one of ``names()`` (looked up when it is checked).
+
+    It is ``Annotated[str, one_of(...)]``; a value not among them is refused naming ``what``
+    it should be and the names (``among`` adds where they come from).
+    """
+    def known(value: str) -> str:
+        found = list(names())
+        if value not in found:
+            raise ValueError(f"unknown {what} {value!r} (expected one of {found}{among})")
+        return value
+
+    return OneOf(known, names=names, what=what)

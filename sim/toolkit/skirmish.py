@@ -27,6 +27,7 @@ from sim.engine.context import BattleContext
 from sim.events import ASSAULT, HIT, MOVE, SHOOT, STOP
 from sim.space.geometry import dist, lerp
 from sim.systems.knobs import BaseKnobs, Knobs
+from sim.toolkit.snipers import SNIPER
 from sim.toolkit.targets import GridMemo, SpatialGrid, cell_for, pick, within_extent
 
 __all__ = ["CONTACT", "ChargeOrders", "SkirmishKnobs", "apply_hit", "assault_phase", "enemy_index",
@@ -130,7 +131,7 @@ def shooting_phase(battle: BattleContext, side: str, memo: GridMemo[Unit] | None
     (``memo``: the game's indexes of the enemies, kept between phases)."""
     shoot_range = battle.knobs.base.shoot_range
     enemies = battle.enemies_of(side)
-    shooters = within_reach([u for u in battle.units_of(side) if u.kind != "sniper" and u.on_board
+    shooters = within_reach([u for u in battle.units_of(side) if u.kind != SNIPER.name and u.on_board
                              and "busy" not in u.flags],
                             enemies, shoot_range)
     if not shooters:

@@ -1,6 +1,6 @@
-"""What sniper-team systems share: the ``sniper_team`` unit key, the ``hunt`` key, their
-teams in the system's state, and the metrics of a sniper's lifecycle
-(``sim.toolkit.sniper_team``)."""
+"""What sniper-team systems share: the unit kind ``sniper`` (declared here, listed by every
+base game that reads it), the ``sniper_team`` unit key, the ``hunt`` key, their teams in the
+system's state, and the metrics of a sniper's lifecycle (``sim.toolkit.sniper_team``)."""
 from __future__ import annotations
 
 import re
@@ -14,6 +14,7 @@ from pydantic import Field
 from sim import arguments
 from sim.agents.unit import Unit
 from sim.events import ACTIVATE, DEPLOY, ELIMINATE, PIN, TO_RESERVE, WITHDRAW
+from sim.systems.games import UnitKind
 from sim.systems.knobs import Knobs
 from sim.systems.registry import Checks, MetricReporter, Record
 from sim.toolkit.sniper_team import ELIMINATED, KILLED, SniperTeam
@@ -22,8 +23,12 @@ from sim.toolkit.targets import PhaseIndex
 #: An event's name, lower_snake_case (a rule ID, upper case with dots, is not one).
 EVENT_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 
-__all__ = ["SNIPER_METRICS_KINDS", "SniperSpec", "SniperTeams", "SniperUnitKeys", "check_sniper_policy",
+__all__ = ["SNIPER", "SNIPER_METRICS_KINDS", "SniperSpec", "SniperTeams", "SniperUnitKeys", "check_sniper_policy",
            "sniper_metrics"]
+
+#: A sniper team: its lifecycle (reserve, hides, withdrawal) is the toolkit's (``sim.toolkit.sniper_team``).
+SNIPER = UnitKind("sniper", "a sniper team, with the lifecycle of sim.toolkit.sniper_team (reserve, hides, "
+                  "withdrawal) under the base games that read it")
 
 
 @dataclass
@@ -49,7 +54,7 @@ def check_sniper_policy(c: Checks, key: str) -> None:
     """A sniper policy (``policies.<who>.<key>``) names a sniper, or a group or side with
     one: set anywhere else it would never be read."""
     for who, p in c.scenario.policies.items():
-        if getattr(p, key) is not None and not any(s.kind == "sniper" for s in c.scenario.members(who)):
+        if getattr(p, key) is not None and not any(s.kind == SNIPER.name for s in c.scenario.members(who)):
             c.fail(f"'{who}' has no sniper, so its '{key}' policy would never be read (expected "
                    "a sniper, or a group or side with one)", "policies", who, key)
 

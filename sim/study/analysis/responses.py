@@ -21,8 +21,9 @@ import numpy as np
 from sim.errors import InputError
 from sim.study.analysis.metamodel import Metamodel, fit
 from sim.study.analysis.sensitivity import BOOTSTRAP_SEED, RESAMPLES, Index, indices
-from sim.study.plan.designs import Plan, Properties, properties
 from sim.study.plan.factors import Factor, is_number
+from sim.study.plan.placing import Plan
+from sim.study.plan.quality import Properties, properties
 
 #: The libraries of the ``analysis`` extra.
 EXTRA = ("SALib", "sklearn", "statsmodels")
@@ -59,8 +60,9 @@ class Analysis:
 
 
 def plan_of_study(study) -> Plan:
-    """The study's design; for a ``grid`` or ``lhs`` study one is made from its points
-    (numbers become ranges from the lowest to the highest, anything else levels)."""
+    """The study's design; for a study whose design keeps no plan (a grid, a Latin hypercube)
+    one is made from its points (numbers become ranges from the lowest to the highest,
+    anything else levels)."""
     if study.plan is not None:
         return study.plan
     if study.spec.factors is None:

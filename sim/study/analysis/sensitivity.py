@@ -1,9 +1,10 @@
-"""Sensitivity indices of a designed study, computed by SALib.
+"""Sensitivity indices of a designed study, computed by SALib, as its design's declared
+analyses say (``Design.analyses``):
 
-- ``saltelli`` designs: first-order (S1) and total (ST) Sobol' indices
-  (``SALib.analyze.sobol``: Saltelli 2010 / Jansen estimators);
-- ``morris`` designs: elementary effects, mu* (mean absolute effect), mu and sigma
-  (``SALib.analyze.morris``).
+- ``Analysis.SOBOL`` (the ``saltelli`` design): first-order (S1) and total (ST) Sobol'
+  indices (``SALib.analyze.sobol``: Saltelli 2010 / Jansen estimators);
+- ``Analysis.MORRIS`` (the ``morris`` design): elementary effects, mu* (mean absolute
+  effect), mu and sigma (``SALib.analyze.morris``).
 
 Both come with bootstrap intervals (SALib's resampling of the design's blocks or
 trajectories; 95 %, a fixed seed). The response at a design point is the mean of a metric
@@ -15,11 +16,14 @@ prefix: the first Saltelli blocks or Morris trajectories whose every row is stor
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
+
+from sim.systems.designs import Analysis
+from sim.systems.registry import REGISTRY
 
 LEVEL = 0.95
 RESAMPLES = 1000
@@ -94,21 +98,35 @@ def complete_prefix(rows: Sequence[int], have: set[int], block: int) -> int:
     return n
 
 
+def _sobol(plan: Any, upto: int, y: np.ndarray, seed: int, resamples: int) -> list[Index]:
+    return sobol_indices(plan.keys, y, seed, resamples)
+
+
+def _morris(plan: Any, upto: int, y: np.ndarray, seed: int, resamples: int) -> list[Index]:
+    return morris_indices(plan.keys, plan.unit[:upto], y, plan.levels, seed, resamples)
+
+
+#: The analyses made from a design's rows: the rows a block has beyond its k factors, and
+#: how the indices are made from the first ``upto`` rows' responses.
+ON_ROWS: dict[Analysis, tuple[int, Callable[[Any, int, np.ndarray, int, int], list[Index]]]] = {
+    Analysis.SOBOL: (2, _sobol), Analysis.MORRIS: (1, _morris)}
+
+
 def indices(plan, responses: Mapping[int, float], seed: int = BOOTSTRAP_SEED,
             resamples: int = RESAMPLES) -> tuple[list[Index], int]:
-    """The plan's indices from per-point responses (point index -> mean); returns them and
-    how many Saltelli base points or Morris trajectories they rest on (0: none yet)."""
-    names = plan.keys
-    k = len(names)
-    block = k + 2 if plan.method == "saltelli" else k + 1
+    """The plan's indices from per-point responses (point index -> mean), as its design's
+    analyses say; returns them and how many blocks (Saltelli base points, Morris
+    trajectories) they rest on (0: none yet, or none its design supports)."""
+    found = [a for a in ON_ROWS if a in REGISTRY.designs.get(plan.method).analyses]
+    if not found or plan.rows is None:
+        return [], 0
+    extra, compute = ON_ROWS[found[0]]
+    block = len(plan.keys) + extra
     n = complete_prefix(plan.rows, set(responses), block)
     if n < 2:
         return [], n
-    rows = plan.rows[:n * block]
-    y = np.array([responses[p] for p in rows], dtype=float)
-    if plan.method == "saltelli":
-        return sobol_indices(names, y, seed, resamples), n
-    return morris_indices(names, plan.unit[:n * block], y, plan.levels, seed, resamples), n
+    y = np.array([responses[p] for p in plan.rows[:n * block]], dtype=float)
+    return compute(plan, n * block, y, seed, resamples), n
 
 
 def ranking(found: list[Index]) -> list[str]:

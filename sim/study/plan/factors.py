@@ -12,7 +12,7 @@ A coordinate u in [0, 1] maps to a continuous value ``low + u (high - low)``, to
 integer ``low + floor(u (high - low + 1))`` (each whole number gets an equal share of the
 unit interval; u = 1 is the top one) and to level ``floor(u L)`` of L levels likewise.
 (The older ``lhs`` design keeps its own rounding of ranges, so its points are unchanged;
-its strata share a categorical factor's levels evenly, ``sim.study.plan.designs.original_lhs``.)
+its strata share a categorical factor's levels evenly, ``sim.study.plan.designs.lhs``.)
 """
 from __future__ import annotations
 
@@ -60,6 +60,14 @@ class Factor:
         if self.count is not None and self.count <= n:
             return [self.value((i + 0.5) / self.count) for i in range(self.count)]
         return [self.value(i / (n - 1)) for i in range(n)]
+
+    def written(self) -> Any:
+        """The factor as ``factors.vary`` writes it (``parse_factor`` reads it back)."""
+        if self.kind == "categorical":
+            return {"levels": list(self.levels)}
+        if self.kind == "integer":
+            return [int(self.low), int(self.high)]
+        return [float(self.low), float(self.high)]
 
     def describe(self) -> str:
         """'[2, 9] (integer)' or "levels ['snap_fire', 'zoc']"."""

@@ -1,9 +1,8 @@
 """Study files: what to run, resolved into cells before anything runs.
 
 A study names a scenario, a seed, how many replications (or a precision target), named
-variants (sets of knob overrides), optional factors (a design over them: a grid, a Latin
-hypercube, a nearly orthogonal Latin hypercube, Sobol' or Halton points, factorials, or
-the Saltelli and Morris plans of ``sim.study.plan.designs``) and the metrics to report.
+variants (sets of knob overrides), optional factors (a design over them: any registered
+study design, the package's own in ``sim.study.plan.designs``) and the metrics to report.
 ``load_study`` reads and checks the file and checks every cell's overrides against the
 scenario's schema at once (``sim.study.plan.cells``), so a misspelt knob is an ``InputError``
 naming the file and line before a single battle runs.
@@ -18,24 +17,24 @@ from __future__ import annotations
 import copy
 import hashlib
 import importlib.metadata
-import itertools
 import json
 import os
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 
 from sim.decide.points import At
 from sim.errors import InputError
 from sim.files import path_problem
 from sim.scenario.yamlfile import place_of, read_yaml
 from sim.study.plan.cells import FULL_CHECK_CELLS, Resolver, portable, probe_indices
-from sim.study.plan.designs import METHODS, Plan, original_lhs
-from sim.study.plan.nolh import MAX_FACTORS
+from sim.study.plan.placing import Plan
 from sim.study.plan.select_spec import Select
-from sim.study.plan.vetting import MAX_ROWS, check_factors, check_keys, check_size, plan_of
+from sim.study.plan.vetting import check_factors, check_keys, check_size, points_of
+from sim.systems.registry import REGISTRY, default_design
+from sim.systems.sections import one_of
 
 if TYPE_CHECKING:
     from pydantic_core import ErrorDetails
@@ -59,27 +58,38 @@ class Precision(_Strict):
         "the metrics the target applies to (not set: every reported one)"))
 
 
-class Factors(_Strict):
-    """``grid``: ``vary`` maps knobs to lists of values, every combination is a point.
-    Any other design (``sim.study.plan.designs``): ``vary`` maps knobs to ``[low, high]`` or to
-    categorical levels (``sim.study.plan.factors``), and the design places the points."""
+def _design_names() -> list[str]:
+    return REGISTRY.designs.names()
 
-    design: str = Field("grid", json_schema_extra={"enum": list(METHODS)}, description=(
-        f"how the points are placed: {', '.join(f'`{m}`' for m in METHODS)} (the designs "
-        "table below)"))
+
+def _default_in_schema(schema: dict[str, Any]) -> None:
+    schema["default"] = default_design()
+
+
+class Factors(BaseModel):
+    """A design over knobs: ``design`` names it, ``vary`` maps knobs to values (a grid's lists;
+    any other design's ``[low, high]`` ranges or categorical levels, ``sim.study.plan.factors``),
+    and the design's own options are keys beside them (the designs below)."""
+
+    model_config = ConfigDict(extra="allow", strict=True)
+
+    design: Annotated[str, one_of(_design_names, "design")] = Field(
+        default_factory=default_design, json_schema_extra=_default_in_schema, description=(
+            "how the points are placed: one of the study designs (the designs table below)"))
     vary: dict[str, Any] = Field(min_length=1, description=(
         "dotted key path (as `--set`) → values: a list of values (`grid`), `[low, high]` "
         "(whole numbers: an integer range; a decimal: a continuous one), a list of "
         "categorical levels, or `{levels: [...]}`"))
-    samples: int | None = Field(None, ge=1, le=MAX_ROWS, description=(
-        "the number of points (`lhs`, `optimal_lhs`, `sobol`, `halton`, `nolh`), base "
-        "points (`saltelli`) or trajectories (`morris`)"))
-    stacks: int | None = Field(None, ge=1, le=MAX_FACTORS, description=(
-        "`nolh`: this many rotated copies of the table, stacked"))
-    levels: int | None = Field(None, ge=2, le=100, description=(
-        "`factorial`: values per factor (default 2); `morris`: grid levels (even, default 4)"))
-    generators: str | None = Field(None, description=(
-        "`fractional`: one word per factor, `a b c abc` makes D = ABC"))
+    _options: Any = PrivateAttr(None)
+
+    @property
+    def options(self) -> Any:
+        """The design's options, as its model checked them (None until the study is checked)."""
+        return self._options
+
+    def checked(self, options: Any) -> None:
+        """Keep the design's options, checked (``sim.study.plan.vetting``)."""
+        self._options = options
 
 
 class Branch(_Strict):
@@ -227,7 +237,7 @@ def describe(study: Study) -> str:
     """One line on a study's cells and, for a designed study, its design's quality."""
     text = f"{len(study.cells)} cells"
     if study.plan is not None:
-        from sim.study.plan.designs import properties
+        from sim.study.plan.quality import properties
 
         text += f"; design {study.plan.method}: {properties(study.plan.unit).describe()}"
     return text
@@ -361,22 +371,14 @@ def unknown_metric(name: str, kinds: dict, ruleset: str) -> str:
 
 
 def _points(spec: StudySpec, path: str, lines: dict):
-    """The design (None for a grid or lhs) and its factor points in design order; one
-    empty point when there are no factors."""
+    """The design's plan (None for a design that keeps none) and its factor points in design
+    order; one empty point when there are no factors."""
     f = spec.factors
     if f is None:
         return None, [()]
+    placed = points_of(f, spec.seed, path, lines)
     keys = list(f.vary)
-    plan = None
-    if f.design == "grid":
-        rows = list(itertools.product(*(f.vary[k] for k in keys)))
-    elif f.design == "lhs":
-        assert f.samples is not None   # a study with design lhs (checked)
-        rows = original_lhs(f.vary, keys, spec.seed, f.samples)
-    else:
-        plan = plan_of(f, spec.seed, path, lines)
-        rows = plan.points
-    return plan, [tuple(zip(keys, row)) for row in rows]
+    return placed.plan, [tuple(zip(keys, row)) for row in placed.points]
 
 
 def _apply(scen, base, overrides: dict, variant: str, own: set, path: str, lines: dict):

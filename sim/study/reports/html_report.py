@@ -34,6 +34,7 @@ from sim.study.reports.mechanisms import MECHANISM_RATIO, RULE_COUNT_CELLS, RULE
 from sim.study.reports.summary import FULL_TABLE_CELLS, excludes_zero, full_table_hint, number_text, summary_table
 from sim.study.run.provenance import describe
 from sim.study.run.runner import StudyRun
+from sim.systems.registry import REGISTRY
 from sim.viz.html import escape, file_uri, page
 
 CSS = """
@@ -173,8 +174,8 @@ def _figures(paths: list[str], caption: str) -> str:
 
 def _analysis(run: StudyRun, folder: str) -> str:
     factors = run.study.spec.factors
-    if factors is None or (run.study.plan is None and factors.design == "grid"):
-        return ""   # not a designed study: the variants' comparison is the whole report
+    if factors is None or not REGISTRY.designs.get(factors.design).in_report:
+        return ""   # not a designed study (a grid): the variants' comparison is the whole report
     from sim.study.analysis.responses import missing_extra
 
     missing = missing_extra()

@@ -26,6 +26,7 @@ from sim.files import write_text
 from sim.study.analysis.stats import Estimate, Summary
 from sim.study.plan.study_file import package_version, value_text
 from sim.study.run.runner import StudyRun
+from sim.systems.registry import default_design
 
 
 def metric_column(name: str) -> str:
@@ -139,7 +140,7 @@ def summary_table(run: StudyRun, where: str = "") -> str:
     cells = run.study.cells
     variants = list(dict.fromkeys(c.variant for c in cells))
     points = len(cells) // max(1, len(variants))
-    design = run.study.spec.factors.design if run.study.spec.factors else "grid"
+    design = run.study.spec.factors.design if run.study.spec.factors else default_design()
     lines = [_heading(run), "",
              f"Design {design}: {points} points x {len(variants)} variant(s) = {len(cells)} "
              "cells, too many to list here", f"Every cell: {where or full_table_hint()}", "",

@@ -72,7 +72,7 @@ from sim.systems.fow.services import FowServices
 from sim.systems.games import BaseGame, Checks, Ruleset
 from sim.systems.knobs import BaseKnobs
 from sim.toolkit.skirmish import ChargeOrders
-from sim.toolkit.snipers import SniperUnitKeys, check_sniper_policy, sniper_metrics
+from sim.toolkit.snipers import SNIPER, SniperUnitKeys, check_sniper_policy, sniper_metrics
 
 
 class FowUnitKeys(SniperUnitKeys):
@@ -91,7 +91,7 @@ def check(c: Checks) -> None:
     for side in c.scenario.sides:
         for i, spec in enumerate(c.scenario.forces[side]):
             st = cast(FowUnitKeys, spec).sniper_team   # a unit here has FOW's unit keys
-            if spec.kind != "sniper" or st is None:
+            if spec.kind != SNIPER.name or st is None:
                 continue
             for j, node in enumerate(st.candidates):
                 if not c.terrain.has_node(node):
@@ -105,6 +105,7 @@ def check(c: Checks) -> None:
 BASE = BaseGame(
     name="fow",
     title="FOW sniper teams (seed in Russian), on a small tabletop base game",
+    unit_kinds=(SNIPER,),
     phases=(PhaseSpec("movement", moves=True), PhaseSpec("shooting", role=PhaseRole.SHOOTING),
             PhaseSpec("assault", role=PhaseRole.ASSAULT)),
     game=FowGame,

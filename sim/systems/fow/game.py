@@ -29,6 +29,7 @@ from sim.systems.fow.state import FowBattle, FowState
 from sim.toolkit.hunters import hunt_route, straight_line
 from sim.toolkit.sniper_reserve import SniperReserve
 from sim.toolkit.sniper_team import HIDDEN, RESERVE, SniperTeam
+from sim.toolkit.snipers import SNIPER
 from sim.toolkit.targets import nearest
 
 
@@ -41,7 +42,7 @@ def make_teams(battle: FowBattle) -> tuple[list[SniperTeam], dict[str, SniperRes
                 for side in battle.scenario.sides}
     teams = []
     for side, spec in battle.scenario.units():
-        if spec.kind != "sniper":
+        if spec.kind != SNIPER.name:
             continue
         st = spec.sniper_team
         start = st.start if st is not None else "reserve"
@@ -86,7 +87,7 @@ class FowGame:
         for unit in battle.units_of(phase.side):
             if not unit.on_board or unit.pinned or unit.busy:
                 continue
-            if unit.kind == "sniper":
+            if unit.kind == SNIPER.name:
                 sniper = self.state.team_of(unit)
                 if sniper is not None and unit.route:   # ordered to move: FOW.IMMOBILE
                     unit.route = []
@@ -113,7 +114,7 @@ class FowGame:
     def _assault(self, battle: FowBattle, phase: Phase) -> Generator[Any, Any, None]:
         tried = []
         for unit in battle.units_of(phase.side):
-            if not unit.on_board or unit.pinned or unit.busy or unit.kind == "sniper":
+            if not unit.on_board or unit.pinned or unit.busy or unit.kind == SNIPER.name:
                 continue
             for team in self.state.teams:
                 if (team.side != unit.side and team.on_board
@@ -123,11 +124,11 @@ class FowGame:
         for unit in battle.units_of(phase.side):
             if battle.done.triggered:
                 return
-            if not unit.on_board or unit.pinned or unit.busy or unit.kind == "sniper" or not unit.orders.charge:
+            if not unit.on_board or unit.pinned or unit.busy or unit.kind == SNIPER.name or not unit.orders.charge:
                 continue
             reach = battle.knobs.fow.assault_range
             target = nearest(enemies(battle, unit.side, reach), unit.pos, reach,
-                             lambda e, d: e.kind != "sniper" and e.on_board, reach / 4)
+                             lambda e, d: e.kind != SNIPER.name and e.on_board, reach / 4)
             if target is not None:
                 if unit.id in tried:
                     battle.record(ASSAULT_AFTER_CATCH, rule="FOW.CATCH", unit=unit.id,

@@ -10,6 +10,7 @@ from sim.systems.behaviours import Behaviour, BehaviourKind
 from sim.systems.fow.knobs import FowRelocate
 from sim.systems.fow.state import FowBattle
 from sim.toolkit.sniper_team import REVEALED, SniperTeam
+from sim.toolkit.snipers import SNIPER
 
 Hide = tuple[int, int, str]   # (terrain cover, candidate order, node)
 
@@ -41,7 +42,7 @@ def _when_spotted(battle: FowBattle, team: SniperTeam, r: FowRelocate) -> bool:
 
 
 def _enemy_within(battle: FowBattle, team: SniperTeam, r: FowRelocate) -> bool:
-    return any(e.kind != "sniper" and dist(e.pos, team.unit.pos) <= r.cm
+    return any(e.kind != SNIPER.name and dist(e.pos, team.unit.pos) <= r.cm
                for e in battle.enemies_of(team.side))
 
 

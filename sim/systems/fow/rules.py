@@ -16,6 +16,7 @@ from sim.systems.fow.events import CATCH, ESCAPE, NO_SHOT, RELOCATE, SNIPER_SHOT
 from sim.systems.fow.policies import REDEPLOYMENT, RELOCATION
 from sim.systems.fow.state import FowBattle
 from sim.toolkit.sniper_team import HIDDEN, REVEALED, SniperTeam
+from sim.toolkit.snipers import SNIPER
 from sim.toolkit.targets import SpatialGrid, nearest, pick
 
 FRIENDLY_RADIUS = 10.0   # cm, FOW.FRIENDLY (4")
@@ -29,7 +30,7 @@ def placement(battle: FowBattle, team: SniperTeam) -> tuple[str, dict[str, Any]]
     enemy team within ``deploy_clearance``, as (cover, order, node), picked by the
     ``redeploy`` behaviour."""
     t, k = battle.terrain, battle.knobs.fow
-    enemies = [e for e in battle.enemies_of(team.side) if e.kind != "sniper"]
+    enemies = [e for e in battle.enemies_of(team.side) if e.kind != SNIPER.name]
     ok = [(t.cover(n), i, n) for i, n in enumerate(team.candidates)
           if all(dist(t.pos(n), e.pos) > k.deploy_clearance for e in enemies)]
     if not ok:
@@ -81,7 +82,7 @@ def destroyed(battle: FowBattle, team: SniperTeam, by: Unit) -> Generator[Any, A
 @implements("FOW.CAMO")
 def visible_to(battle: FowBattle, shooter: Unit, target: Unit) -> bool:
     """A sniper is seen only when revealed and within ``spot_range``; LOS for everyone."""
-    if target.kind == "sniper":
+    if target.kind == SNIPER.name:
         team = battle.state.team_of(target)
         if team is None or team.state != REVEALED:
             return False
@@ -97,7 +98,7 @@ def spot_check(battle: FowBattle, side: str) -> Generator[Any, Any, None]:
     for team in battle.state.teams:
         if team.side == side or team.state != HIDDEN:
             continue
-        seers = [u for u in battle.units_of(side) if u.on_board and u.kind != "sniper"
+        seers = [u for u in battle.units_of(side) if u.on_board and u.kind != SNIPER.name
                  and dist(u.pos, team.unit.pos) <= rng and battle.terrain.los_xy(u.pos, team.unit.pos)]
         if seers:
             yield team.request("spot", rule="FOW.CAMO", by=seers[0].id,
@@ -139,7 +140,7 @@ def sniper_shoots(battle: FowBattle, team: SniperTeam) -> Generator[Any, Any, No
     rng = battle.knobs.fow.sniper_range
     los = battle.terrain.los_xy
     target = nearest(enemies(battle, team.side, rng), sniper.pos, rng,
-                     lambda e, d: e.kind != "sniper" and e.on_board and los(sniper.pos, e.pos), rng / 8)
+                     lambda e, d: e.kind != SNIPER.name and e.on_board and los(sniper.pos, e.pos), rng / 8)
     if target is None:
         return
     need, mods = team_combat.hit_need(battle, sniper, target, rng)

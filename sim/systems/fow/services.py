@@ -14,6 +14,7 @@ from sim.events import HIT
 from sim.systems.fow import team_combat
 from sim.systems.fow.rules import destroy_team, destroyed, friend_too_close
 from sim.systems.fow.state import FowState
+from sim.toolkit.snipers import SNIPER
 
 
 class FowServices(Services):
@@ -77,7 +78,7 @@ class FowServices(Services):
         if "busy" in unit.flags:
             return False
         battle = self.battle
-        if unit.kind != "sniper":
+        if unit.kind != SNIPER.name:
             return True
         team = battle.state.team_of(unit)
         return bool(battle.knobs.fow.sniper_reacts) and team is not None and friend_too_close(battle, team) is None

@@ -34,6 +34,7 @@ from sim.events import SAVE as SAVE_EVENT
 from sim.space.geometry import dist
 from sim.systems.fow.events import FIREPOWER
 from sim.systems.fow.state import FowBattle
+from sim.toolkit.snipers import SNIPER
 
 HIT, SAVE, FP, PIN, ASSAULT = "BASE.F.HIT", "BASE.F.SAVE", "BASE.F.FP", "BASE.F.PIN", "BASE.F.ASSAULT"
 CONTACT = 1.0
@@ -41,17 +42,17 @@ CONTACT = 1.0
 
 def concealed(battle: FowBattle, unit: Unit) -> bool:
     """Concealed: a sniper always (FOW.CAMO), another team in an area with cover >= 1."""
-    return unit.kind == "sniper" or battle.cover_at(unit) >= 1
+    return unit.kind == SNIPER.name or battle.cover_at(unit) >= 1
 
 
 def gone_to_ground(battle: FowBattle, unit: Unit) -> bool:
     """Gone to Ground: only snipers (FOW.CAMO); the other teams are moving in."""
-    return unit.kind == "sniper"
+    return unit.kind == SNIPER.name
 
 
 def bulletproof(battle: FowBattle, unit: Unit) -> bool:
     """In Bulletproof Cover: a sniper always (FOW.CAMO), another team with cover >= 2."""
-    return unit.kind == "sniper" or battle.cover_at(unit) >= 2
+    return unit.kind == SNIPER.name or battle.cover_at(unit) >= 2
 
 
 @implements(HIT)

@@ -78,9 +78,10 @@ from sim.systems.h17 import titles  # noqa: F401 - its rule IDs and titles
 from sim.systems.h17.events import RECORDS, SNIPER_ATTACK
 from sim.systems.h17.game import H17Game
 from sim.systems.h17.knobs import H17Knobs, H17Policies
+from sim.systems.kinds import INFANTRY, VEHICLE
 from sim.systems.knobs import BaseKnobs
 from sim.toolkit.reactions import check_sides
-from sim.toolkit.snipers import SniperUnitKeys, check_sniper_policy, sniper_metrics
+from sim.toolkit.snipers import SNIPER, SniperUnitKeys, check_sniper_policy, sniper_metrics
 
 
 def check(c: Checks) -> None:
@@ -91,7 +92,7 @@ def check(c: Checks) -> None:
     for side in c.scenario.sides:
         seen = None
         for i, spec in enumerate(c.scenario.forces[side]):
-            if spec.kind != "sniper":
+            if spec.kind != SNIPER.name:
                 continue
             if seen is not None:
                 c.fail(f"side '{side}' has two snipers ('{seen}', '{spec.id}'); H17.1 allows "
@@ -106,6 +107,7 @@ def check(c: Checks) -> None:
 BASE = BaseGame(
     name="h17",
     title="H17 hex wargame snipers, on a small hex base game",
+    unit_kinds=(INFANTRY, VEHICLE, SNIPER),
     phases=(PhaseSpec("movement", moves=True), PhaseSpec("fire"), PhaseSpec("after_action")),
     game=H17Game,
     knobs=H17Knobs,

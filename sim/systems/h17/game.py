@@ -15,6 +15,7 @@ from sim.systems.h17.watches import HexEntryWatch, OpportunityFireWatch
 from sim.toolkit.hunters import hex_count, hunt_route
 from sim.toolkit.movers import start_moves
 from sim.toolkit.sniper_team import HIDDEN, OFF_BOARD, REVEALED, SniperTeam
+from sim.toolkit.snipers import SNIPER
 
 
 @implements("H17.1")
@@ -23,7 +24,7 @@ def make_teams(battle: H17Battle) -> list[SniperTeam]:
     time), off the board unless its scenario entry says ``deployed``."""
     teams = []
     for _, spec in battle.scenario.units():
-        if spec.kind != "sniper":
+        if spec.kind != SNIPER.name:
             continue
         start = spec.sniper_team.start if spec.sniper_team is not None else OFF_BOARD
         state = HIDDEN if start == "deployed" else OFF_BOARD
@@ -51,7 +52,7 @@ class H17Game:
     def on_phase(self, battle: H17Battle, phase: Phase) -> None:
         if phase.phase == "movement":
             battle.referee.begin_phase()
-            start_moves(battle, phase, [u for u in battle.units_of(phase.side) if u.kind != "sniper"],
+            start_moves(battle, phase, [u for u in battle.units_of(phase.side) if u.kind != SNIPER.name],
                         route=lambda u: hunt_route(battle, u, self.state, hex_count))
         elif phase.phase == "fire":
             battle.env.process(self._fire(battle, phase))
@@ -62,7 +63,7 @@ class H17Game:
         for unit in battle.units_of(phase.side):
             if battle.done.triggered:
                 return
-            if not unit.on_board or unit.kind == "sniper" or unit.pinned:
+            if not unit.on_board or unit.kind == SNIPER.name or unit.pinned:
                 continue
             target = hex_combat.nearest_target(battle, unit)
             if target is None:

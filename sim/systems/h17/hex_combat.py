@@ -30,6 +30,8 @@ from sim.catalogue import implements
 from sim.events import ATTACK, HIT, RALLY
 from sim.events import PIN as PIN_EVENT
 from sim.systems.h17.state import H17Battle
+from sim.systems.kinds import VEHICLE
+from sim.toolkit.snipers import SNIPER
 from sim.toolkit.targets import Stack
 
 AP, CP, PIN = "BASE.H.AP", "BASE.H.CP", "BASE.H.PIN"
@@ -42,7 +44,7 @@ def hex_units(battle: H17Battle, side: str, node: str) -> list[Unit]:
     phase's index by node (a sniper placed meanwhile is no target either way).
     """
     at = battle.state.standing.by_node(battle, side).get(node, ())
-    return [u for u in at if u.on_board and u.kind != "sniper" and u.node == node]
+    return [u for u in at if u.on_board and u.kind != SNIPER.name and u.node == node]
 
 
 @implements(CP, PIN)
@@ -130,7 +132,7 @@ def nearest_target(battle: H17Battle, unit: Unit) -> Unit | None:
 
 def _targets_in(stack: Stack) -> list[Unit]:
     """The stack's units an AP attack may target: on the board, still in its hex, not snipers."""
-    return [e for e in stack.units if e.kind != "sniper" and e.on_board and e.node == stack.node]
+    return [e for e in stack.units if e.kind != SNIPER.name and e.on_board and e.node == stack.node]
 
 
 @implements(AP)
@@ -144,7 +146,7 @@ def ap_attack(battle: H17Battle, attacker: Unit, target: Unit) -> dict[str, Any]
     success = sum(faces) + mods >= need
     rec = battle.record(ATTACK, rule=AP, unit=attacker.id, target=target.id, pos=attacker.pos,
                         node=attacker.node, target_node=target.node,
-                        attack="AT" if target.kind == "vehicle" else "AP", dist=d,
+                        attack="AT" if target.kind == VEHICLE.name else "AP", dist=d,
                         dice=faces, mods=mods, need=need, success=success,
                         natural12=faces == [6, 6])
     if success:

@@ -9,6 +9,7 @@ from sim.systems.behaviours import Behaviour, BehaviourKind
 from sim.systems.h17.knobs import H17Withdraw
 from sim.systems.h17.state import H17Battle
 from sim.toolkit.sniper_team import SniperTeam
+from sim.toolkit.snipers import SNIPER
 
 Hex = tuple[str, int, int, int]   # (node, cover modifier, hex distance, map order)
 
@@ -54,7 +55,7 @@ def _after_attacks(battle: H17Battle, team: SniperTeam, w: H17Withdraw) -> bool:
 
 def _enemy_within(battle: H17Battle, team: SniperTeam, w: H17Withdraw) -> bool:
     t = battle.terrain
-    return any(e.kind != "sniper" and t.distance(e.node, team.unit.node) <= w.hexes
+    return any(e.kind != SNIPER.name and t.distance(e.node, team.unit.node) <= w.hexes
                for e in battle.enemies_of(team.side))
 
 

@@ -13,7 +13,9 @@ from sim.systems.h17 import hex_combat
 from sim.systems.h17.events import ELIMINATION_CHECK, NO_ACTIVATION, NO_ELIMINATION_CHECK, SNIPER_ATTACK
 from sim.systems.h17.policies import PLACEMENT, WITHDRAWAL
 from sim.systems.h17.state import H17Battle
+from sim.systems.kinds import INFANTRY
 from sim.toolkit.sniper_team import HIDDEN, SniperTeam
+from sim.toolkit.snipers import SNIPER
 
 RANGE = 6   # hexes: placement (H17.2b) and opportunity fire (H17.4)
 
@@ -34,7 +36,7 @@ def placement(battle: H17Battle, team: SniperTeam,
     ``placement`` behaviour picks one."""
     t = battle.terrain
     here = activator.node
-    enemies = {u.node for u in battle.enemies_of(team.side) if u.kind != "sniper"}
+    enemies = {u.node for u in battle.enemies_of(team.side) if u.kind != SNIPER.name}
     found = []
     for i, node in enumerate(t.within(here, RANGE)):
         if node in enemies or not t.graph.nodes[node]["passable"] or not t.los(node, here):
@@ -56,7 +58,7 @@ def natural_twelve(battle: H17Battle, attacker: Unit,
     """A generator for the fire-phase process: an infantry natural 12 activates the
     opposing sniper (if it is available: never after elimination, H17.6c), which then
     attacks the activating unit's hex at once (H17.2c)."""
-    if attacker.kind != "infantry" or not attack.get("natural12"):
+    if attacker.kind != INFANTRY.name or not attack.get("natural12"):
         return
     for team in battle.state.teams:
         if team.side == attacker.side or not team.available:

@@ -10,7 +10,9 @@ from sim.space.geometry import Point
 from sim.systems.h17.events import OPPORTUNITY_FIRE
 from sim.systems.h17.rules import RANGE, sniper_attack
 from sim.systems.h17.state import H17Battle
+from sim.systems.kinds import INFANTRY
 from sim.toolkit.reactions import take
+from sim.toolkit.snipers import SNIPER
 
 
 def _at_centre(battle: H17Battle, p: tuple[float, float]) -> str | None:
@@ -34,7 +36,7 @@ class OpportunityFireWatch(Watch):
     delays = True           # sight and the hex decide, not the circle: first_moment
 
     def active(self, battle: H17Battle, mover: Unit) -> bool:
-        return battle.clock.current.moves and mover.kind == "infantry"
+        return battle.clock.current.moves and mover.kind == INFANTRY.name
 
     def reactors(self, battle: H17Battle, side: str) -> list[Unit]:
         return [tm.unit for tm in battle.state.teams if tm.side != side and tm.on_board]
@@ -104,7 +106,7 @@ class HexEntryWatch(Watch):
     radius = 0.5   # the hexside: crossing it enters the sniper's hex
 
     def active(self, battle: H17Battle, mover: Unit) -> bool:
-        return mover.kind != "sniper"
+        return mover.kind != SNIPER.name
 
     def reactors(self, battle: H17Battle, side: str) -> list[Unit]:
         return [tm.unit for tm in battle.state.teams if tm.side != side and tm.on_board]

@@ -16,10 +16,12 @@ from sim.systems.games import BaseGame
 from sim.systems.skirmish.events import PIN_RECORDS, RECORDS
 from sim.systems.skirmish.game import SkirmishGame, SkirmishServices
 from sim.toolkit.skirmish import ChargeOrders, SkirmishKnobs
+from sim.toolkit.snipers import SNIPER
 
 BASE = BaseGame(
     name="skirmish",
     title="The small skirmish base game (BASE.S): movement, shooting, assault",
+    unit_kinds=(SNIPER,),   # a sniper does not shoot in the shooting phase (BASE.S.FIRE)
     phases=(PhaseSpec("movement", moves=True), PhaseSpec("shooting", role=PhaseRole.SHOOTING),
             PhaseSpec("assault", role=PhaseRole.ASSAULT)),
     game=SkirmishGame,

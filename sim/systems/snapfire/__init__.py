@@ -3,23 +3,31 @@
 Snap fire: in a phase in which units move only (SF.TRIGGER, SF.NOASSAULT), an enemy unit
 that comes within ``radius`` of one of yours is halted at the exact point it first came
 within it (SF.HALT) and you roll d6 >= its Armour for a hit (SF.ROLL), whose effect is the
-base game's (``battle.services.hit``); see ``sim.systems.snapfire.watches`` for every
-reading. The module joins any base game with a moving phase and a hit service;
-``ruleset: snapfire`` is the skirmish base game (BASE.S, ``sim.systems.skirmish``) with it.
+base game's (``battle.services.hit``). Its reactions are kinds, one module each in
+``sim.systems.snapfire.reactions`` (``snap_fire``; ``zoc``, SF.ZOC's zone of control), which
+``rules.snapfire.reaction`` chooses between; each module's docstring gives its readings.
+The module joins any base game with a moving phase and a hit service; ``ruleset: snapfire``
+is the skirmish base game (BASE.S, ``sim.systems.skirmish``) with it.
 """
 from __future__ import annotations
 
-from typing import cast
+from typing import Any, cast
 
 from sim.engine.clock import PhaseRole
 from sim.engine.services import Service
-from sim.systems.games import Checks, RuleModule, Ruleset
+from sim.systems.games import Checks, ReactionKind, RuleModule, Ruleset
+from sim.systems.registry import REGISTRY
 from sim.systems.snapfire import titles  # noqa: F401 - its rule IDs and titles
 from sim.systems.snapfire.events import RECORDS
 from sim.systems.snapfire.game import SnapFirePlay
 from sim.systems.snapfire.knobs import MarchOrders, SnapFireKnobs, SnapUnitKeys
 from sim.systems.snapfire.metrics import SNAP_FIRE_METRICS
+from sim.systems.snapfire.reactions import discover
 from sim.toolkit.reactions import ReactionPolicies, check_sides
+
+
+def _kind(sf: SnapFireKnobs) -> ReactionKind[Any, Any]:
+    return REGISTRY.reactions.get(sf.reaction)
 
 
 def check(c: Checks) -> None:
@@ -27,20 +35,20 @@ def check(c: Checks) -> None:
     where there is a reaction to take (a zone of control is not one a side may decline)."""
     check_sides(c, "snapfire")
     sf = c.scenario.rules.snapfire
-    if sf.reaction == "zoc" and sf.take_reactions:
-        c.fail("is set but a zone of control (reaction: zoc) is never declined; it applies "
-               "to snap fire only", "rules", "snapfire", "take_reactions")
+    kind = _kind(sf)
+    declinable = [k.name for k in REGISTRY.reactions if k.module == MODULE.name and k.declinable]
+    never = (f"is set but reaction '{kind.name}' ({kind.doc}) is never declined; it applies to the "
+             f"reactions a side may decline ({declinable})")
+    if not kind.declinable and sf.take_reactions:
+        c.fail(never, "rules", "snapfire", "take_reactions")
     for who, p in c.scenario.policies.items():
         # the scenario's policies are snap fire's own model: the common keys and these
-        if sf.reaction == "zoc" and cast(ReactionPolicies, p).take_reaction is not None:
-            c.fail("is set but a zone of control (reaction: zoc) is never declined; it applies "
-                   "to snap fire only", "policies", who, "take_reaction")
+        if not kind.declinable and cast(ReactionPolicies, p).take_reaction is not None:
+            c.fail(never, "policies", who, "take_reaction")
 
 
 def _radius(sf: SnapFireKnobs) -> tuple[float, str]:
-    if sf.reaction == "zoc":
-        return float(sf.zoc_radius), "SF.ZOC zone"
-    return float(sf.radius), "SF radius"
+    return _kind(sf).radius(sf)
 
 
 MODULE = RuleModule(
@@ -60,6 +68,7 @@ MODULE = RuleModule(
            "SF.NOASSAULT", "SF.MARCH", "SF.ZOC"),
     source="seed 004",
     reaction_radius=_radius,
+    reactions=discover(),
 )
 
 RULESET = Ruleset("snapfire", "Snap fire (SF), with the zone-of-control variant, on the small skirmish "

@@ -1,5 +1,6 @@
-"""The snap-fire module's play: its watch armed, SF.ONCE reset each moving phase, and under
-SF.ZOC a non-charging unit that starts inside an enemy's zone leaving it first (its move)."""
+"""The snap-fire module's play: the chosen reaction kind's watch armed, told of each moving
+phase (SF.ONCE resets), and a mover doing first what the kind says it must (under SF.ZOC a
+non-charging unit that starts inside an enemy's zone leaves it: its move)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Generator
@@ -11,15 +12,17 @@ from sim.agents.unit import Unit
 from sim.engine.clock import Phase
 from sim.engine.context import BattleContext
 from sim.systems.games import ModulePlay
+from sim.systems.registry import REGISTRY
 from sim.systems.snapfire.knobs import SnapFireKnobs
-from sim.systems.snapfire.watches import SnapFireWatch, ZoneOfControlWatch, reaction_watch
+from sim.systems.snapfire.reactions import PhasedWatch, SnapReaction
 
 
 @dataclass
 class SnapState:
-    """What the snap-fire module keeps during a battle: its watch."""
+    """What the snap-fire module keeps during a battle: its reaction kind and that kind's watch."""
 
-    watch: SnapFireWatch | ZoneOfControlWatch | None = None
+    kind: SnapReaction | None = None
+    watch: PhasedWatch | None = None
 
 
 class SnapRules(Protocol):
@@ -41,8 +44,10 @@ class SnapFirePlay(ModulePlay):
         self.state = SnapState()
 
     def setup(self, battle: SnapBattle) -> None:
-        """Arm the reaction the scenario chose (snap fire, or a zone of control)."""
-        self.state.watch = reaction_watch(battle.knobs.snapfire)
+        """Arm the reaction kind the scenario chose (snap fire, a zone of control, ...)."""
+        knobs = battle.knobs.snapfire
+        self.state.kind = REGISTRY.reactions.get(knobs.reaction)
+        self.state.watch = self.state.kind.watch(knobs)
         battle.referee.add(self.state.watch)
 
     def phase_starts(self, battle: SnapBattle, phase: Phase) -> None:
@@ -54,14 +59,15 @@ class SnapFirePlay(ModulePlay):
 
     def move_of(self, battle: SnapBattle, unit: Unit,
                 phase: Phase) -> Callable[[SnapBattle, Unit, Phase], Generator[Any, Any, None]] | None:
-        """Under SF.ZOC a mover first leaves any zone it starts in (that is its move)."""
-        return self._leave_then_move if isinstance(self.state.watch, ZoneOfControlWatch) else None
+        """A mover first does what the reaction kind says (SF.ZOC: leave a zone it starts in)."""
+        kind = self.state.kind
+        return self._first_then_move if kind is not None and kind.before_move is not None else None
 
-    def _leave_then_move(self, battle: SnapBattle, unit: Unit, phase: Phase) -> Generator[Any, Any, None]:
-        watch = self.state.watch
-        assert isinstance(watch, ZoneOfControlWatch)
-        left = yield from watch.leave_zone(battle, unit)
-        if left:
+    def _first_then_move(self, battle: SnapBattle, unit: Unit, phase: Phase) -> Generator[Any, Any, None]:
+        kind, watch = self.state.kind, self.state.watch
+        assert kind is not None and kind.before_move is not None and watch is not None
+        done = yield from kind.before_move(watch, battle, unit)
+        if done:
             unit.process = None
             return
         yield from movement_process(battle, unit, phase)

@@ -1,11 +1,12 @@
 """``rules.snapfire`` and SF's orders (``march``; the skirmish base game's ``charge``)."""
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
 from sim.systems.knobs import Knobs
+from sim.systems.registry import reaction_of
 from sim.toolkit.reactions import ReactionPolicy
 from sim.toolkit.skirmish import ChargeOrders
 
@@ -18,9 +19,10 @@ class SnapFireKnobs(Knobs):
     radius: float = Field(10.0, gt=0, le=1000, allow_inf_nan=False, description=(
         "SF.TRIGGER: the snap-fire radius in cm; a mover halts exactly where it first comes "
         "within it (SF.HALT)"))
-    reaction: Literal["snap_fire", "zoc"] = Field("snap_fire", description=(
-        "SF.ZOC: `snap_fire` (halt and roll) or `zoc` (no dice: a non-charging unit stops on "
-        "an enemy zone's edge; one starting inside must leave it)"))
+    reaction: Annotated[str, reaction_of("snapfire")] = Field("snap_fire", description=(
+        "SF.ZOC: the reaction to an enemy's move, one of snap fire's reaction kinds (listed below): "
+        "`snap_fire` (halt and roll) or `zoc` (no dice: a non-charging unit stops on an enemy "
+        "zone's edge; one starting inside must leave it)"))
     zoc_radius: float = Field(5.0, gt=0, le=1000, allow_inf_nan=False, description=(
         "SF.ZOC: the zone's radius in cm (only with `reaction: zoc`)"))
     march_halt: Literal["rest_of_phase", "this_move"] = Field("rest_of_phase", description=(

@@ -13,7 +13,8 @@ from typing import Any, Literal
 from pydantic import Field
 
 from sim.engine.clock import PhaseSpec
-from sim.systems.games import BaseGame, Checks, Ruleset
+from sim.systems.games import BaseGame, Checks, Ruleset, UnitKind
+from sim.systems.kinds import VEHICLE
 from sim.systems.knobs import BaseKnobs, Knobs
 from sim.systems.too import events as ev
 from sim.systems.too import titles  # noqa: F401 - its rule IDs and titles
@@ -21,6 +22,10 @@ from sim.systems.too.game import TooGame
 from sim.systems.too.knobs import TooKnobs
 from sim.systems.too.metrics import TOO_METRICS
 from sim.toolkit.reactions import ReactionPolicies, check_sides
+from sim.toolkit.snipers import SNIPER
+
+#: TOO's word for a soldier: every unit is a figure (read as ``infantry`` is).
+FIGURE = UnitKind("figure", "TOO's word for a soldier (read as infantry)")
 
 
 class TooUnitKeys(Knobs):
@@ -28,8 +33,6 @@ class TooUnitKeys(Knobs):
     90 = +y; default: towards the enemy's centre), ``sniper``, ``medic``, ``prone`` and the
     ``alert`` option (TOO.ALERT) it asks for."""
 
-    kind: Literal["infantry", "sniper", "vehicle", "team", "hq", "figure"] = Field(
-        "infantry", description="what it is: TOO calls every unit a `figure` (a word for `infantry`)")
     level: Literal["green", "recruit", "seasoned", "veteran", "elite"] | None = Field(None, description=(
         "the figure's experience: it sets the morale score (`rules.too.morale_by_level`) "
         "unless `morale` is given, and the spotting and counter-sniper modifiers"))
@@ -92,6 +95,7 @@ _IN_PHASE = "is not read by ruleset 'too' (a figure's move takes its whole phase
 BASE = BaseGame(
     name="too",
     title="Theatre of Operation snipers (TOO), figure by figure",
+    unit_kinds=(FIGURE, VEHICLE, SNIPER),
     phases=(PhaseSpec("movement", moves=True), PhaseSpec("action")),
     game=TooGame,
     knobs=TooKnobs,

@@ -22,6 +22,7 @@ from typing import Any
 from sim.catalogue import implements
 from sim.events import ATTACK, HIT, SAVE, WOUND
 from sim.space.geometry import dist
+from sim.systems.kinds import VEHICLE
 from sim.systems.too.events import ACQUIRE, LOSE_TARGET, SCOPE
 from sim.systems.too.figure import Figure, Wound, death_turn
 from sim.systems.too.spotting import after_attack
@@ -77,7 +78,7 @@ def ran(t: Figure, turn: int) -> bool:
 @implements("TOO.ACQ", "TOO.KEEP")
 def acquire(battle: TooBattle, st: TooState, f: Figure, t: Figure, turn: int) -> bool:
     """TOO.ACQ: d6 + modifiers <= morale acquires ``t``."""
-    vehicle = (t.move_fraction if t.unit.kind == "vehicle" and t.moved_turn >= turn - 1 else None)
+    vehicle = (t.move_fraction if t.unit.kind == VEHICLE.name and t.moved_turn >= turn - 1 else None)
     reacquire = f.lost_target == t.id
     mods, terms = acq_mods(target_ran=ran(t, turn), attacker_moved=f.moved_turn == turn,
                            vehicle_fraction=vehicle, target_cover=st.cover_of(battle, t),

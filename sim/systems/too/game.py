@@ -59,6 +59,7 @@ from sim.systems.too.figure import Alert, Figure
 from sim.systems.too.state import TooBattle, TooState
 from sim.systems.too.tables import alert_cap, bearing, level_for_morale
 from sim.systems.too.watch import OpportunityWatch
+from sim.toolkit.snipers import SNIPER
 
 
 class TooGame:
@@ -96,7 +97,7 @@ class TooGame:
                 cx = sum(p[0] for p in others) / len(others)
                 cy = sum(p[1] for p in others) / len(others)
                 facing = bearing(unit.pos, (cx, cy))
-            sniper = bool(spec.sniper or spec.kind == "sniper")
+            sniper = bool(spec.sniper or spec.kind == SNIPER.name)
             hidden = "hidden" in spec.flags or (sniper and k.snipers_start_hidden)
             fig = Figure(unit=unit, level=level, morale=morale, facing=facing, sniper=sniper,
                          medic=spec.medic, prone=spec.prone, hidden=hidden, stealthy=hidden,
