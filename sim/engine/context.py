@@ -206,6 +206,10 @@ class ServicesView(Protocol):
 class HooksView(Protocol):
     """The rule modules' hooks a base game calls (``sim.systems.composition.ModuleHooks``)."""
 
+    @property
+    def takes_moves(self) -> bool:
+        """Whether any module may take over a unit's move in this battle."""
+
     def move_of(self, battle: BattleContext[Any, Any], unit: Unit, phase: Phase) -> Any:
         """How ``unit`` makes its moves this phase, if a module says (None: the base's way)."""
 

@@ -41,8 +41,17 @@ class ModuleHooks:
 
     def __init__(self, plays: tuple[ModulePlay, ...]) -> None:
         self.plays = plays
-        # only the modules that take over moves are asked about each move
-        self._movers = tuple(p for p in plays if type(p).move_of is not ModulePlay.move_of)
+        self._movers: tuple[ModulePlay, ...] = ()
+        self.settle()
+
+    def settle(self) -> None:
+        """Ask only the modules that take over moves in this battle (after their set-up)."""
+        self._movers = tuple(p for p in self.plays if type(p).move_of is not ModulePlay.move_of and p.takes_moves)
+
+    @property
+    def takes_moves(self) -> bool:
+        """Whether any module may take over a unit's move in this battle."""
+        return bool(self._movers)
 
     def move_of(self, battle: BattleContext[Any, Any], unit: Unit, phase: Phase) -> Move | None:
         """How ``unit`` makes its moves this phase, if a module says (the first that does)."""
@@ -79,6 +88,7 @@ class ComposedGame:
         self.base.setup(battle)
         for play in self.plays:
             play.setup(battle)
+        self.hooks.settle()
 
     def on_phase(self, battle: BattleContext[Any, Any], phase: Phase) -> None:
         """Each module's ``phase_starts``, then the base plays the phase."""

@@ -219,10 +219,12 @@ class ModulePlay:
     ``setup`` arms the module's watches and starts its processes; ``phase_starts`` runs at
     every phase's start, before the base game plays it; ``move_of`` may take over a unit's
     move in a phase in which units move (the first module, in the scenario's order, that
-    answers one moves it). ``state`` is the module's own, for its code and its pictures.
+    answers one moves it); a play that sets ``takes_moves`` False in ``setup`` is not asked
+    in this battle. ``state`` is the module's own, for its code and its pictures.
     """
 
     state: Any = None
+    takes_moves: bool = True
 
     def setup(self, battle: BattleContext[Any, Any]) -> None:
         """Before the first phase: arm watches, start processes."""

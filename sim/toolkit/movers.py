@@ -30,7 +30,8 @@ def start_moves(battle: BattleContext, phase: Phase, units: Iterable[Unit], *,
                 move: Move = movement_process) -> list[Unit]:
     """Set off every unit of ``units`` on the board, not pinned and not busy; returns those that moved."""
     started = []
-    move_of = battle.hooks.move_of
+    hooks = battle.hooks
+    move_of = hooks.move_of if hooks.takes_moves else None   # asked only where a module may answer
     for unit in units:
         flags = unit.flags
         if "eliminated" in flags or "off_board" in flags or "pinned" in flags or "busy" in flags:
@@ -38,7 +39,8 @@ def start_moves(battle: BattleContext, phase: Phase, units: Iterable[Unit], *,
         if route is not None:
             unit.route = route(unit)
         if unit.route:
-            unit.process = battle.env.process((move_of(battle, unit, phase) or move)(battle, unit, phase))
+            how = (move_of(battle, unit, phase) or move) if move_of is not None else move
+            unit.process = battle.env.process(how(battle, unit, phase))
             started.append(unit)
     return started
 

@@ -95,7 +95,8 @@ class FowGame:
                 continue
             unit.route = hunt_route(battle, unit, self.state, straight_line)
             if unit.route:   # as a rule module may say (hooks.move_of), else the kernel's move
-                move = battle.hooks.move_of(battle, unit, phase) or movement_process
+                hooks = battle.hooks
+                move = (hooks.move_of(battle, unit, phase) if hooks.takes_moves else None) or movement_process
                 unit.process = battle.env.process(move(battle, unit, phase))
 
     def _shooting(self, battle: FowBattle, phase: Phase) -> Generator[Any, Any, None]:

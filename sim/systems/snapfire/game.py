@@ -49,6 +49,7 @@ class SnapFirePlay(ModulePlay):
         self.state.kind = REGISTRY.reactions.get(knobs.reaction)
         self.state.watch = self.state.kind.watch(knobs)
         battle.referee.add(self.state.watch)
+        self.takes_moves = self.state.kind.before_move is not None   # a mover must do something first
 
     def phase_starts(self, battle: SnapBattle, phase: Phase) -> None:
         """SF.ONCE starts afresh for the movers of a new moving phase."""
