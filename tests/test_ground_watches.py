@@ -182,6 +182,20 @@ def test_every_five_cm_inside_reacts_at_each_multiple_across_moves_and_interrupt
     assert sentry == pytest.approx((33.5, 50.0), abs=CLOSE)
 
 
+def _every_seven():
+    return [Seeing("every", SQUARE, sim.GroundEvent.EVERY, every=7.0, outcome=sim.Outcome.CONTINUE)]
+
+
+def test_progress_counts_a_run_that_ends_with_no_reaction():
+    """The first move ends at x = 50, 2 cm after the reaction at 48 and with none there:
+    those 2 cm count (the run's end is counted where the movement put the mover), so the
+    next reaction is at x = 55, 35 cm inside, in the second move."""
+    wp = {"A": (0.0, 50.0), "B": (200.0, 50.0), "FAR": (190.0, 95.0)}
+    run_under("ground_test", MOVING, _lane(wp, [("A", "B")], [_go("b", "A", "B", move=50)], turns=3), _every_seven)
+    assert [round(point[0], 9) for _, _, _, point, _ in SEEN] == [27.0, 34.0, 41.0, 48.0, 55.0, 62.0, 69.0, 76.0]
+    assert all(abs(progress - 7.0 * k) <= CLOSE * 100 for k, (*_, progress) in enumerate(SEEN, start=1))
+
+
 def test_progress_is_refused_for_an_area_no_watch_holds():
     b = Battle(build(_lane({"A": (0.0, 50.0), "FAR": (190.0, 95.0)}, [], [unit("b", "A")])), 1)
     with pytest.raises(sim.InputError, match=r"^area: area 'square' is held by no ground watch"):

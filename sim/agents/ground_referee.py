@@ -111,7 +111,7 @@ class GroundReferee:
         here = st.at == p0      # the flags hold here
         box = (min(p0[0], p1[0]), min(p0[1], p1[1]), max(p0[0], p1[0]), max(p0[1], p1[1]))
         walk = _Walk(p0, p1, {}, {}, set())
-        near = [k for k in range(len(self.features)) if self._meets(k, *box)]
+        near = {k for k in range(len(self.features)) if self._meets(k, *box)}
         for k in near:   # every feature it may meet: what it walks there is counted
             feature = self.features[k]
             if isinstance(feature, Area):

@@ -89,14 +89,14 @@ class Referee:
     def add_ground(self, watch: GroundWatch) -> None:
         """Arm the ground watch ``watch`` on every mover from now on."""
         check_ground_watch(watch, "watch")
-        ground = self._ground
-        if ground is None:
-            ground = self._ground = GroundReferee(self.battle)
-        elif ground.holds(watch):
+        keeper = self._ground
+        if keeper is None:
+            keeper = self._ground = GroundReferee(self.battle)
+        elif keeper.holds(watch):
             raise InputError("this ground watch is armed already (expected each watch added once)",
                              place="watch")
         self.ground_watches.append(watch)
-        ground.add(watch, self._added)
+        keeper.add(watch, self._added)
         self._added += 1
 
     def progress(self, mover: Unit, area: ground.Area) -> float:
@@ -267,12 +267,12 @@ class Referee:
         """
         self._token += 1
         token = self._armed[mover.id] = self._token
-        ground = self._ground
-        if ground is not None:
-            ground.settle(mover)   # what it walked since it was last armed, up to here
+        keeper = self._ground
+        if keeper is not None:
+            keeper.settle(mover)   # what it walked since it was last armed, up to here
         found = self.earliest(mover, p0, p1)
-        if ground is not None:
-            ground.open(mover, p0, p1)
+        if keeper is not None:
+            keeper.open(mover, p0, p1)
         if found is None:
             return None
         s, trigger = found
@@ -281,8 +281,8 @@ class Referee:
         def fire(_event: simpy.Event) -> None:
             if self._armed.get(mover.id) == token and process.is_alive:
                 self._armed.pop(mover.id, None)
-                if ground is not None:
-                    ground.fired(mover, trigger)
+                if keeper is not None:
+                    keeper.fired(mover, trigger)
                 self.last = (env.now, trigger.watch, trigger.reactor, mover)
                 process.interrupt(trigger)
 
