@@ -26,7 +26,7 @@ VARIANTS = {"open_ground_advance": [{"rules.snapfire.reaction": "zoc"}],
 
 def main(argv: list[str]) -> int:
     """Write the logs; print how many."""
-    if len(argv) != 1:
+    if len(argv) != 1 or argv[0].startswith("-"):   # --help is a request, not a folder
         print(__doc__, file=sys.stderr)
         return 2
     out = Path(argv[0])

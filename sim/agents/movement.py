@@ -21,7 +21,7 @@ from sim.agents.referee import GroundTrigger, GroundWatch, Trigger, Watch
 from sim.agents.runs import planned_times, run_end
 from sim.agents.unit import Leg, Unit
 from sim.engine.clock import Phase
-from sim.engine.instants import at, order_keys
+from sim.engine.instants import exact
 from sim.errors import InputError
 from sim.events import STOP
 from sim.space.geometry import Point, dist, lerp
@@ -133,7 +133,8 @@ def walk(battle: BattleContext, unit: Unit, move_index: int, duration: float, en
         times = planned_times(env.now, legs, speed, end)
         battle.record_move(unit, move_index, waypoints, times)
         budget = allowed
-        keys = order_keys(env)   # its ends of motion rank by when it began (sim.engine.instants)
+        clock = exact(env)
+        keys = clock.order_keys()   # its ends of motion rank by when it began (sim.engine.instants)
         # Broad phase: a move far from every watched enemy arms no run at all. (A
         # one-leg move skips it: arming that leg asks the same question.)
         watched = len(legs) == 1 or not referee.quiet(unit, waypoints)
@@ -142,7 +143,7 @@ def walk(battle: BattleContext, unit: Unit, move_index: int, duration: float, en
             # motion for the whole move (its course says where it is meanwhile)
             if any(cost > 0 for _, _, cost in legs):  # zero-length edges take no time
                 try:
-                    yield at(env, times[-1], next(keys))
+                    yield clock.schedule_at(times[-1], next(keys))
                 except simpy.Interrupt:
                     return Outcome.DEAD  # Battle.eliminate set its exact position
             for target, node, _ in legs:
@@ -161,7 +162,7 @@ def walk(battle: BattleContext, unit: Unit, move_index: int, duration: float, en
             p0, t1 = unit.pos, times[j]
             referee.arm(unit, p0, legs[j][0], t1 - env.now, until=t1)
             try:
-                yield at(env, t1, next(keys))
+                yield clock.schedule_at(t1, next(keys))
             except simpy.Interrupt as intr:
                 trigger = intr.cause
                 if not isinstance(trigger, (Trigger, GroundTrigger)):  # eliminated while moving:

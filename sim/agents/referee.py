@@ -29,7 +29,7 @@ from sim.engine.context import GroundTrigger as GroundTrigger  # the referee's w
 from sim.engine.context import GroundWatch as GroundWatch
 from sim.engine.context import Trigger as Trigger
 from sim.engine.context import Watch as Watch
-from sim.engine.instants import at, order_key
+from sim.engine.instants import exact
 from sim.errors import InputError
 from sim.space import ground
 from sim.space.geometry import Point, first_root, lerp, moving_closer, reach, tolerance
@@ -49,9 +49,10 @@ def _trigger(f: Found, p0: Point, p1: Point) -> Trigger | GroundTrigger:
     """The Trigger (a GroundTrigger for a ground watch) of a reaction found on p0→p1."""
     s, _, _, _, reactor, inside, far_in, d0, watch = f
     point = p0 if s == 0.0 else far_in or lerp(p0, p1, s)
-    if isinstance(watch, GroundWatch):
+    if reactor is None:   # no unit reacts: the ground does
+        assert isinstance(watch, GroundWatch)
         return GroundTrigger(watch, watch.feature, point, s)
-    reactor = cast(Unit, reactor)   # a unit's watch has a reactor
+    assert isinstance(watch, Watch)   # a unit reacts: to a unit's watch
     if s == 0.0:
         d = d0
     elif far_in is None:
@@ -66,7 +67,7 @@ class Referee:
 
     def __init__(self, battle: BattleContext):
         self.battle = battle
-        self.env = battle.env
+        self.env = exact(battle.env)   # the battle's own: events at exact instants
         self.watches: list[Watch] = []
         self.ground_watches: list[GroundWatch] = []
         self._order: list[int] = []   # each of ``watches``' place among all watches added
@@ -290,7 +291,7 @@ class Referee:
         when = env.now + s * duration
         if until is not None and (s >= 1.0 or when > until):
             when = until
-        at(env, when, order_key(env), urgent=True).callbacks.append(fire)
+        env.schedule_at(when, env.order_key(), urgent=True).callbacks.append(fire)
         return s
 
     def disarm(self, mover: Unit) -> None:

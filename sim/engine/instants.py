@@ -29,7 +29,7 @@ from typing import Any
 import simpy
 from simpy.core import NORMAL, URGENT
 
-__all__ = ["EVENTS_AT_AN_INSTANT", "Environment", "StalledBattle", "at", "events_bound", "order_key",
+__all__ = ["EVENTS_AT_AN_INSTANT", "Environment", "StalledBattle", "at", "events_bound", "exact", "order_key",
            "order_keys"]
 
 #: A move's runs, numbered after its own number: as many as fit below the next number.
@@ -137,7 +137,8 @@ class Environment(simpy.Environment):
             self._slot = None
 
 
-def _ours(env: simpy.Environment) -> Environment:
+def exact(env: simpy.Environment) -> Environment:
+    """``env`` as the battle's environment, whose events may be at exact instants (else TypeError)."""
     if not isinstance(env, Environment):
         raise TypeError(f"expected sim.engine.instants.Environment, got {type(env).__name__}")
     return env
@@ -145,14 +146,14 @@ def _ours(env: simpy.Environment) -> Environment:
 
 def order_key(env: simpy.Environment) -> int:
     """``env.order_key()``: a number from the environment's own event counter."""
-    return _ours(env).order_key()
+    return exact(env).order_key()
 
 
 def order_keys(env: simpy.Environment) -> Iterator[float]:
     """``env.order_keys()``: keys for the events of one move."""
-    return _ours(env).order_keys()
+    return exact(env).order_keys()
 
 
 def at(env: simpy.Environment, t: float, key: float, urgent: bool = False) -> simpy.Event:
     """``env.schedule_at(t, key, urgent)``: an event at exactly time ``t``."""
-    return _ours(env).schedule_at(t, key, urgent)
+    return exact(env).schedule_at(t, key, urgent)
