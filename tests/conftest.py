@@ -55,6 +55,16 @@ def scenario(terrain: dict, blue: list, red: list, rules: dict | None = None, tu
     return data
 
 
+def register_game(game, *, replace: bool = False):
+    """Register a test's base game with a ruleset of its name (what a scenario's ``ruleset``
+    names); ``sim.experimental.unregister_system(name)`` takes both back."""
+    import sim.plugin as sp
+
+    sp.register(game, replace=replace)
+    sp.register(sp.Ruleset(game.name, game.title, base=game.name), replace=replace)
+    return game
+
+
 def build(data: dict):
     from sim.scenario.load import scenario_from_dict
 
