@@ -308,6 +308,20 @@ def test_a_broken_or_malformed_plugin_is_one_line_exit_2(tmp_path, entry, module
         assert w in lines[0]
 
 
+def test_a_scenario_naming_no_ruleset_imports_no_rule_system_of_an_earlier_version(tmp_path):
+    """Finding the default ruleset imported every installed plug-in of the earlier group
+    (``sim.systems``), so a broken one failed every scenario that names no ruleset; such a
+    rule system is imported only when a scenario names it."""
+    site = fake_distribution(tmp_path, "[sim.systems]\ntoy = toy_plugin:BASE\n", "import numpyy\n")
+    text = (ROOT / "scenarios" / "open_ground_advance.yaml").read_text()
+    plain = tmp_path / "plain.yaml"
+    plain.write_text("\n".join(line for line in text.splitlines() if not line.startswith("ruleset:")))
+    out = run_sim(["validate", str(plain)], site, tmp_path)
+    assert (out.returncode, out.stdout, out.stderr) == (0, f"{plain}: valid scenario\n", ""), out.stderr
+    out = run_sim(["validate", str(toy_file(tmp_path))], site, tmp_path)
+    assert out.returncode == 2 and "No module named 'numpyy'" in out.stderr
+
+
 def test_entry_point_behaviours_and_metrics(tmp_path):
     module = TOY + textwrap.dedent('''
         def far(battle, team, found):

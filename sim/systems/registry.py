@@ -345,15 +345,16 @@ def reaction_of(module: str) -> OneOf:
 
 def default_ruleset() -> str:
     """The ruleset of a scenario that names none: the one ruleset declared ``default``."""
-    named = [n for n in system_names() if REGISTRY.ruleset(n).default]
+    # (a rule system of an earlier version declares none: none is imported to ask)
+    named = [n for n in REGISTRY.rulesets.names() if REGISTRY.rulesets.get(n).default]
     if len(named) != 1:
         raise PluginError(f"expected exactly one ruleset declared default, got {named or 'none'}")
     return named[0]
 
 
 def builtin_rulesets() -> list[str]:
-    """The package's own rulesets, by name."""
-    return [n for n in system_names() if REGISTRY.ruleset(n) and REGISTRY.rulesets.origin(n) == BUILT_IN]
+    """The package's own rulesets, by name (no rule system of an earlier version is loaded to find them)."""
+    return [n for n in REGISTRY.rulesets.names() if REGISTRY.rulesets.origin(n) == BUILT_IN]
 
 
 def origin_of(name: str) -> str:
