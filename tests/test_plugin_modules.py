@@ -185,7 +185,6 @@ EXTRA = {"game": Raises}
 
 
 @pytest.mark.parametrize("name", BROKEN)
-@pytest.mark.filterwarnings(r"ignore::DeprecationWarning:sim_(duel|mgbeam)")   # the example plug-ins, as they were
 def test_validate_plugins_reports_whatever_a_self_check_raises_in_one_line(modules, capsys, name):
     body, words = BROKEN[name]
     text = SYSTEM.replace("{BODY}", textwrap.dedent(body)).replace("{P}", name)
