@@ -71,6 +71,8 @@ nitpick_ignore_regex = [
     # the arguments of a constrained type (pydantic's Field(ge=0), AfterValidator(func=...))
     # as Annotated[...] shows them: a value, not a type
     ("py:class", r"\w+=.*"),
+    # pydantic's metadata of a nested constrained type (a feature's points), shown the same way
+    ("py:class", r"FieldInfo|NoneType|AllowInfNan|_PydanticGeneralMetadata"),
 ]
 autodoc_typehints = "signature"
 autodoc_default_options = {"members": True}

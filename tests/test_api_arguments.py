@@ -1,9 +1,10 @@
 """Issue 22, item 8: the Python API is as strict as the command line.
 
-Every public function of ``sim`` (and ``sim.viz``) that takes arguments is called with bad
-ones; each call raises ``sim.InputError`` whose place is the argument's name: no bool taken
-for a number, no float for a seed, no NaN, no raw TypeError, AttributeError or
-RecursionError, no empty summary for a negative count.
+Every public function of ``sim`` (and ``sim.viz``) that takes arguments, and the plug-in
+door of ``sim.plugin`` (``register``, ``define_rules``, ``implements``, the movement
+functions), is called with bad ones; each call raises ``sim.InputError`` whose place is
+the argument's name: no bool taken for a number, no float for a seed, no NaN, no raw
+TypeError, AttributeError or RecursionError, no empty summary for a negative count.
 """
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ import pytest
 from matplotlib.figure import Figure
 
 import sim
+import sim.engine.battle
+import sim.plugin as sp
 import sim.viz
 from conftest import SCENARIOS
 
@@ -30,8 +33,8 @@ class Ref:
         return self.name
 
 
-SC, LOG, STUDY, RUN, BATTLE, UNIT, PHASE, SYSTEM = (
-    Ref(n) for n in ("scenario", "log", "study", "run", "battle", "unit", "phase", "system"))
+SC, LOG, STUDY, RUN, BATTLE, UNIT, PHASE, RULESET = (
+    Ref(n) for n in ("scenario", "log", "study", "run", "battle", "unit", "phase", "ruleset"))
 DEEP = Ref("deep")          # a dict nested 5,000 levels
 NESTED_65 = Ref("nested")   # one level more than a YAML file may hold
 SELF = Ref("self")          # a dict holding itself
@@ -54,12 +57,13 @@ def deep(levels: int) -> dict:
 def things():
     scenario = sim.load_scenario(SCENARIOS / "open_ground_advance.yaml")
     study = sim.study_from_dict(study_doc(), scenario=scenario)
-    battle = sim.Battle(scenario, 1)
+    battle = sim.engine.battle.Battle(scenario, 1)
     loop: dict = {}
     loop["k"] = loop
     return {"scenario": scenario, "log": sim.run(scenario, seed=3).log, "study": study,
             "run": sim.run_study(study), "battle": battle, "unit": next(iter(battle.units.values())),
-            "phase": sim.Phase(1, "blue", "movement", 0.0, 1.0, moves=True), "system": sim.rule_system("duel"),
+            "phase": sp.Phase(1, "blue", "movement", 0.0, 1.0, moves=True),
+            "ruleset": sp.Ruleset("api_test", "t", base="skirmish"),
             "deep": deep(5000), "nested": deep(65), "self": loop}
 
 
@@ -86,9 +90,9 @@ CASES = [
     ("run", {"scenario": 5}, "scenario"),
     ("run", {"scenario": None}, "scenario"),
     ("run", {"scenario": SC, "seed": 3.0}, "seed"),
-    ("Battle", {"scenario": SC, "seed": 3.5}, "seed"),
-    ("Battle", {"scenario": SC, "seed": 2**63}, "seed"),
-    ("Battle", {"scenario": {"name": "x"}, "seed": 1}, "scenario"),
+    ("engine.battle.Battle", {"scenario": SC, "seed": 3.5}, "seed"),
+    ("engine.battle.Battle", {"scenario": SC, "seed": 2**63}, "seed"),
+    ("engine.battle.Battle", {"scenario": {"name": "x"}, "seed": 1}, "scenario"),
     # analyse_study
     ("analyse_study", {"study": 5, "db": "r.db"}, "study"),
     ("analyse_study", {"study": STUDY, "db": 5}, "db"),
@@ -166,13 +170,13 @@ CASES = [
     ("first_entry", {"p0": None, "p1": (20, 0), "c": (10, 6), "r": 10}, "p0"),
     ("first_entry", {"p0": (0, 0), "p1": (20, NAN), "c": (10, 6), "r": 10}, "p1"),
     ("first_entry", {"p0": (0, 0), "p1": (20, 0), "c": "10,6", "r": 10}, "c"),
-    ("go_straight", {"battle": None, "unit": UNIT, "point": (0, 0), "duration": 1}, "battle"),
-    ("go_straight", {"battle": BATTLE, "unit": "b1", "point": (0, 0), "duration": 1}, "unit"),
-    ("go_straight", {"battle": BATTLE, "unit": UNIT, "point": (0,), "duration": 1}, "point"),
-    ("go_straight", {"battle": BATTLE, "unit": UNIT, "point": (0, 0), "duration": NAN}, "duration"),
-    ("movement_process", {"battle": 5, "unit": UNIT, "phase": PHASE}, "battle"),
-    ("movement_process", {"battle": BATTLE, "unit": None, "phase": PHASE}, "unit"),
-    ("movement_process", {"battle": BATTLE, "unit": UNIT, "phase": "movement"}, "phase"),
+    ("plugin.go_straight", {"battle": None, "unit": UNIT, "point": (0, 0), "duration": 1}, "battle"),
+    ("plugin.go_straight", {"battle": BATTLE, "unit": "b1", "point": (0, 0), "duration": 1}, "unit"),
+    ("plugin.go_straight", {"battle": BATTLE, "unit": UNIT, "point": (0,), "duration": 1}, "point"),
+    ("plugin.go_straight", {"battle": BATTLE, "unit": UNIT, "point": (0, 0), "duration": NAN}, "duration"),
+    ("plugin.movement_process", {"battle": 5, "unit": UNIT, "phase": PHASE}, "battle"),
+    ("plugin.movement_process", {"battle": BATTLE, "unit": None, "phase": PHASE}, "unit"),
+    ("plugin.movement_process", {"battle": BATTLE, "unit": UNIT, "phase": "movement"}, "phase"),
     ("compute_metrics", {"log": 5, "scenario": SC}, "log"),
     ("compute_metrics", {"log": [1, 2], "scenario": SC}, "log"),
     ("compute_metrics", {"log": LOG, "scenario": None}, "scenario"),
@@ -180,16 +184,13 @@ CASES = [
     ("metric_kinds", {"scenario_or_system": None}, "scenario_or_system"),
     ("metric_kinds", {"scenario_or_system": "nosuch"}, "scenario_or_system"),
     # the plug-in interface
-    ("rule_system", {"name": "nosuch"}, "name"),
-    ("rule_system", {"name": 5}, "name"),
-    ("register_system", {"system": 5}, "system"),
-    ("register_system", {"system": SYSTEM, "replace": "yes"}, "replace"),
-    ("register_metric", {"reporter": None}, "reporter"),
-    ("register_behaviour", {"behaviour": None}, "behaviour"),
-    ("define_rules", {"titles": None}, "titles"),
-    ("define_rules", {"titles": {"": "no ID"}}, "titles"),
-    ("define_rules", {"titles": {"SF.MOVE": 5}}, "titles"),
-    ("implements", {"ids": (5,)}, "ids"),
+    ("plugin.register", {"declared": 5}, "declared"),
+    ("plugin.register", {"declared": None}, "declared"),
+    ("plugin.register", {"declared": RULESET, "replace": "yes"}, "replace"),
+    ("plugin.define_rules", {"titles": None}, "titles"),
+    ("plugin.define_rules", {"titles": {"": "no ID"}}, "titles"),
+    ("plugin.define_rules", {"titles": {"SF.MOVE": 5}}, "titles"),
+    ("plugin.implements", {"ids": (5,)}, "ids"),
     # pictures
     ("viz.plot_map", {"scenario": None}, "scenario"),
     ("viz.plot_map", {"scenario": 5}, "scenario"),
@@ -241,7 +242,7 @@ CASES = [
 
 def entry(name: str):
     module, _, attr = name.rpartition(".")
-    return getattr(sim.viz if module == "viz" else sim, attr)
+    return getattr({"viz": sim.viz, "plugin": sp, "engine.battle": sim.engine.battle, "": sim}[module], attr)
 
 
 @pytest.mark.parametrize("name, kwargs, argument", CASES,

@@ -1,5 +1,5 @@
 """The documentation site, checked as a reader would: three pages (the index, a lesson, the
-API page of ``RuleSystem``, the kernel's) opened from the file system in headless Chromium with the
+API page of ``sim``, the kernel's) opened from the file system in headless Chromium with the
 network off render, their internal links lead to a page and an anchor of the build, and
 no request leaves the page.
 
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import inspect
 import pkgutil
 import re
 import subprocess
@@ -23,6 +24,7 @@ import pytest
 
 import sim
 import sim.experimental
+import sim.plugin
 import sim.toolkit
 import sim.viz
 from browser import Browser, chromium
@@ -120,11 +122,16 @@ def test_the_lesson_shows_its_pictures_and_its_outputs(site, browser):
     assert "halt at (44.0, 50.0) at t = 0.44" in browser.evaluate("document.body.innerText")
 
 
-def test_the_api_page_documents_rule_system_and_every_public_name(site, browser):
+def test_the_api_pages_document_base_game_and_every_public_name(site, browser):
+    plugin = site / "reference" / "api" / "plugin.html"
+    browser.open(plugin)
+    signature = browser.evaluate("document.getElementById('sim.plugin.BaseGame').textContent")
+    assert signature.split("(")[0].split() == ["class", "sim.plugin.BaseGame"]
     page = site / "reference" / "api" / "sim.html"
-    browser.open(page)
-    signature = browser.evaluate("document.getElementById('sim.RuleSystem').textContent")
-    assert signature.split("(")[0].split() == ["class", "sim.RuleSystem"]
+    # every class and function of the plug-in namespace, there or (the same object) on sim's page
+    declared = [n for n in sim.plugin.__all__
+                if inspect.isclass(getattr(sim.plugin, n)) or inspect.isfunction(getattr(sim.plugin, n))]
+    assert [n for n in declared if f"sim.plugin.{n}" not in _ids(plugin) and f"sim.{n}" not in _ids(page)] == []
     ids = _ids(page)
     modules = {n for n in sim.__all__ if f"sim.{n}" not in ids}
     assert modules == {n for n in sim.__all__ if type(getattr(sim, n)).__name__ == "module"}
@@ -132,7 +139,7 @@ def test_the_api_page_documents_rule_system_and_every_public_name(site, browser)
     assert [n for n in modules if f"module-{getattr(sim, n).__name__}" not in every] == []
     assert [n for n in sim.viz.__all__ if f"sim.viz.{n}" not in every] == []
     assert [n for n in sim.experimental.__all__ if f"sim.experimental.{n}" not in every
-            and n not in sim.__all__] == []
+            and n not in sim.plugin.__all__] == []
     toolkit = [f"{m}.{n}" for m in TOOLKIT for n in importlib.import_module(m).__all__]
     assert [name for name in toolkit if name not in every] == []
 

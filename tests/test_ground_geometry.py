@@ -442,7 +442,7 @@ def test_features_have_their_bounds_and_edge_reads_the_map():
 def test_the_functions_refuse_what_is_no_point_or_feature():
     with pytest.raises(sim.InputError, match=r"^p0: expected a point"):
         first_entry_area((0, math.nan), (1, 1), SQUARE)
-    with pytest.raises(sim.InputError, match=r"^area: expected a sim.ground.Area"):
+    with pytest.raises(sim.InputError, match=r"^area: expected a sim.plugin.Area"):
         inside_length((0, 0), (1, 1), LINE, 0.5)
     with pytest.raises(sim.InputError, match=r"^s: expected a finite number in \[0.0, 1.0\]"):
         inside_length((0, 0), (1, 1), SQUARE, 1.5)

@@ -11,24 +11,25 @@ from fractions import Fraction as F
 import pytest
 
 import sim
+import sim.plugin as sp
 from conftest import SCENARIOS, build, scenario, table, unit
 from movers import run_under
 from sim.engine.battle import Battle
 from sim.space.ground import Area, Edge, Line, edge
 from test_ground_geometry import ref_crossing, ref_entry, ref_pieces
 
-MOVING = (sim.PhaseSpec("go", moves=True), sim.PhaseSpec("rest"))
+MOVING = (sp.PhaseSpec("go", moves=True), sp.PhaseSpec("rest"))
 CLOSE = 1e-12
 #: What the watches saw, in order: (watch's name, mover, where it stood, trigger point, progress or None).
 SEEN: list[tuple] = []
 
 
-class Seeing(sim.GroundWatch):
+class Seeing(sp.GroundWatch):
     """A ground watch that notes each reaction and answers ``outcome``."""
 
     rule = "T.GROUND"
 
-    def __init__(self, name, feature, event, every=None, outcome=sim.Outcome.HALT_MOVE):
+    def __init__(self, name, feature, event, every=None, outcome=sp.Outcome.HALT_MOVE):
         super().__init__(feature, event, every)
         self.name, self.outcome = name, outcome
 
@@ -39,7 +40,7 @@ class Seeing(sim.GroundWatch):
         return self.outcome
 
 
-class OnceAtTen(sim.Watch):
+class OnceAtTen(sp.Watch):
     """Each enemy reacts once to each mover, 10 cm out, and lets it carry on (a snap-fire radius)."""
 
     rule = "T.UNIT"
@@ -57,7 +58,7 @@ class OnceAtTen(sim.Watch):
     def react(self, battle, mover, trigger):
         self.done.add((trigger.reactor.id, mover.id))
         SEEN.append(("unit", mover.id, mover.pos, trigger.point, None))
-        return sim.Outcome.CONTINUE
+        return sp.Outcome.CONTINUE
 
 
 @pytest.fixture(autouse=True)
@@ -89,7 +90,7 @@ WIRE = Line("wire", ((37.25, 3.0), (45.125, 77.0)))
 
 
 def _wire_watch():
-    return [Seeing("wire", WIRE, sim.GroundEvent.CROSS)]
+    return [Seeing("wire", WIRE, sp.GroundEvent.CROSS)]
 
 
 def test_a_mover_crossing_a_line_is_halted_exactly_at_the_crossing():
@@ -114,7 +115,7 @@ FIELD = Area("field", ((30.0, 50.0), (45.5, 20.0), (80.0, 20.0), (80.0, 40.0), (
 
 
 def _field_entries():
-    return [Seeing("enter", FIELD, sim.GroundEvent.ENTER, outcome=sim.Outcome.CONTINUE)]
+    return [Seeing("enter", FIELD, sp.GroundEvent.ENTER, outcome=sp.Outcome.CONTINUE)]
 
 
 def _entries(p0, p1, area):
@@ -159,7 +160,7 @@ SQUARE = Area("square", ((20.0, 0.0), (80.0, 0.0), (80.0, 100.0), (20.0, 100.0))
 
 
 def _every_five_and_a_sentry():
-    return [OnceAtTen(), Seeing("every", SQUARE, sim.GroundEvent.EVERY, every=5.0, outcome=sim.Outcome.CONTINUE)]
+    return [OnceAtTen(), Seeing("every", SQUARE, sp.GroundEvent.EVERY, every=5.0, outcome=sp.Outcome.CONTINUE)]
 
 
 def test_every_five_cm_inside_reacts_at_each_multiple_across_moves_and_interruptions():
@@ -183,7 +184,7 @@ def test_every_five_cm_inside_reacts_at_each_multiple_across_moves_and_interrupt
 
 
 def _every_seven():
-    return [Seeing("every", SQUARE, sim.GroundEvent.EVERY, every=7.0, outcome=sim.Outcome.CONTINUE)]
+    return [Seeing("every", SQUARE, sp.GroundEvent.EVERY, every=7.0, outcome=sp.Outcome.CONTINUE)]
 
 
 def test_progress_counts_a_run_that_ends_with_no_reaction():
@@ -200,7 +201,7 @@ def test_progress_is_refused_for_an_area_no_watch_holds():
     b = Battle(build(_lane({"A": (0.0, 50.0), "FAR": (190.0, 95.0)}, [], [unit("b", "A")])), 1)
     with pytest.raises(sim.InputError, match=r"^area: area 'square' is held by no ground watch"):
         b.referee.progress(b.units["b"], SQUARE)
-    with pytest.raises(sim.InputError, match=r"^mover: expected a sim.Unit"):
+    with pytest.raises(sim.InputError, match=r"^mover: expected a sim.plugin.Unit"):
         b.referee.progress("b", SQUARE)
 
 
@@ -209,11 +210,11 @@ STREAM = Line("stream", ((40.0, 0.0), (40.0, 100.0)))   # a sentry at (50, 50), 
 
 
 def _unit_then_ground():
-    return [OnceAtTen(), Seeing("stream", STREAM, sim.GroundEvent.CROSS, outcome=sim.Outcome.CONTINUE)]
+    return [OnceAtTen(), Seeing("stream", STREAM, sp.GroundEvent.CROSS, outcome=sp.Outcome.CONTINUE)]
 
 
 def _ground_then_unit():
-    return [Seeing("stream", STREAM, sim.GroundEvent.CROSS, outcome=sim.Outcome.CONTINUE), OnceAtTen()]
+    return [Seeing("stream", STREAM, sp.GroundEvent.CROSS, outcome=sp.Outcome.CONTINUE), OnceAtTen()]
 
 
 @pytest.mark.parametrize(("make", "order"), [(_unit_then_ground, ["unit", "stream"]),
@@ -233,7 +234,7 @@ EDGES = [("A", "B"), ("B", "C"), ("A2", "B2"), ("B2", "C2")]
 
 def _bridge():
     terrain = build(_lane(EDGES_WP, EDGES, [unit("x", "A")])).map
-    return [Seeing("bridge", edge(terrain, "B", "C"), sim.GroundEvent.USE, outcome=sim.Outcome.CONTINUE)]
+    return [Seeing("bridge", edge(terrain, "B", "C"), sp.GroundEvent.USE, outcome=sp.Outcome.CONTINUE)]
 
 
 def test_an_edge_watch_fires_when_a_mover_uses_the_edge_not_a_parallel_neighbour():
@@ -258,7 +259,7 @@ def _hex():
 
 
 def _hex_ditch():
-    return [Seeing("ditch", _hex()[2], sim.GroundEvent.CROSS)]
+    return [Seeing("ditch", _hex()[2], sp.GroundEvent.CROSS)]
 
 
 def test_a_ground_watch_works_on_a_hex_map_between_centres():
@@ -273,7 +274,7 @@ def test_a_ground_watch_works_on_a_hex_map_between_centres():
 
 
 # -- no cost to a battle whose features nobody watches ---------------------------------
-class Asleep(sim.GroundWatch):
+class Asleep(sp.GroundWatch):
     """A ground watch that applies to no mover (``active``) or reacts to none (``eligible``)."""
 
     def __init__(self, feature, event, every=None, how="active"):
@@ -297,9 +298,9 @@ def _features_over(terrain):
     u, v = next((u, v) for u in terrain.nodes for v in terrain.graph._adj[u] if terrain.pos(u) != terrain.pos(v))
     whole = Area("whole", ((x0, y0), (x1, y0), (x1, y1), (x0, y1)))
     middle = Area("middle", ((x0, cy), (cx, y0), (x1, cy), (cx, y1)))
-    return [(whole, sim.GroundEvent.EVERY, 3.0), (middle, sim.GroundEvent.ENTER, None),
-            (Line("across", ((cx, y0), (cx, y1))), sim.GroundEvent.CROSS, None),
-            (edge(terrain, u, v), sim.GroundEvent.USE, None)]
+    return [(whole, sp.GroundEvent.EVERY, 3.0), (middle, sp.GroundEvent.ENTER, None),
+            (Line("across", ((cx, y0), (cx, y1))), sp.GroundEvent.CROSS, None),
+            (edge(terrain, u, v), sp.GroundEvent.USE, None)]
 
 
 @pytest.mark.parametrize("name", ["open_ground_advance.yaml", "march_column.yaml", "village_sniper.yaml",
@@ -323,12 +324,12 @@ def test_a_battle_with_features_nobody_watches_writes_the_same_log_as_without(na
 
 # -- the door -------------------------------------------------------------------------
 @pytest.mark.parametrize(("make", "message"), [
-    (lambda: sim.GroundWatch(WIRE, sim.GroundEvent.ENTER), r"^GroundWatch\.feature: expected a sim\.ground\.Area"),
-    (lambda: sim.GroundWatch(SQUARE, sim.GroundEvent.EVERY), r"^GroundWatch\.every: expected a finite number > 0"),
-    (lambda: sim.GroundWatch(SQUARE, sim.GroundEvent.EVERY, -5.0), r"^GroundWatch\.every: expected a finite number"),
-    (lambda: sim.GroundWatch(SQUARE, sim.GroundEvent.ENTER, 5.0), r"^GroundWatch\.every: expected None \(only EVERY"),
-    (lambda: sim.GroundWatch(SQUARE, "enter"), r"^GroundWatch\.event: expected a sim\.GroundEvent"),
-    (lambda: sim.GroundWatch(Edge("e", (0, 0), (1, 0)), sim.GroundEvent.CROSS), r"expected a sim\.ground\.Line"),
+    (lambda: sp.GroundWatch(WIRE, sp.GroundEvent.ENTER), r"^GroundWatch\.feature: expected a sim\.plugin\.Area"),
+    (lambda: sp.GroundWatch(SQUARE, sp.GroundEvent.EVERY), r"^GroundWatch\.every: expected a finite number > 0"),
+    (lambda: sp.GroundWatch(SQUARE, sp.GroundEvent.EVERY, -5.0), r"^GroundWatch\.every: expected a finite number"),
+    (lambda: sp.GroundWatch(SQUARE, sp.GroundEvent.ENTER, 5.0), r"^GroundWatch\.every: expected None \(only EVERY"),
+    (lambda: sp.GroundWatch(SQUARE, "enter"), r"^GroundWatch\.event: expected a sim\.plugin\.GroundEvent"),
+    (lambda: sp.GroundWatch(Edge("e", (0, 0), (1, 0)), sp.GroundEvent.CROSS), r"expected a sim\.plugin\.Line"),
 ])
 def test_a_ground_watch_that_cannot_be_read_is_refused_in_one_line(make, message):
     with pytest.raises(sim.InputError, match=message):
@@ -337,12 +338,12 @@ def test_a_ground_watch_that_cannot_be_read_is_refused_in_one_line(make, message
 
 def test_add_ground_refuses_what_is_no_ground_watch_and_a_watch_added_twice():
     b = Battle(build(_lane({"A": (0.0, 50.0), "FAR": (190.0, 95.0)}, [], [unit("b", "A")])), 1)
-    with pytest.raises(sim.InputError, match=r"^watch: expected a sim\.GroundWatch"):
+    with pytest.raises(sim.InputError, match=r"^watch: expected a sim\.plugin\.GroundWatch"):
         b.referee.add_ground(object())
-    w = Seeing("w", WIRE, sim.GroundEvent.CROSS)
+    w = Seeing("w", WIRE, sp.GroundEvent.CROSS)
     b.referee.add_ground(w)
     with pytest.raises(sim.InputError, match=r"^watch: this ground watch is armed already"):
         b.referee.add_ground(w)
-    w.event = sim.GroundEvent.USE   # changed after it was made: refused at the door
-    with pytest.raises(sim.InputError, match=r"^watch\.feature: expected a sim\.ground\.Edge"):
+    w.event = sp.GroundEvent.USE   # changed after it was made: refused at the door
+    with pytest.raises(sim.InputError, match=r"^watch\.feature: expected a sim\.plugin\.Edge"):
         b.referee.add_ground(w)

@@ -73,7 +73,7 @@ def test_a_random_agents_episodes_are_valid_battles(name):
             check(scenario, env.log.records)
             records = env.log.records
             agent = [r for r in records if r["event"] == "decide" and r.get("policy") == "agent"]
-            moving = {p.name for p in sim.rule_system(scenario.ruleset).phases if p.moves}
+            moving = {p.name for p in scenario.composition.phases if p.moves}
             # the agent decides for its own units, at its own movement phases' start
             assert agent and all(r["side"] == side and r["phase"] in moving and r["t"] == int(r["t"])
                                  and r["unit"] in {u.id for u in scenario.forces[side]} for r in agent)

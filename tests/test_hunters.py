@@ -4,7 +4,7 @@ nearest revealed enemy sniper by its system's measure, and one whose prey is gon
 orders' route again."""
 from __future__ import annotations
 
-import sim
+import sim.plugin as sp
 from conftest import set_up
 from sim.agents.unit import Unit
 from sim.engine.clock import Phase
@@ -46,7 +46,7 @@ def _bottom_row(battle, unit, start, via, goal):
 
 def test_an_h17_hunter_with_no_prey_keeps_its_route_planners_route():
     """The old H17 copy replaced the planner's route by the shortest path to ``to``."""
-    register_behaviour(Behaviour(sim.ROUTE, "bottom_row", _bottom_row, "by way of 2,3"))
+    register_behaviour(Behaviour(sp.ROUTE, "bottom_row", _bottom_row, "by way of 2,3"))
     try:
         passed = nodes_passed(hunter_doc({"type": "advance", "to": "7,0", "route": "bottom_row"}))
     finally:

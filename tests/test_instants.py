@@ -112,9 +112,9 @@ def test_instants_that_pass_are_counted_afresh():
 #: A plug-in as a new author may write it: a watch that reacts, lets the mover carry on and
 #: (with no ``delays``) reacts again at once where it stands, for ever.
 PLUGIN = textwrap.dedent('''
-    import sim
+    import sim.plugin as sp
 
-    class Echo(sim.Watch):
+    class Echo(sp.Watch):
         rule = "ECHO.1"
         radius = 70.0
 
@@ -126,7 +126,7 @@ PLUGIN = textwrap.dedent('''
 
         def react(self, battle, mover, trigger):
             battle.record("spot", rule=self.rule, unit=trigger.reactor.id, target=mover.id)
-            return sim.Outcome.CONTINUE
+            return sp.Outcome.CONTINUE
 
     class Game:
         def __init__(self):
@@ -140,10 +140,11 @@ PLUGIN = textwrap.dedent('''
             if phase.moves:
                 for u in battle.movers_of(phase.side):
                     if u.route and u.on_board:
-                        u.process = battle.env.process(sim.movement_process(battle, u, phase))
+                        u.process = battle.env.process(sp.movement_process(battle, u, phase))
 
-    sim.register_system(sim.RuleSystem(name="echo", title="a watch that never lets go",
-                                       phases=(sim.PhaseSpec("move", moves=True),), game=Game))
+    sp.register(sp.BaseGame(name="echo", title="a watch that never lets go",
+                            phases=(sp.PhaseSpec("move", moves=True),), game=Game))
+    sp.register(sp.Ruleset("echo", "a watch that never lets go", base="echo"))
 ''')
 
 SCENARIO = textwrap.dedent('''

@@ -17,7 +17,7 @@ from types import SimpleNamespace
 
 import pytest
 
-import sim
+import sim.plugin as sp
 from sim.cli import main
 from sim.experimental import unregister_metric
 from sim.study.run.store import ResultStore
@@ -50,7 +50,7 @@ def _odd(records, scenario):
 @pytest.fixture
 def odd_metrics():
     """A plug-in metric reporter whose metrics are NaN, +infinity and -infinity."""
-    sim.register_metric(sim.MetricReporter(
+    sp.register(sp.MetricReporter(
         "odd", {"odd_nan": "real", "odd_inf": "real", "odd_minus_inf": "real"}, _odd, systems=("snapfire",)))
     yield
     unregister_metric("odd")

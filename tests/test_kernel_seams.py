@@ -1,5 +1,5 @@
-"""What a rule system declares through the door a plug-in uses, and the kernel only asks:
-step types of its own (``RuleSystem.step_moves``), unit kinds and flags of its own (its
+"""What a base game declares through the door a plug-in uses, and the kernel only asks:
+step types of its own (``BaseGame.step_moves``), unit kinds and flags of its own (its
 unit keys), and a mover's process (the movement finds it; nothing is set by hand)."""
 from __future__ import annotations
 
@@ -9,15 +9,16 @@ import pytest
 from pydantic import Field
 
 import sim
-from conftest import ROOT, scenario, table, unit
+import sim.plugin as sp
+from conftest import ROOT, register_game, scenario, table, unit
 from movers import MoveEveryMover, run_under
 from sim.experimental import unregister_behaviour, unregister_system
 
 LANE = {"A": (0.0, 50.0), "B": (200.0, 50.0), "FAR": (190.0, 95.0)}
-MOVING = (sim.PhaseSpec("go", moves=True), sim.PhaseSpec("rest"))
+MOVING = (sp.PhaseSpec("go", moves=True), sp.PhaseSpec("rest"))
 
 
-class DashOrders(sim.Knobs):
+class DashOrders(sp.Knobs):
     """A test system's orders: the step type ``dash`` (two moves a phase)."""
 
     type: Literal["hold", "advance", "dash"] = Field("hold", description="hold, advance or dash")
@@ -45,8 +46,8 @@ def test_a_step_type_of_a_systems_own_makes_the_moves_it_declares():
                                         [("dash", 2)]])
 def test_step_moves_that_cannot_be_read_are_refused_at_registration(step_moves):
     with pytest.raises(sim.PluginError, match="step_moves"):
-        sim.register_system(sim.RuleSystem(name="dash_test", title="t", phases=MOVING, game=MoveEveryMover,
-                                           order_keys=DashOrders, step_moves=step_moves))
+        register_game(sp.BaseGame(name="dash_test", title="t", phases=MOVING, game=MoveEveryMover,
+                                  order_keys=DashOrders, step_moves=step_moves))
     assert "dash_test" not in sim.system_names()
 
 
@@ -69,7 +70,7 @@ def test_no_snap_fire_is_snap_fires_flag_and_figure_is_toos_kind():
         sim.scenario_from_dict(figure)
 
 
-class HaltAtTen(sim.Watch):
+class HaltAtTen(sp.Watch):
     """Every enemy halts a mover 10 cm out (the movement closes the move)."""
 
     rule = "SF.HALT"
@@ -79,17 +80,17 @@ class HaltAtTen(sim.Watch):
         return battle.enemies_of(side)
 
     def react(self, battle, mover, trigger):
-        return sim.Outcome.HALT_MOVE
+        return sp.Outcome.HALT_MOVE
 
 
 class StartsMovesBare(MoveEveryMover):
-    """Starts each move as ``env.process(sim.movement_process(...))``, setting nothing on the unit."""
+    """Starts each move as ``env.process(sp.movement_process(...))``, setting nothing on the unit."""
 
     def on_phase(self, battle, phase):
         battle.referee.begin_phase()
         if phase.moves:
             for u in battle.movers_of(phase.side):
-                battle.env.process(sim.movement_process(battle, u, phase))
+                battle.env.process(sp.movement_process(battle, u, phase))
 
 
 def _halting_game() -> StartsMovesBare:
@@ -103,8 +104,8 @@ def test_a_move_started_without_setting_the_units_process_is_halted_exactly():
     data = scenario(table({"A": (0.0, 50.0), "B": (100.0, 50.0)}, [("A", "B")]),
                     [unit("b", "A", move=100, orders={"type": "advance", "to": "B"})], [unit("r", "B")],
                     turns=1, destroy=False)
-    sim.register_system(sim.RuleSystem(name="bare_test", title="t", phases=MOVING,
-                                       game=_halting_game))
+    register_game(sp.BaseGame(name="bare_test", title="t", phases=MOVING,
+                              game=_halting_game))
     try:
         log = sim.run(sim.scenario_from_dict({**data, "ruleset": "bare_test"}), seed=1).log
     finally:
@@ -124,18 +125,18 @@ def _lane_with_a_sentry(policy: str) -> dict:
 
 def test_a_reaction_policy_sees_only_public_objects_and_answers_a_response():
     """``reaction_move`` behaviours were called ``choose(plans, runner, policy)`` and acted
-    by calling the plans' internals; now ``(battle, unit, policy) -> sim.Response``."""
+    by calling the plans' internals; now ``(battle, unit, policy) -> sim.plugin.Response``."""
     seen = []
 
     def back_to_m(battle, unit, policy):
-        seen.append((type(battle).__name__, isinstance(unit, sim.Unit), type(policy).__name__))
-        return sim.Response.move_to("M", "back to M")
+        seen.append((type(battle).__name__, isinstance(unit, sp.Unit), type(policy).__name__))
+        return sp.Response.move_to("M", "back to M")
 
-    sim.register_behaviour(sim.Behaviour(sim.REACTION_MOVE, "back_to_m", back_to_m, "to M"))
+    sp.register(sp.Behaviour(sp.REACTION_MOVE, "back_to_m", back_to_m, "to M"))
     try:
         log = sim.run(sim.scenario_from_dict(_lane_with_a_sentry("back_to_m")), seed=1).log
     finally:
-        unregister_behaviour(sim.REACTION_MOVE, "back_to_m")
+        unregister_behaviour(sp.REACTION_MOVE, "back_to_m")
     assert seen and seen[0] == ("Battle", True, "MovePolicy")
     (d,) = [r for r in log if r["event"] == "decide" and r["trigger"] == "fired_on"]
     assert d["choice"] == "back to M" and d["policy"] == "back_to_m"
@@ -146,16 +147,16 @@ def test_a_reaction_policy_that_answers_anything_else_is_one_plugin_error():
     def says(battle, unit, policy):
         return "carry on"   # the old seam: a bare string
 
-    sim.register_behaviour(sim.Behaviour(sim.REACTION_MOVE, "says", says))
+    sp.register(sp.Behaviour(sp.REACTION_MOVE, "says", says))
     try:
-        expected = r"reaction policy 'says' gave b 'carry on' \(expected a sim\.Response"
+        expected = r"reaction policy 'says' gave b 'carry on' \(expected a sim\.plugin\.Response"
         with pytest.raises(sim.PluginError, match=expected):
             sim.run(sim.scenario_from_dict(_lane_with_a_sentry("says")), seed=1)
     finally:
-        unregister_behaviour(sim.REACTION_MOVE, "says")
+        unregister_behaviour(sp.REACTION_MOVE, "says")
 
 
-class RadiusKnobs(sim.Knobs):
+class RadiusKnobs(sp.Knobs):
     """A test system's knobs: the radius its pictures draw."""
 
     reach: float = 7.5
@@ -169,8 +170,8 @@ def test_reaction_radius_is_given_the_systems_own_knobs():
     """It was handed the whole ``rules`` (``.base``, ``.<name>``), against its documentation."""
     from sim.viz.common import reaction_radius
 
-    sim.register_system(sim.RuleSystem(name="radius_test", title="t", phases=MOVING, game=MoveEveryMover,
-                                       knobs=RadiusKnobs, reaction_radius=_radius_of))
+    register_game(sp.BaseGame(name="radius_test", title="t", phases=MOVING, game=MoveEveryMover,
+                              knobs=RadiusKnobs, reaction_radius=_radius_of))
     try:
         s = sim.scenario_from_dict({**_lane("advance"), "ruleset": "radius_test",
                                     "rules": {"radius_test": {"reach": 3.0}}})
@@ -179,22 +180,25 @@ def test_reaction_radius_is_given_the_systems_own_knobs():
         unregister_system("radius_test")
 
 
-def test_every_type_a_rule_meets_is_a_documented_name_of_sim():
+def test_every_type_a_rule_meets_is_a_documented_name_of_sim_plugin():
     """A plug-in author found the referee, the dice and the clock only through
-    ``help(type(...))``: every type ``BattleContext`` hands out is a name of ``sim``, each
-    public member documented, and ``docs/extending.md`` lists them (generated)."""
+    ``help(type(...))``: every type ``BattleContext`` hands out is a name of ``sim.plugin``
+    (the scenario, of ``sim``), each public member documented, and ``docs/extending.md``
+    lists them (generated)."""
     import typing
 
     from sim.reference.extension import SURFACE, surface
 
-    hints = typing.get_type_hints(sim.BattleContext, vars(sim) | {"simpy": __import__("simpy")})
+    names = vars(sim) | vars(sp)
+    hints = typing.get_type_hints(sp.BattleContext, names | {"simpy": __import__("simpy")})
     handed_out = {getattr(t, "__name__", None) for t in hints.values()} - {"str", "Environment", "Event", None}
-    space = vars(sim) | {"Any": typing.Any}
+    space = names | {"Any": typing.Any}
     for name in ("referee", "plans", "scenario", "game"):
-        returned = typing.get_type_hints(getattr(sim.BattleContext, name).fget, space)["return"]
+        returned = typing.get_type_hints(getattr(sp.BattleContext, name).fget, space)["return"]
         handed_out.add((typing.get_origin(returned) or returned).__name__)
     assert {"Dice", "TurnClock", "Terrain", "EventLog", "RefereeView", "PlansView", "Scenario"} <= handed_out
-    assert handed_out <= set(sim.__all__) and set(SURFACE) <= set(sim.__all__), handed_out - set(sim.__all__)
+    assert handed_out - {"Scenario"} <= set(sp.__all__), handed_out - set(sp.__all__)
+    assert "Scenario" in sim.__all__ and set(SURFACE) <= set(sp.__all__), set(SURFACE) - set(sp.__all__)
     text = surface()
     undocumented = [line for line in text.splitlines() if line.startswith("- `") and line.endswith("`: ")]
     assert not undocumented, undocumented
@@ -204,8 +208,8 @@ def test_every_type_a_rule_meets_is_a_documented_name_of_sim():
 
 def test_a_misspelt_key_of_a_plugin_points_to_its_schema_not_the_packages_docs():
     """docs/scenario.md lists the built-in systems' keys only; a plug-in's are in ``sim schema``."""
-    sim.register_system(sim.RuleSystem(name="radius_test", title="t", phases=MOVING, game=MoveEveryMover,
-                                       knobs=RadiusKnobs))
+    register_game(sp.BaseGame(name="radius_test", title="t", phases=MOVING, game=MoveEveryMover,
+                              knobs=RadiusKnobs))
     try:
         expected = r"allowed keys are listed in 'sim schema' \(rule system 'radius_test'\)"
         with pytest.raises(sim.InputError, match=expected):

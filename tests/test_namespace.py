@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import re
 import subprocess
 import sys
 import warnings
@@ -104,3 +105,29 @@ assert catalogue.undefined_marks() == {}, catalogue.undefined_marks()
 """
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert out.returncode == 0, out.stderr
+
+
+#: Where the project names a moved name as such on purpose: the two example plug-ins as they
+#: were, the tests that run them and this one, and the package's door that defines them.
+#: (``docs/howto/write-a-plugin.md`` is being rewritten for ``sim.plugin`` on its own.)
+OLD_SURFACE = ("examples/plugins/sim-duel/", "examples/plugins/sim-mgbeam/", "tests/test_duel.py",
+               "tests/test_mgbeam.py", "tests/test_namespace.py", "sim/__init__.py", "docs/howto/write-a-plugin.md")
+
+
+def test_the_projects_code_lessons_and_docs_name_a_moved_name_only_to_say_it_moved():
+    """Elsewhere ``sim.Watch``, ``sim.RuleSystem``, ... appear only in a sentence (or a test)
+    about the earlier surface: a line saying so, or one of the two before it."""
+    moved = re.compile(r"\bsim\.(" + "|".join(map(re.escape, sim.MOVED)) + r")\b")
+    about = re.compile(r"earlier version|deprecat|legacy", re.IGNORECASE)
+    texts = [*ROOT.glob("sim/**/*.py"), *ROOT.glob("tests/**/*.py"), *ROOT.glob("benchmarks/**/*.py"),
+             *ROOT.glob("notebooks/*.ipynb"), *ROOT.glob("docs/**/*.md"), *ROOT.glob("examples/**/*.py"),
+             *ROOT.glob("examples/**/*.md"), ROOT / "README.md", ROOT / "CONTRIBUTING.md"]
+    found = []
+    for path in texts:
+        name = path.relative_to(ROOT).as_posix()
+        if name.startswith(OLD_SURFACE) or "_build" in path.parts:
+            continue
+        lines = path.read_text(encoding="utf-8").splitlines()
+        found += [f"{name}:{n + 1}: {line.strip()}" for n, line in enumerate(lines)
+                  if moved.search(line) and not about.search(" ".join(lines[max(0, n - 2):n + 1]))]
+    assert len(texts) > 200 and found == [], "\n".join(found)

@@ -1,4 +1,4 @@
-"""A reaction's outcome is a kernel type (``sim.Outcome``): its strength decides what the
+"""A reaction's outcome is a kernel type (``sim.plugin.Outcome``): its strength decides what the
 mover does, and the outcome itself says whether the watch wrote the record that ends
 the move; anything else a watch answers is refused at once, naming the watch."""
 from __future__ import annotations
@@ -9,14 +9,15 @@ from typing import Literal
 import pytest
 
 import sim
+import sim.plugin as sp
 from conftest import scenario, table, unit
 from movers import run_under
 
-sim.define_rules({"OUT.SEE": "A sentry reacts to each enemy that comes within 15 cm (test)"})
-O = sim.Outcome
+sp.define_rules({"OUT.SEE": "A sentry reacts to each enemy that comes within 15 cm (test)"})
+O = sp.Outcome
 
 
-class Sentry(sim.Watch):
+class Sentry(sp.Watch):
     """Reacts to every mover within 15 cm with the answers it is given, in turn; with
     ``record`` it writes the ``halt`` record of a halt itself."""
 
@@ -41,7 +42,7 @@ class Sentry(sim.Watch):
         return said
 
 
-class MarchOrders(sim.Knobs):
+class MarchOrders(sp.Knobs):
     """The test system's orders: ``march`` (three moves a phase, declared by ``step_moves``)."""
 
     type: Literal["hold", "advance", "march"] = "hold"
@@ -58,7 +59,7 @@ def battle(*specs, orders="advance"):
     data = scenario(table({"A": (0.0, 50.0), "B": (100.0, 50.0), "S": (50.0, 60.0)}, [("A", "B")]),
                     [unit("m", "A", move=100 if orders == "advance" else 30, orders={"type": orders, "to": "B"})],
                     [unit("s", "S")], turns=1, destroy=False)
-    return run_under("outcome_test", (sim.PhaseSpec("moving", moves=True),), data,
+    return run_under("outcome_test", (sp.PhaseSpec("moving", moves=True),), data,
                      functools.partial(_watches, *specs), events=frozenset({"halt"}), rules=("OUT.SEE",),
                      order_keys=MarchOrders, step_moves={"march": 3})
 
@@ -74,8 +75,8 @@ def test_outcomes_are_ordered_by_strength_and_say_who_recorded_the_halt():
     assert O.HALT_MOVE_RECORDED.strength == 1 and O.HALT_PHASE_RECORDED.strength == 2
     assert [o for o in O if o.recorded] == [O.HALT_MOVE_RECORDED, O.HALT_PHASE_RECORDED]
     assert O.HALT_PHASE_RECORDED.plain is O.HALT_PHASE and O.HALT_MOVE_RECORDED.plain is O.HALT_MOVE
-    assert "Outcome" in sim.__all__ and sim.Outcome.__doc__
-    assert not hasattr(sim.Watch, "closes_move")   # nothing else for an author to remember
+    assert "Outcome" in sp.__all__ and sp.Outcome.__doc__
+    assert not hasattr(sp.Watch, "closes_move")   # nothing else for an author to remember
 
 
 def test_a_plain_halt_is_closed_by_the_movement_once():
@@ -112,4 +113,4 @@ def test_a_watch_answering_anything_but_an_outcome_is_refused_naming_it(answer):
     with pytest.raises(sim.InputError) as err:
         battle(([answer], False))
     msg = str(err.value)
-    assert "test_outcome.Sentry.react" in msg and "expected a sim.Outcome" in msg and repr(answer) in msg
+    assert "test_outcome.Sentry.react" in msg and "expected a sim.plugin.Outcome" in msg and repr(answer) in msg

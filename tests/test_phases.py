@@ -1,4 +1,4 @@
-"""Phases are declared with what they allow (``sim.PhaseSpec``): plans, movement, the
+"""Phases are declared with what they allow (``sim.plugin.PhaseSpec``): plans, movement, the
 reserve and the watches ask a phase whether units move in it, never its name; the kernel
 modules hold no phase name at all."""
 from __future__ import annotations
@@ -10,7 +10,8 @@ import pytest
 import simpy
 
 import sim
-from conftest import ROOT, scenario, table, unit
+import sim.plugin as sp
+from conftest import ROOT, register_game, scenario, table, unit
 from movers import MoveEveryMover, run_under
 from sim.engine.clock import TurnClock
 
@@ -18,7 +19,7 @@ LANE = {"A": (0.0, 50.0), "W": (50.0, 50.0), "B": (100.0, 50.0), "FAR": (190.0, 
 
 
 def _two_steps(phases):
-    """A unit that advances to W, then (a later step) on to B, under a system of ``phases``."""
+    """A unit that advances to W, then (a later step) on to B, under a base game of ``phases``."""
     data = scenario(table(LANE, [("A", "W"), ("W", "B")]),
                     [unit("b", "A", move=50, plan=[{"type": "advance", "to": "W"},
                                                    {"type": "advance", "to": "B"}])],
@@ -33,7 +34,7 @@ def _arrivals(log):
 def test_a_plans_second_step_starts_in_a_moving_phase_of_any_name():
     """Issue 23: the engine tested ``phase.phase == "movement"``, so under a system whose
     moving phase is called ``manoeuvre`` a plan's second step never started."""
-    log = _two_steps((sim.PhaseSpec("manoeuvre", moves=True), sim.PhaseSpec("volley")))
+    log = _two_steps((sp.PhaseSpec("manoeuvre", moves=True), sp.PhaseSpec("volley")))
     assert _arrivals(log) == [("W", 1, "manoeuvre"), ("B", 3, "manoeuvre")]
     (d,) = [r for r in log if r["event"] == "decide"]
     assert d["choice"].startswith("step 2: advance to B") and d["phase"] == "manoeuvre"
@@ -42,27 +43,25 @@ def test_a_plans_second_step_starts_in_a_moving_phase_of_any_name():
 def test_a_phase_is_what_it_declares_whatever_its_name():
     """``movement`` declared without moves is a phase without moves (the registry read a
     plain ``"movement"`` as moving: a name the kernel knew); a plain name is refused."""
-    assert _arrivals(_two_steps((sim.PhaseSpec("movement"), sim.PhaseSpec("volley")))) == []
-    assert _arrivals(_two_steps((sim.PhaseSpec("movement", moves=True), sim.PhaseSpec("volley"))))[-1] \
+    assert _arrivals(_two_steps((sp.PhaseSpec("movement"), sp.PhaseSpec("volley")))) == []
+    assert _arrivals(_two_steps((sp.PhaseSpec("movement", moves=True), sp.PhaseSpec("volley"))))[-1] \
         == ("B", 3, "movement")
-    with pytest.raises(sim.PluginError, match=r"expected a tuple of sim\.PhaseSpec"):
-        sim.RuleSystem(name="phase_test", title="t", phases=("movement", "volley"), game=MoveEveryMover) \
-            and sim.register_system(sim.RuleSystem(name="phase_test", title="t", phases=("movement", "volley"),
-                                                   game=MoveEveryMover))
+    with pytest.raises(sim.PluginError, match=r"expected a tuple of sim\.plugin\.PhaseSpec"):
+        register_game(sp.BaseGame(name="phase_test", title="t", phases=("movement", "volley"), game=MoveEveryMover))
 
 
 @pytest.mark.parametrize("phases", [
-    (sim.PhaseSpec("go", moves="yes"),), (sim.PhaseSpec("go"), "go"), (sim.PhaseSpec("Go"),),
-    (sim.PhaseSpec("setup"),), "movement", ("movement",), ("toss", "volley"), (3,), (), 3, None])
+    (sp.PhaseSpec("go", moves="yes"),), (sp.PhaseSpec("go"), "go"), (sp.PhaseSpec("Go"),),
+    (sp.PhaseSpec("setup"),), "movement", ("movement",), ("toss", "volley"), (3,), (), 3, None])
 def test_malformed_phase_declarations_are_refused(phases):
     with pytest.raises(sim.PluginError, match="phases"):
-        sim.register_system(sim.RuleSystem(name="phase_test", title="t", phases=phases, game=MoveEveryMover))
+        register_game(sp.BaseGame(name="phase_test", title="t", phases=phases, game=MoveEveryMover))
     assert "phase_test" not in sim.system_names()
 
 
 def test_the_clock_announces_the_next_moving_phase():
     env = simpy.Environment()
-    clock = TurnClock(env, ["blue", "red"], [sim.PhaseSpec("volley"), sim.PhaseSpec("manoeuvre", moves=True)],
+    clock = TurnClock(env, ["blue", "red"], [sp.PhaseSpec("volley"), sp.PhaseSpec("manoeuvre", moves=True)],
                       1.0, turns=3)
     seen = []
 
@@ -107,7 +106,7 @@ def test_too_refuses_in_phase_in_its_own_check():
 
 #: The kernel: the engine, the agents (the referee, movement, units, plans, the outcomes
 #: of reactions), space, the scenario model and loader, the events, the catalogue, and the
-#: extension surface a rule system is declared through.
+#: extension surface a base game or rule module is declared through.
 KERNEL = [*(path for part in ("engine", "agents", "space", "scenario")
             for path in sorted((ROOT / "sim" / part).glob("*.py"))),
           *(ROOT / "sim" / f"{m}.py" for m in ("events", "catalogue", "errors", "arguments")),
@@ -150,9 +149,10 @@ def test_no_kernel_text_names_a_rule_system_or_a_rule_id():
     import re
 
     from sim import catalogue
-    from sim.systems.registry import all_systems
+    from sim.systems.registry import builtin_rulesets, get_system
 
-    all_systems()   # every system's rule IDs defined
+    for name in builtin_rulesets():   # every built-in system's rule IDs defined
+        get_system(name)
     ids = sorted(catalogue.TITLES, key=len, reverse=True)
     assert {"SF.HALT", "H17.2b", "FOW.RESERVE", "TOO.OPP", "BASE.S.SHOOT"} <= set(ids)
     word = re.compile(r"(?<![\w.])(" + "|".join(map(re.escape, ids)) + r")(?![\w.])"

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 import sim
+import sim.plugin as sp
 from conftest import SCENARIOS
 from invariants import check
 from sim.cli import main
@@ -196,4 +197,4 @@ def test_a_behaviours_check_must_be_callable():
     from sim.planner.mcts import mcts
 
     with pytest.raises(sim.PluginError, match="'check'"):
-        sim.register_behaviour(sim.Behaviour(DECIDE, "not_checked", mcts, "", check=5))
+        sp.register(sp.Behaviour(DECIDE, "not_checked", mcts, "", check=5))

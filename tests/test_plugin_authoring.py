@@ -1,10 +1,10 @@
 """Issue 23, item 4: plug-in authoring that cannot go wrong in silence.
 
-A module that registers a rule system is usable from every command (``--plugin MODULE``,
+A module that registers a base game is usable from every command (``--plugin MODULE``,
 ``SIM_PLUGINS``), on a study's workers too; ``sim validate`` loads plug-ins as ``sim run``
-does; knob and unit-key models must be ``sim.Knobs`` with valid defaults, and a system
+does; knob and unit-key models must be ``sim.plugin.Knobs`` with valid defaults, and a game
 must pickle, or registration refuses it in one line; a metric that raises in ``sim run``
-keeps the log; ``sim validate --plugins`` battles each plug-in system and reports watches
+keeps the log; ``sim validate --plugins`` battles each plug-in game and reports watches
 with a non-positive radius or never armed and declared rules never applied.
 """
 from __future__ import annotations
@@ -18,14 +18,15 @@ import pytest
 from pydantic import BaseModel
 
 import sim
-from conftest import PY, ROOT, SCENARIOS
+import sim.plugin as sp
+from conftest import PY, ROOT, SCENARIOS, register_game
 
-# A plug-in module as an author writes it: it registers its system when imported.
+# A plug-in module as an author writes it: it registers its base game and ruleset when imported.
 TOSS = '''
-import sim
-sim.define_rules({"PA.ROLL": "Each unit of the phasing side rolls d6; a 6 eliminates an enemy"})
+import sim.plugin as sp
+sp.define_rules({"PA.ROLL": "Each unit of the phasing side rolls d6; a 6 eliminates an enemy"})
 
-class Knobs(sim.Knobs):
+class Knobs(sp.Knobs):
     need: int = 6
 
 class Game:
@@ -51,10 +52,11 @@ def tosses(records, scenario):
     return {"pa_tosses": float(sum(r["event"] == "pa_toss" for r in records))}
 
 EXTRA = {}
-sim.register_system(sim.RuleSystem(
-    name="pa_toss", title="A plug-in module's system", phases=(sim.PhaseSpec("toss"),), knobs=Knobs,
-    events=frozenset({"pa_toss"}), metrics=(sim.MetricReporter("pa_toss", {"pa_tosses": "count"}, tosses),),
+sp.register(sp.BaseGame(
+    name="pa_toss", title="A plug-in module's game", phases=(sp.PhaseSpec("toss"),), knobs=Knobs,
+    events=frozenset({"pa_toss"}), metrics=(sp.MetricReporter("pa_toss", {"pa_tosses": "count"}, tosses),),
     **{"game": Game, "rules": ("PA.ROLL",), **EXTRA}))
+sp.register(sp.Ruleset("pa_toss", "A plug-in module's game", base="pa_toss"))
 '''
 
 SCENARIO = {"name": "pa", "ruleset": "pa_toss", "turns": 6, "sides": ["blue", "red"],
@@ -122,10 +124,10 @@ def test_a_plugin_module_that_cannot_be_used_is_one_line_exit_2(tmp_path, args, 
 
 
 METRIC_ONLY = '''
-import sim
+import sim.plugin as sp
 def hits(records, scenario):
     return {"pa_hits": float(sum(r["event"] == "hit" for r in records))}
-sim.register_metric(sim.MetricReporter("pa_hits", {"pa_hits": "count"}, hits, systems=("snapfire",)))
+sp.register(sp.MetricReporter("pa_hits", {"pa_hits": "count"}, hits, systems=("snapfire",)))
 '''
 
 
@@ -163,7 +165,7 @@ def test_validate_refuses_the_broken_installed_plugin_that_run_refuses(tmp_path)
     validate = sim_cmd(tmp_path, "validate", plain, extra_path=site)
     assert run.returncode == validate.returncode == 2 and validate.stdout == ""
     assert one_line(validate) == one_line(run)
-    assert "expected a sim.MetricReporter" in one_line(validate)
+    assert "expected a sim.plugin.MetricReporter" in one_line(validate)
 
 
 # -- declarations refused at registration -----------------------------------------------------
@@ -181,18 +183,18 @@ class Game:
 
 
 class PlainKnobs(BaseModel):
-    """A knob model that is not a sim.Knobs."""
+    """A knob model that is not a sim.plugin.Knobs."""
 
     need: int = 6
 
 
-class WrongDefault(sim.Knobs):
+class WrongDefault(sp.Knobs):
     """A knob whose default its own type refuses."""
 
     need: int = "6"   # type: ignore[assignment]
 
 
-class NoDefault(sim.Knobs):
+class NoDefault(sp.Knobs):
     """A knob with no default."""
 
     need: int
@@ -203,27 +205,27 @@ def _count(records, scenario):
 
 
 def system(**kw):
-    return sim.RuleSystem(**{"name": "pa_bad", "title": "t", "phases": (sim.PhaseSpec("p"),), "game": Game, **kw})
+    return sp.BaseGame(**{"name": "pa_bad", "title": "t", "phases": (sp.PhaseSpec("p"),), "game": Game, **kw})
 
 
 @pytest.mark.parametrize("kw,words", [
-    ({"knobs": PlainKnobs}, ["'knobs' is PlainKnobs", "plain pydantic model", "sim.Knobs"]),
-    ({"unit_keys": PlainKnobs}, ["'unit_keys' is PlainKnobs", "sim.Knobs"]),
-    ({"policy_keys": PlainKnobs}, ["'policy_keys'", "sim.Knobs"]),
-    ({"base_knobs": sim.Knobs}, ["'base_knobs' is Knobs", "sim.BaseKnobs"]),
+    ({"knobs": PlainKnobs}, ["'knobs' is PlainKnobs", "plain pydantic model", "sim.plugin.Knobs"]),
+    ({"unit_keys": PlainKnobs}, ["'unit_keys' is PlainKnobs", "sim.plugin.Knobs"]),
+    ({"policy_keys": PlainKnobs}, ["'policy_keys'", "sim.plugin.Knobs"]),
+    ({"base_knobs": sp.Knobs}, ["'base_knobs' is Knobs", "sim.plugin.BaseKnobs"]),
     ({"knobs": WrongDefault}, ["WrongDefault.need", "default '6'", "valid integer"]),
     ({"unit_keys": WrongDefault}, ["'unit_keys' WrongDefault.need", "default '6'"]),
     ({"knobs": NoDefault}, ["NoDefault.need has no default"]),
-    ({"metrics": (sim.MetricReporter("pa_m", {"pa_n": "count"}, lambda records, scenario: {"pa_n": 0.0}),)},
+    ({"metrics": (sp.MetricReporter("pa_m", {"pa_n": "count"}, lambda records, scenario: {"pa_n": 0.0}),)},
      ["metric reporter 'pa_m' (compute) is a lambda", "cannot be pickled",
       "studies send the system to worker processes", "define it at module level"]),
     ({"reaction_radius": lambda knobs: None}, ["'reaction_radius' is a lambda"]),
 ])
 def test_a_malformed_declaration_is_refused_at_registration(kw, words):
     with pytest.raises(sim.PluginError) as err:
-        sim.register_system(system(**kw))
+        register_game(system(**kw))
     line = str(err.value)
-    assert "\n" not in line and line.startswith("Python: rule system 'pa_bad': ")
+    assert "\n" not in line and line.startswith("Python: base game 'pa_bad': ")
     for w in words:
         assert w in line
     assert "pa_bad" not in sim.system_names()
@@ -234,19 +236,19 @@ def test_a_class_defined_in_a_function_is_refused_and_required_unit_keys_are_not
         """Defined here: it cannot be pickled by reference."""
 
     with pytest.raises(sim.PluginError, match=r"its 'game' is .*LocalGame, defined inside a function"):
-        sim.register_system(system(game=LocalGame))
+        register_game(system(game=LocalGame))
     from sim.experimental import unregister_system
 
-    sim.register_system(system(unit_keys=NoDefault, knobs=sim.BaseKnobs))  # each unit gives `need`
+    register_game(system(unit_keys=NoDefault, knobs=sp.BaseKnobs))  # each unit gives `need`
     unregister_system("pa_bad")
 
 
 # -- a metric that raises in sim run ---------------------------------------------------------
 RAISES = """
-import sim
+import sim.plugin as sp
 def broken(records, scenario):
     return {"pa_hits": 1 / 0}
-METRIC = sim.MetricReporter("pa_hits", {"pa_hits": "count"}, broken)
+METRIC = sp.MetricReporter("pa_hits", {"pa_hits": "count"}, broken)
 """
 
 
@@ -271,8 +273,7 @@ def test_a_metric_that_raises_is_a_metric_error_naming_it():
     def broken(records, scenario):
         raise KeyError("nope")
 
-    sim.register_metric(sim.MetricReporter("pa_broken", {"pa_broken_n": "count"}, broken,
-                                           systems=("snapfire",)))
+    sp.register(sp.MetricReporter("pa_broken", {"pa_broken_n": "count"}, broken, systems=("snapfire",)))
     from sim.experimental import unregister_metric
     try:
         with pytest.raises(MetricError, match=r"metric reporter 'pa_broken' \(Python; metrics "
@@ -284,12 +285,12 @@ def test_a_metric_that_raises_is_a_metric_error_naming_it():
 
 # -- sim validate --plugins -----------------------------------------------------------------
 WATCHES = '''
-class NoRadius(sim.Watch):
+class NoRadius(sp.Watch):
     rule = "PA.ROLL"
     def reactors(self, battle, side):
         return []
 
-class Forgotten(sim.Watch):
+class Forgotten(sp.Watch):
     rule = "PA.ROLL"
     radius = 5.0
 
@@ -297,7 +298,7 @@ class Armed(Game):
     def setup(self, battle):
         battle.referee.add(NoRadius())
 
-sim.define_rules({"PA.NEVER": "A rule the system declares and never applies"})
+sp.define_rules({"PA.NEVER": "A rule the system declares and never applies"})
 EXTRA = {"game": Armed, "rules": ("PA.ROLL", "PA.NEVER")}
 '''
 
@@ -307,13 +308,13 @@ def test_validate_plugins_reports_what_a_self_check_battle_shows(tmp_path):
     path = write(tmp_path, text=broken)
     out = sim_cmd(tmp_path, "validate", str(path), "--plugins", "--plugin", "pa_mod")
     assert out.returncode == 1, out.stderr
-    mine = [line for line in out.stdout.splitlines() if line.startswith("rule system 'pa_toss' (Python): ")]
+    mine = [line for line in out.stdout.splitlines() if line.startswith("base game 'pa_toss' (Python): ")]
     assert mine == [
-        "rule system 'pa_toss' (Python): watch NoRadius (PA.ROLL) has radius 0.0: expected a positive "
+        "base game 'pa_toss' (Python): watch NoRadius (PA.ROLL) has radius 0.0: expected a positive "
         "number (no mover ever comes within it)",
-        "rule system 'pa_toss' (Python): watch Forgotten is never armed in the self-check battles "
+        "base game 'pa_toss' (Python): watch Forgotten is never armed in the self-check battles "
         "(expected battle.referee.add(watch) in the game's setup or a phase)",
-        "rule system 'pa_toss' (Python): declared rules ['PA.NEVER'] appear in no record and roll "
+        "base game 'pa_toss' (Python): declared rules ['PA.NEVER'] appear in no record and roll "
         "no die in the self-check battles (advance, hold, seeds 1-5)"], out.stdout
     assert out.stdout.startswith(f"{path}: valid scenario\n")
 
@@ -322,7 +323,7 @@ def test_validate_plugins_passes_a_sound_system_and_the_duel(tmp_path):
     write(tmp_path)
     out = sim_cmd(tmp_path, "validate", "--plugins", plugins="pa_mod")
     assert out.returncode == 0, out.stdout + out.stderr
-    assert "rule system 'pa_toss' (Python): self-check passed\n" in out.stdout
+    assert "base game 'pa_toss' (Python): self-check passed\n" in out.stdout
     if "duel" in sim.system_names():   # installed by make test
         assert "rule system 'duel' (entry point sim.systems: duel = sim_duel:SYSTEM" in out.stdout
     # Every installed plug-in passes too (make test installs sim-mgbeam as well: test_mgbeam.py).
@@ -339,13 +340,13 @@ def test_a_declared_example_scenario_is_what_the_self_check_battles(tmp_path):
     """Its example (a file beside the module, or a document) is battled, not the generated ones."""
     (tmp_path / "ex").mkdir()
     (tmp_path / "ex" / "pa.yaml").write_text(json.dumps({**SCENARIO, "turns": 1}))
-    never = 'sim.define_rules({"PA.LATER": "Never applied"})\nEXTRA = {"rules": ("PA.ROLL", "PA.LATER"), '
+    never = 'sp.define_rules({"PA.LATER": "Never applied"})\nEXTRA = {"rules": ("PA.ROLL", "PA.LATER"), '
     for example in (repr("ex/pa.yaml"), repr({**SCENARIO, "turns": 1})):
         write(tmp_path, text=TOSS.replace("EXTRA = {}\n", f"{never}\"example\": {example}}}\n"))
         # From another folder: the path is the module's, not the current directory's.
         out = sim_cmd(tmp_path, "validate", "--plugins", "--plugin", "pa_mod", cwd=tmp_path / "ex")
         assert out.returncode == 1, out.stderr
-        assert ("rule system 'pa_toss' (Python): declared rules ['PA.LATER'] appear in no record and "
+        assert ("base game 'pa_toss' (Python): declared rules ['PA.LATER'] appear in no record and "
                 "roll no die in the self-check battles (example, seeds 1-5)\n") in out.stdout
     with pytest.raises(sim.PluginError, match="'example' must be a scenario file's path or a scenario document"):
-        sim.register_system(system(example=3))
+        register_game(system(example=3))

@@ -6,7 +6,7 @@ A ``--plugin`` (or ``SIM_PLUGINS``) module whose import exits (``raise SystemExi
 that registers nothing is; Ctrl-C while a plug-in is imported stops the command as Ctrl-C
 does anywhere. ``sim validate --plugins`` reports whatever a plug-in's self-check raises
 (a battle that exits, a watch whose radius raises, a knob model that raises, a message
-that cannot be made) as one line naming the rule system, never a traceback.
+that cannot be made) as one line naming the base game, never a traceback.
 """
 from __future__ import annotations
 
@@ -113,10 +113,10 @@ def test_guard_nothing_registered_and_ctrl_c_while_importing(modules, capsys):
 
 # -- sim validate --plugins: whatever the self-check raises -----------------------------------
 SYSTEM = '''
-import sim
-sim.define_rules({"{P}.ROLL": "Nothing at all"})
+import sim.plugin as sp
+sp.define_rules({"{P}.ROLL": "Nothing at all"})
 
-class Knobs(sim.Knobs):
+class Knobs(sp.Knobs):
     need: int = 6
 
 class Game:
@@ -128,8 +128,9 @@ class Game:
 
 {BODY}
 
-sim.register_system(sim.RuleSystem(name="{P}", title="A broken self-check", phases=(sim.PhaseSpec("wait"),),
-                                   knobs=Knobs, rules=("{P}.ROLL",), **{"game": Game, **EXTRA}))
+sp.register(sp.BaseGame(name="{P}", title="A broken self-check", phases=(sp.PhaseSpec("wait"),),
+                        knobs=Knobs, rules=("{P}.ROLL",), **{"game": Game, **EXTRA}))
+sp.register(sp.Ruleset("{P}", "A broken self-check", base="{P}"))
 REGISTERED = True
 '''
 
@@ -143,7 +144,7 @@ EXTRA = {"game": Exits}
 ''', "the self-check battle 'advance' at seed 1 raised SystemExit('bye')"),
     # an armed watch whose radius raises when the check reads it
     "sc_radius": ('''
-class Shy(sim.Watch):
+class Shy(sp.Watch):
     rule = "{P}.ROLL"
     @property
     def radius(self):
@@ -160,7 +161,7 @@ EXTRA = {"game": Armed}
     "sc_knobs": ('''
 import pydantic
 REGISTERED = False
-class Knobs(sim.Knobs):
+class Knobs(sp.Knobs):
     need: int = 6
     @pydantic.model_validator(mode="after")
     def refuse(self):
@@ -194,5 +195,5 @@ def test_validate_plugins_reports_whatever_a_self_check_raises_in_one_line(modul
     finally:
         unregister_system(name)
     assert (code, err) == (1, ""), (code, out, err)
-    mine = [line for line in out.splitlines() if line.startswith(f"rule system '{name}' (Python): ")]
+    mine = [line for line in out.splitlines() if line.startswith(f"base game '{name}' (Python): ")]
     assert mine and any(words in line for line in mine), out

@@ -1,5 +1,6 @@
-"""The framework's doors: a rule system, a metric reporter and a behaviour added from
-Python or from an installed distribution's entry point, and the flat public API."""
+"""The framework's doors: a base game (with a ruleset naming it), a metric reporter and a
+behaviour added from Python or from an installed distribution's entry point, a rule system
+of an earlier version (still registered, with a warning), and the flat public API."""
 from __future__ import annotations
 
 import copy
@@ -12,15 +13,16 @@ from typing import Any
 import pytest
 
 import sim
-from conftest import PY, ROOT, scenario, table, unit
+import sim.plugin as sp
+from conftest import PY, ROOT, register_game, scenario, table, unit
 from sim.experimental import Behaviour, register_behaviour, unregister_behaviour, unregister_metric, unregister_system
 
-# -- a throw-away rule system, all of it in this one module ------------------------------
-sim.define_rules({"TOSS.ROLL": "Each unit of the side whose turn it is rolls d6; a need or "
-                               "more eliminates the first enemy still standing"})
+# -- a throw-away base game, all of it in this one module --------------------------------
+sp.define_rules({"TOSS.ROLL": "Each unit of the side whose turn it is rolls d6; a need or "
+                              "more eliminates the first enemy still standing"})
 
 
-class TossKnobs(sim.Knobs):
+class TossKnobs(sp.Knobs):
     """``rules.toss``: the face that eliminates."""
 
     need: int = 6
@@ -32,15 +34,15 @@ class TossGame:
     def __init__(self) -> None:
         self.state = {"rolls": 0}
 
-    def setup(self, battle: sim.BattleContext) -> None:
+    def setup(self, battle: sp.BattleContext) -> None:
         """Nothing to set up."""
 
-    def on_phase(self, battle: sim.BattleContext, phase: sim.Phase) -> None:
+    def on_phase(self, battle: sp.BattleContext, phase: sp.Phase) -> None:
         """Every unit of the phasing side rolls, in scenario order."""
         battle.env.process(self._roll(battle, phase))
 
-    @sim.implements("TOSS.ROLL")
-    def _roll(self, battle: sim.BattleContext, phase: sim.Phase) -> Generator[Any, Any, None]:
+    @sp.implements("TOSS.ROLL")
+    def _roll(self, battle: sp.BattleContext, phase: sp.Phase) -> Generator[Any, Any, None]:
         need = battle.knobs.toss.need
         for u in list(battle.units_of(phase.side)):
             if not u.on_board or battle.done.triggered:
@@ -59,10 +61,11 @@ def _tosses(records, scenario):
     return {"tosses": float(sum(r["event"] == "toss" for r in records))}
 
 
-TOSS = sim.RuleSystem(name="toss", title="A throw-away rule system", phases=(sim.PhaseSpec("toss"),),
-                      game=TossGame, knobs=TossKnobs, events=frozenset({"toss"}),
-                      metrics=(sim.MetricReporter("toss", {"tosses": "count"}, _tosses),),
-                      rules=("TOSS.ROLL",))
+TOSS_FIELDS: dict[str, Any] = dict(
+    name="toss", title="A throw-away base game", phases=(sp.PhaseSpec("toss"),), game=TossGame, knobs=TossKnobs,
+    events=frozenset({"toss"}), metrics=(sp.MetricReporter("toss", {"tosses": "count"}, _tosses),),
+    rules=("TOSS.ROLL",))
+TOSS = sp.BaseGame(**TOSS_FIELDS)
 
 
 def toss_scenario(need=6, turns=6):
@@ -76,12 +79,12 @@ def toss_scenario(need=6, turns=6):
 
 @pytest.fixture
 def toss():
-    sim.register_system(TOSS)
+    register_game(TOSS)
     yield TOSS
     unregister_system("toss")
 
 
-def test_a_new_rule_system_is_one_module_and_one_registration(toss):
+def test_a_new_base_game_is_one_module_and_one_registration(toss):
     sc = sim.scenario_from_dict(toss_scenario())
     result = sim.run(sc, seed=5)
     rolls = [r for r in result.log if r["event"] == "toss"]
@@ -93,14 +96,15 @@ def test_a_new_rule_system_is_one_module_and_one_registration(toss):
     assert list(sim.run(sc, seed=5).log.lines()) == list(result.log.lines())
     easy = sim.run(sim.scenario_from_dict(toss_scenario(need=1)), seed=5)
     assert easy.winner == "blue" and easy.reason == "destroyed"
-    # sim rules knows where TOSS.ROLL is applied and by which system.
+    # sim rules knows where TOSS.ROLL is applied and by which system (of it and the built-in ones).
     from sim.cli.rules import rule_rows
-    row = next(r for r in rule_rows() if r["id"] == "TOSS.ROLL")
+    from sim.systems.registry import builtin_rulesets
+    row = next(r for r in rule_rows(["toss", *builtin_rulesets()]) if r["id"] == "TOSS.ROLL")
     assert row["systems"] == ["toss"] and any("TossGame._roll" in w for w in row["where"])
 
 
 @pytest.mark.parametrize("executor,workers", [("serial", 1), ("processes", 2)])
-def test_a_registered_rule_system_runs_a_study(toss, executor, workers):
+def test_a_registered_base_game_runs_a_study(toss, executor, workers):
     doc = {"study": "toss_need", "seed": 7, "replications": 12,
            "variants": {"six": {}, "four": {"rules.toss.need": 4}}, "metrics": ["tosses", "attacker_won"]}
     study = sim.study_from_dict(doc, scenario=sim.scenario_from_dict(toss_scenario()))
@@ -110,6 +114,29 @@ def test_a_registered_rule_system_runs_a_study(toss, executor, workers):
     assert four["tosses"].n == six["tosses"].n == 12
     # Eliminating on 4+ ends battles sooner: fewer tosses than on 6 only.
     assert four["tosses"].mean < six["tosses"].mean
+
+
+def test_a_rule_system_of_an_earlier_version_still_registers_with_deprecation_warnings():
+    """``sim.RuleSystem`` and ``sim.register_system``, as a plug-in of the version before rule
+    modules wrote them: each warns, naming the new way, and the battle is the base game's."""
+    with pytest.warns(DeprecationWarning, match=r"sim\.RuleSystem is deprecated: use sim\.plugin\.BaseGame"):
+        legacy_class = sim.RuleSystem
+    with pytest.warns(DeprecationWarning, match=r"sim\.RuleSystem is deprecated: declare a sim\.plugin\.BaseGame"):
+        legacy = legacy_class(**TOSS_FIELDS)
+    with pytest.warns(DeprecationWarning, match=r"sim\.register_system is deprecated: use sim\.plugin\.register"):
+        register = sim.register_system
+    register(legacy)
+    try:
+        old = sim.run(sim.scenario_from_dict(toss_scenario()), seed=5)
+    finally:
+        unregister_system("toss")
+    register_game(TOSS)
+    try:
+        new = sim.run(sim.scenario_from_dict(toss_scenario()), seed=5)
+    finally:
+        unregister_system("toss")
+    assert any(r["event"] == "toss" for r in old.log)
+    assert list(old.log.lines()) == list(new.log.lines()) and old.metrics == new.metrics
 
 
 def test_registered_scenario_keys_and_errors(toss):
@@ -138,22 +165,22 @@ def test_unknown_rule_system_names_the_known_ones():
 
 
 def test_malformed_systems_are_refused_when_registered():
-    ok = dict(name="bad", title="t", phases=(sim.PhaseSpec("p"),), game=TossGame)
+    ok = dict(name="bad", title="t", phases=(sp.PhaseSpec("p"),), game=TossGame)
     cases = [
         ({**ok, "name": "Bad Name"}, "lower_snake_case"),
         ({**ok, "phases": ()}, "phases"),
         ({**ok, "phases": ("setup",)}, "phases"),
         ({**ok, "game": 3}, "callable"),
-        ({**ok, "knobs": dict}, "subclass of sim.Knobs"),
+        ({**ok, "knobs": dict}, "subclass of sim.plugin.Knobs"),
         ({**ok, "rules": ("NOPE.1",)}, "not defined"),
-        ({**ok, "metrics": (sim.MetricReporter("m", {"X": "count"}, _tosses),)}, "lower_snake_case"),
-        ({**ok, "metrics": (sim.MetricReporter("m", {"x": "float"}, _tosses),)}, "kind"),
+        ({**ok, "metrics": (sp.MetricReporter("m", {"X": "count"}, _tosses),)}, "lower_snake_case"),
+        ({**ok, "metrics": (sp.MetricReporter("m", {"x": "float"}, _tosses),)}, "kind"),
     ]
     for kw, text in cases:
         with pytest.raises(sim.PluginError, match=text):
-            sim.register_system(sim.RuleSystem(**kw))
+            register_game(sp.BaseGame(**kw))
     with pytest.raises(sim.PluginError, match="taken"):
-        sim.register_system(sim.RuleSystem(**{**ok, "name": "snapfire"}))
+        register_game(sp.BaseGame(**{**ok, "name": "skirmish"}))
     assert "bad" not in sim.system_names()
 
 
@@ -185,8 +212,7 @@ def test_a_registered_metric_reporter_joins_the_metrics_of_its_systems():
     def hits(records, scenario):
         return {"custom_hits": float(sum(r["event"] == "hit" for r in records))}
 
-    sim.register_metric(sim.MetricReporter("custom", {"custom_hits": "count"}, hits,
-                                           systems=("snapfire",)))
+    sp.register(sp.MetricReporter("custom", {"custom_hits": "count"}, hits, systems=("snapfire",)))
     try:
         sf = sim.load_scenario(ROOT / "scenarios" / "open_ground_advance.yaml")
         res = sim.run(sf, 3)
@@ -195,7 +221,7 @@ def test_a_registered_metric_reporter_joins_the_metrics_of_its_systems():
         too = sim.run(ROOT / "scenarios" / "stalingrad_bookstore.yaml", 3)
         assert "custom_hits" not in too.metrics
         with pytest.raises(sim.PluginError, match="already reported"):
-            sim.register_metric(sim.MetricReporter("other", {"custom_hits": "count"}, hits))
+            sp.register(sp.MetricReporter("other", {"custom_hits": "count"}, hits))
     finally:
         unregister_metric("custom")
     assert "custom_hits" not in sim.run(sf, 3).metrics
@@ -203,8 +229,8 @@ def test_a_registered_metric_reporter_joins_the_metrics_of_its_systems():
 
 # -- plug-ins from installed distributions (entry points) ---------------------------------
 TOY = '''
-import sim
-sim.define_rules({"TOY.WAIT": "The toy system waits"})
+import sim.plugin as sp
+sp.define_rules({"TOY.WAIT": "The toy game waits"})
 
 class Game:
     def __init__(self):
@@ -214,9 +240,10 @@ class Game:
     def on_phase(self, battle, phase):
         pass
 
-SYSTEM = sim.RuleSystem(name="toy", title="toy", phases=(sim.PhaseSpec("wait"),), game=Game, rules=("TOY.WAIT",))
-NOT_A_SYSTEM = {"name": "toy"}
-WRONG_NAME = sim.RuleSystem(name="other", title="t", phases=(sim.PhaseSpec("wait"),), game=Game)
+BASE = sp.BaseGame(name="toy", title="toy", phases=(sp.PhaseSpec("wait"),), game=Game, rules=("TOY.WAIT",))
+RULESET = sp.Ruleset("toy", "toy", base="toy")
+NOT_A_GAME = {"name": "toy"}
+WRONG_NAME = sp.BaseGame(name="other", title="t", phases=(sp.PhaseSpec("wait"),), game=Game)
 '''
 
 
@@ -247,8 +274,11 @@ def toy_file(tmp_path):
     return path
 
 
-def test_an_entry_point_system_is_found_and_runs(tmp_path):
-    site = fake_distribution(tmp_path, "[sim.systems]\ntoy = toy_plugin:SYSTEM\n")
+TOY_ENTRY_POINTS = "[sim.bases]\ntoy = toy_plugin:BASE\n[sim.rulesets]\ntoy = toy_plugin:RULESET\n"
+
+
+def test_an_entry_point_base_game_is_found_and_runs(tmp_path):
+    site = fake_distribution(tmp_path, TOY_ENTRY_POINTS)
     out = run_sim(["rules"], site, tmp_path)
     assert out.returncode == 0 and "TOY.WAIT" in out.stdout and "[toy]" in out.stdout
     out = run_sim(["run", str(toy_file(tmp_path)), "--json"], site, tmp_path)
@@ -257,21 +287,39 @@ def test_an_entry_point_system_is_found_and_runs(tmp_path):
 
 
 @pytest.mark.parametrize("entry,module,words", [
-    ("toy = toy_plugin:SYSTEM", "import numpyy\n", ["toy_plugin:SYSTEM", "No module named 'numpyy'",
-                                                      "toy-plugin 1.0"]),
-    ("toy = toy_plugin:NOT_A_SYSTEM", TOY, ["is a dict", "expected a sim.RuleSystem"]),
-    ("toy = toy_plugin:WRONG_NAME", TOY, ["'other'", "under the name 'toy'"]),
-    ("toy = toy_plugin:MISSING", TOY, ["has no attribute 'MISSING'"]),
-    ("snapfire = toy_plugin:SYSTEM", TOY, ["names rule system 'snapfire'", "built-in"]),
+    ("[sim.bases]\ntoy = toy_plugin:BASE", "import numpyy\n", ["toy_plugin:", "No module named 'numpyy'",
+                                                               "toy-plugin 1.0"]),
+    ("[sim.bases]\ntoy = toy_plugin:NOT_A_GAME", TOY, ["is a dict", "expected a BaseGame"]),
+    ("[sim.bases]\ntoy = toy_plugin:WRONG_NAME", TOY, ["base game 'other'", "under the name 'toy'"]),
+    ("[sim.bases]\ntoy = toy_plugin:MISSING", TOY, ["has no attribute 'MISSING'"]),
+    ("[sim.rulesets]\nsnapfire = toy_plugin:RULESET", TOY, ["names ruleset 'snapfire'", "built-in"]),
+    # the entry-point group of an earlier version (a rule system: a base game with a ruleset of its name)
+    ("[sim.systems]\ntoy = toy_plugin:NOT_A_GAME", TOY, ["is a dict", "expected a sim.plugin.BaseGame"]),
+    ("[sim.systems]\nsnapfire = toy_plugin:BASE", TOY, ["names rule system 'snapfire'", "built-in"]),
 ])
 def test_a_broken_or_malformed_plugin_is_one_line_exit_2(tmp_path, entry, module, words):
-    site = fake_distribution(tmp_path, f"[sim.systems]\n{entry}\n", module)
+    rulesets = "" if "snapfire" in entry or "systems" in entry else "[sim.rulesets]\ntoy = toy_plugin:RULESET\n"
+    site = fake_distribution(tmp_path, f"{entry}\n{rulesets}", module)
     out = run_sim(["validate", str(toy_file(tmp_path))], site, tmp_path)
     assert out.returncode == 2, out.stdout + out.stderr
     lines = out.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("sim: error:") and "Traceback" not in out.stderr
     for w in words:
         assert w in lines[0]
+
+
+def test_a_scenario_naming_no_ruleset_imports_no_rule_system_of_an_earlier_version(tmp_path):
+    """Finding the default ruleset imported every installed plug-in of the earlier group
+    (``sim.systems``), so a broken one failed every scenario that names no ruleset; such a
+    rule system is imported only when a scenario names it."""
+    site = fake_distribution(tmp_path, "[sim.systems]\ntoy = toy_plugin:BASE\n", "import numpyy\n")
+    text = (ROOT / "scenarios" / "open_ground_advance.yaml").read_text()
+    plain = tmp_path / "plain.yaml"
+    plain.write_text("\n".join(line for line in text.splitlines() if not line.startswith("ruleset:")))
+    out = run_sim(["validate", str(plain)], site, tmp_path)
+    assert (out.returncode, out.stdout, out.stderr) == (0, f"{plain}: valid scenario\n", ""), out.stderr
+    out = run_sim(["validate", str(toy_file(tmp_path))], site, tmp_path)
+    assert out.returncode == 2 and "No module named 'numpyy'" in out.stderr
 
 
 def test_entry_point_behaviours_and_metrics(tmp_path):
@@ -282,7 +330,7 @@ def test_entry_point_behaviours_and_metrics(tmp_path):
         PLACE = Behaviour("h17.placement", "far_away", far)
         def count(records, scenario):
             return {"toy_records": float(len(records))}
-        METRIC = sim.MetricReporter("toy", {"toy_records": "count"}, count)
+        METRIC = sp.MetricReporter("toy", {"toy_records": "count"}, count)
         ''')
     site = fake_distribution(tmp_path, "[sim.behaviours]\nfar = toy_plugin:PLACE\n"
                                        "[sim.metrics]\ntoy = toy_plugin:METRIC\n", module)
@@ -292,7 +340,7 @@ def test_entry_point_behaviours_and_metrics(tmp_path):
     assert json.loads(out.stdout)["metrics"]["toy_records"] > 0
     bad = fake_distribution(tmp_path / "b", "[sim.metrics]\ntoy = toy_plugin:PLACE\n", module)
     out = run_sim(["run", str(village)], bad, tmp_path)
-    assert out.returncode == 2 and "expected a sim.MetricReporter" in out.stderr
+    assert out.returncode == 2 and "expected a sim.plugin.MetricReporter" in out.stderr
 
 
 # -- the flat public API ------------------------------------------------------------------
@@ -309,7 +357,7 @@ def test_help_shows_the_api_and_version_flag_works():
     out = subprocess.run([PY, "-c", "import sim; help(sim)"], capture_output=True, text=True,
                          timeout=120, env={"PAGER": "cat", "PATH": "/usr/bin:/bin"})
     assert out.returncode == 0
-    for name in ("load_scenario", "run_study", "register_system", "RuleSystem", "win_probability"):
+    for name in ("load_scenario", "run_study", "sim.plugin", "win_probability"):
         assert name in out.stdout
     ver = subprocess.run([PY, "-m", "sim", "--version"], capture_output=True, text=True, timeout=120)
     assert ver.returncode == 0 and ver.stdout.strip() == f"sim {sim.__version__}"

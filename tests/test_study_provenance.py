@@ -36,10 +36,10 @@ metrics: [{metrics}]
 
 # A plug-in whose metric is one number: which code made a row is plain in its value.
 MODULE = """\
-import sim
+import sim.plugin as sp
 def hits(records, scenario):
     return {{"prov_hits": {value}}}
-sim.register_metric(sim.MetricReporter("prov", {{"prov_hits": "count"}}, hits))
+sp.register(sp.MetricReporter("prov", {{"prov_hits": "count"}}, hits))
 """
 
 
@@ -110,10 +110,10 @@ def test_a_resume_after_a_plugin_distribution_was_upgraded_names_both_versions(t
     (meta / "METADATA").write_text("Metadata-Version: 2.1\nName: prov-plugin\nVersion: 1.0\n")
     (meta / "entry_points.txt").write_text("[sim.metrics]\nprov = prov_plugin:METRIC\n")
     (site / "prov_plugin.py").write_text(textwrap.dedent("""\
-        import sim
+        import sim.plugin as sp
         def hits(records, scenario):
             return {"prov_hits": 1.0}
-        METRIC = sim.MetricReporter("prov", {"prov_hits": "count"}, hits)
+        METRIC = sp.MetricReporter("prov", {"prov_hits": "count"}, hits)
         """))
     run = ["study", str(study_file(tmp_path)), "--db", "r.db", "--quiet", "--replications", "2"]
     assert sim_cmd(tmp_path, *run, site=site).returncode == 0

@@ -12,8 +12,10 @@ import re
 import pytest
 
 import sim
+import sim.plugin as sp
 import sim.toolkit
-from conftest import ROOT, scenario, table, unit
+from conftest import ROOT, register_game, scenario, table, unit
+from sim.engine.battle import Battle
 from sim.experimental import unregister_system
 from sim.toolkit.movers import move_side
 
@@ -69,10 +71,10 @@ def test_move_side_sets_off_every_mover_but_the_pinned():
                      unit("b2", "C", move=30, orders={"type": "advance", "to": "B"}, flags=["pinned"]),
                      unit("b3", "A")],
                     [unit("far", "F")], turns=1, destroy=False)
-    sim.register_system(sim.RuleSystem(name="movers_test", title="t", game=MovesTheSide,
-                                       phases=(sim.PhaseSpec("go", moves=True),)))
+    register_game(sp.BaseGame(name="movers_test", title="t", game=MovesTheSide,
+                              phases=(sp.PhaseSpec("go", moves=True),)))
     try:
-        battle = sim.Battle(sim.scenario_from_dict({**data, "ruleset": "movers_test"}), seed=1)
+        battle = Battle(sim.scenario_from_dict({**data, "ruleset": "movers_test"}), seed=1)
         battle.run()
     finally:
         unregister_system("movers_test")

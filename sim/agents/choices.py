@@ -9,7 +9,7 @@
 * ``DECIDE`` (``decide(battle, side, phase, policy)``): a side's decisions at the start of
   each of its movement phases, after its plans are brought up to date (``sim.planner``).
 
-A user adds one with ``sim.register_behaviour(sim.Behaviour(KIND, name, code))`` and names
+A user adds one with ``sim.plugin.register(sim.plugin.Behaviour(KIND, name, code))`` and names
 it in a scenario's ``route`` or ``policies``; mypy checks ``code`` against the kind's protocol.
 """
 from __future__ import annotations

@@ -11,7 +11,7 @@ walked is counted, from where the movement put it, never sampled:
   boundary is not inside). It never resets: a rule reading "each further 5 cm inside the
   field" reads the running total across moves. Only moves the referee watches count:
   every move whose box meets a watched feature's bounds is watched, so only
-  ``sim.go_straight`` (which no watch sees) walks uncounted.
+  ``sim.plugin.go_straight`` (which no watch sees) walks uncounted.
 - *inside*: whether it counts as inside each watched area (the side of the last piece it
   walked off the boundary; set up on the boundary counts as inside), so that a segment
   starting on the boundary enters at once only if it came there from outside;

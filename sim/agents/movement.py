@@ -252,8 +252,8 @@ def react_all(battle: BattleContext, unit: Unit, trigger: Trigger | GroundTrigge
 def _not_an_outcome(watch: Watch | GroundWatch, said: object) -> NoReturn:
     """A watch's ``react`` answered something other than an Outcome: say which watch, at once."""
     cls = type(watch)
-    raise InputError(f"returned {said!r}; expected a sim.Outcome (such as sim.Outcome.CONTINUE "
-                     "or sim.Outcome.HALT_PHASE)", place=f"{cls.__module__}.{cls.__qualname__}.react")
+    raise InputError(f"returned {said!r}; expected a sim.plugin.Outcome (such as sim.plugin.Outcome.CONTINUE "
+                     "or sim.plugin.Outcome.HALT_PHASE)", place=f"{cls.__module__}.{cls.__qualname__}.react")
 
 
 def walk_straight(battle: BattleContext, unit: Unit, point: Point,
@@ -303,8 +303,8 @@ def go_straight(battle: BattleContext, unit: Unit, point: Point,
 def _check_mover(battle: Any, unit: Any) -> None:
     """What a rule hands the movement functions: the battle's context and a unit of it."""
     if not isinstance(getattr(battle, "env", None), simpy.Environment):
-        raise arguments.fail("battle", "a sim.BattleContext (the battle a rule runs in)", battle)
-    arguments.instance(unit, "unit", Unit, "a sim.Unit")
+        raise arguments.fail("battle", "a sim.plugin.BattleContext (the battle a rule runs in)", battle)
+    arguments.instance(unit, "unit", Unit, "a sim.plugin.Unit")
 
 
 def _go_straight(battle: BattleContext, unit: Unit, point: Point,
@@ -347,7 +347,7 @@ def movement_process(battle: BattleContext, unit: Unit,
     """The unit's moves in one movement phase, each in its own slot of the phase: a
     generator for ``env.process``."""
     _check_mover(battle, unit)
-    arguments.instance(phase, "phase", Phase, "a sim.Phase")
+    arguments.instance(phase, "phase", Phase, "a sim.plugin.Phase")
     moves = battle.moves_in_phase(unit)
     late = battle.plans.start_fraction(unit)
     if late > 0.0:   # the step starts part-way through the phase (``in_phase``)

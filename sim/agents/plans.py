@@ -348,7 +348,7 @@ class Plans(PlanChanges):
             response = behaviour(REACTION_MOVE, p.policy).choose(self.battle, unit, p)
             if not isinstance(response, Response):
                 raise PluginError(f"reaction policy '{p.policy}' gave {unit.id} {response!r} (expected a "
-                                  "sim.Response: carry_on(), stand(turns) or move_to(node))")
+                                  "sim.plugin.Response: carry_on(), stand(turns) or move_to(node))")
             if response.hold:
                 self.hold(r, response.hold)
             elif response.to is not None:

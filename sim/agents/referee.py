@@ -106,8 +106,8 @@ class Referee:
         Where it last stood: the end of its last run, or where a reaction or an
         elimination stopped it. Counted exactly for every area a ground watch holds (``sim.agents.ground_referee``).
         """
-        arguments.instance(mover, "mover", Unit, "a sim.Unit")
-        arguments.instance(area, "area", ground.Area, "a sim.ground.Area")
+        arguments.instance(mover, "mover", Unit, "a sim.plugin.Unit")
+        arguments.instance(area, "area", ground.Area, "a sim.plugin.Area")
         found = None if self._ground is None else self._ground.progress(mover, area)
         if found is None:
             raise InputError(f"area {area.id!r} is held by no ground watch (the referee counts only "

@@ -10,7 +10,7 @@ from sim.errors import InputError
 DESCRIPTION = """Check scenario and study files as every command loads them (plug-ins included).
 
 With --plugins, each plug-in rule system (installed, or registered by a --plugin module)
-also fights a few short self-check battles (its RuleSystem.example scenario, or small
+also fights a few short self-check battles (its example scenario, or small
 generated ones): a watch whose radius is not positive or that is never armed, a declared
 rule ID that no record names and no die is rolled for, a battle that raises, each is one
 line; exit 1 if there is any, 0 if every system passed, 2 on bad input."""

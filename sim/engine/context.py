@@ -97,7 +97,7 @@ class BattleContext(Protocol[RulesT, StateT]):
         """The other side's units that are on the board, in scenario order."""
 
     def moves_in_phase(self, unit: Unit) -> int:
-        """How many moves the unit's step makes in a moving phase (``RuleSystem.step_moves``, else 1)."""
+        """How many moves the unit's step makes in a moving phase (a part's ``step_moves``, else 1)."""
 
     def movers_of(self, side: str) -> list[Unit]:
         """The side's units whose current orders move them."""
@@ -323,7 +323,7 @@ class Watch:
         return s
 
     def react(self, battle: BattleContext, mover: Unit, trigger: Trigger) -> Outcome:
-        """Apply the rule; return what the mover does next (a ``sim.Outcome``).
+        """Apply the rule; return what the mover does next (a ``sim.plugin.Outcome``).
 
         A halt that this method itself recorded (a ``halt`` record) is ``HALT_*_RECORDED``;
         a plain ``HALT_*`` has the movement close the move (``stop``, reason ``halted``).
@@ -375,17 +375,17 @@ class GroundWatch:
         return True
 
     def react(self, battle: BattleContext, mover: Unit, trigger: GroundTrigger) -> Outcome:
-        """Apply the rule; return what the mover does next (a ``sim.Outcome``, as ``Watch.react``)."""
+        """Apply the rule; return what the mover does next (a ``sim.plugin.Outcome``, as ``Watch.react``)."""
         raise NotImplementedError
 
 
 def check_ground_watch(watch: Any, place: str) -> GroundWatch:
     """``watch`` if it is a ``GroundWatch`` whose feature, event and ``every`` agree; else an ``InputError``."""
-    checked: GroundWatch = arguments.instance(watch, place, GroundWatch, "a sim.GroundWatch")
-    event = arguments.instance(getattr(watch, "event", None), f"{place}.event", GroundEvent, "a sim.GroundEvent")
+    checked: GroundWatch = arguments.instance(watch, place, GroundWatch, "a sim.plugin.GroundWatch")
+    event = arguments.instance(getattr(watch, "event", None), f"{place}.event", GroundEvent, "a sim.plugin.GroundEvent")
     kind = _FEATURE_OF[event]
     arguments.instance(getattr(watch, "feature", None), f"{place}.feature", kind,
-                       f"a sim.ground.{kind.__name__} (the feature of {event.name})")
+                       f"a sim.plugin.{kind.__name__} (the feature of {event.name})")
     every = getattr(watch, "every", None)
     if event is GroundEvent.EVERY:
         arguments.number(every, f"{place}.every", positive=True)

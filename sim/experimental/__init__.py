@@ -1,8 +1,8 @@
 """What is not stable yet: may change in any version, without notice (as Mesa keeps its
 ``experimental``).
 
-- ``behaviours(kind)``: the behaviours registered for a kind, by name (``sim.Behaviour``
-  and ``sim.register_behaviour`` are stable: each kind is a typed ``sim.BehaviourKind``).
+- ``behaviours(kind)``: the behaviours registered for a kind, by name (``sim.plugin.Behaviour``
+  and ``sim.plugin.register`` are stable: each kind is a typed ``sim.plugin.BehaviourKind``).
 - ``unregister_system``, ``unregister_metric``, ``unregister_behaviour``: take back what
   was registered from Python (a notebook that redefines a rule, a test that cleans up).
 """

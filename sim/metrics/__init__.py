@@ -1,7 +1,8 @@
 """Metrics: numbers computed from an event log (the log is the only source).
 
-A battle's metrics are the core ones (``sim.metrics.core``), its rule system's reporters'
-and those of any metric reporter registered for it (``sim.register_metric``).
+A battle's metrics are the core ones (``sim.metrics.core``), its base game's and rule
+modules' reporters' and those of any metric reporter registered for it
+(``sim.plugin.register``).
 """
 from __future__ import annotations
 

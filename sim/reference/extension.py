@@ -1,7 +1,8 @@
-"""The generated reference of the extension surface (``docs/extending.md``): what a rule
-system or plug-in author reads and writes, from the code's own signatures and docstrings.
+"""The generated reference of the extension surface (``docs/extending.md``): what a base
+game's, rule module's or plug-in's author reads and writes (``sim.plugin``), from the code's
+own signatures and docstrings.
 
-Every type a rule meets through ``sim.BattleContext`` is listed with its public members,
+Every type a rule meets through ``sim.plugin.BattleContext`` is listed with its public members,
 then the registry's declarations and the toolkit's modules, so nothing of the surface is
 found only through ``help(type(...))``.
 """
@@ -17,13 +18,16 @@ from typing import Any
 from pydantic import BaseModel
 
 import sim
+import sim.plugin
 import sim.toolkit
 
-#: The types of the surface, in reading order: the battle as rules see it, then what
-#: a system declares, then what its reactions and choices answer.
+#: The types of the surface (each ``sim.plugin.NAME``), in reading order: the battle as rules
+#: see it, then what a base game and a rule module declare, then what their reactions and
+#: choices answer.
 SURFACE = ("BattleContext", "Game", "Phase", "PhaseSpec", "TurnClock", "Dice", "EventLog", "Unit", "Terrain",
            "RefereeView", "PlansView", "Watch", "Trigger", "GroundWatch", "GroundEvent", "GroundTrigger", "Outcome",
-           "RuleSystem", "Checks", "MetricReporter", "Knobs", "BaseKnobs", "Behaviour", "BehaviourKind", "Response")
+           "BaseGame", "RuleModule", "ModulePlay", "Ruleset", "Checks", "MetricReporter", "Knobs", "BaseKnobs",
+           "Behaviour", "BehaviourKind", "Response")
 
 
 def _first_line(obj: Any) -> str:
@@ -37,6 +41,13 @@ def _signature(obj: Any) -> str:
     except (TypeError, ValueError):
         return ""
     return re.sub(r"<function (\w+) at 0x[0-9a-f]+>", r"\1", text)   # a default function, by name
+
+
+def _shown(value: Any) -> str:
+    """A default as the reference shows it: a set's items in a fixed order (not the run's hash order)."""
+    if isinstance(value, (set, frozenset)):
+        return f"{type(value).__name__}({{{', '.join(sorted(map(repr, value)))}}})" if value else repr(value)
+    return repr(value)
 
 
 def _members(cls: type) -> list[str]:
@@ -60,7 +71,7 @@ def _members(cls: type) -> list[str]:
         elif inspect.isfunction(member):
             rows.append(f"- `{name}{_signature(member)}`: {_first_line(member)}")
         elif name in hints:
-            rows.append(f"- `{name}`: `{hints[name]}` = `{member!r}`")
+            rows.append(f"- `{name}`: `{hints[name]}` = `{_shown(member)}`")
     return rows
 
 
@@ -82,7 +93,7 @@ def surface() -> str:
     """The generated part ``surface`` of ``docs/extending.md``."""
     out = []
     for name in SURFACE:
-        obj = getattr(sim, name)
+        obj = getattr(sim.plugin, name)
         out += [f"### `{name}`", "", _first_line(obj), "", *_members(obj), ""]
     out += ["### The record types (`sim.records`)", "", _first_line(sim.records), "", *_public(sim.records), ""]
     out += ["### The toolkit (`sim.toolkit`)", ""]

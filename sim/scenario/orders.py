@@ -77,9 +77,9 @@ class Condition(_Strict):
 class Orders(_Strict):
     """One step of a unit's orders.
 
-    ``hold`` stays put; ``advance`` makes one move a turn towards ``to``; a rule system's
-    order keys may add step types (``RuleSystem.step_moves`` says how many moves each
-    makes in a phase). ``via``: nodes the route passes, in order;
+    ``hold`` stays put; ``advance`` makes one move a turn towards ``to``; a base game's or
+    rule module's order keys may add step types (its ``step_moves`` says how many moves
+    each makes in a phase). ``via``: nodes the route passes, in order;
     ``route``: the planner (``shortest`` least cost, ``covered`` away from the ground the
     enemy sees at the start, ``via`` the shortest legs between the ``via`` nodes);
     ``when``: the step's start condition.
@@ -198,8 +198,8 @@ class DecidePolicy(_Strict):
 
 class Policies(_Strict):
     """What units of a side, group or unit do: ``on_fired`` (when fired on) and
-    ``on_halted`` (when a reaction halts them), ``target`` (whom they shoot); a rule
-    system may add its own (``RuleSystem.policy_keys``)."""
+    ``on_halted`` (when a reaction halts them), ``target`` (whom they shoot); a base game
+    or rule module may add its own (its ``policy_keys``)."""
 
     on_fired: MovePolicy | None = Field(None, description=(
         "at the start of its next movement phase after it was fired on"))

@@ -2,7 +2,7 @@
 
 A scenario is: a terrain, the sides in turn order, each side's force, a rule system and
 its knobs, a turn limit and the victory conditions. The keys every scenario has are
-declared here; a rule system adds its own (``RuleSystem.unit_keys``, ``order_keys``,
+declared here; a base game or rule module adds its own (``unit_keys``, ``order_keys``,
 ``knobs``, ``base_knobs``), and the loader's ``model_for(system)`` builds the whole model
 of a scenario under that system, so a key the system would not read is not in its model.
 Terrain details are checked by the terrain builder (``sim.space``).

@@ -2,7 +2,7 @@
 
 A feature is an ``Area`` (a simple polygon, closed implicitly), a ``Line`` (a polyline)
 or an ``Edge`` (one edge of the map, between two nodes' positions: ``edge``). A rule
-watches one with a ``sim.GroundWatch``; the referee then computes, for each straight
+watches one with a ``sim.plugin.GroundWatch``; the referee then computes, for each straight
 segment p0→p1 a mover walks, the fraction s in [0, 1] at which it reacts, exactly (the
 cuts of ``sim.space.ground_pieces``), as it does for a unit's radius. The readings:
 
@@ -194,7 +194,7 @@ Feature = Area | Line | Edge
 
 def edge(terrain: Terrain, u: str, v: str, id: str | None = None) -> Edge:  # noqa: A002 - the feature's id
     """The ``Edge`` of ``terrain``'s edge u–v (its id ``u-v`` unless given)."""
-    arguments.instance(terrain, "terrain", Terrain, "a sim.Terrain")
+    arguments.instance(terrain, "terrain", Terrain, "a sim.plugin.Terrain")
     for name, node in (("u", u), ("v", v)):
         if not isinstance(node, str) or not terrain.has_node(node):
             raise InputError(f"expected a node of the map, got {node!r:.60}", place=name)
@@ -211,7 +211,7 @@ def _segment(p0: Any, p1: Any) -> tuple[Point, Point]:
 
 
 def _feature(value: Any, name: str, kind: type) -> Any:
-    return arguments.instance(value, name, kind, f"a sim.ground.{kind.__name__}")
+    return arguments.instance(value, name, kind, f"a sim.plugin.{kind.__name__}")
 
 
 def first_entry_area(p0: Point, p1: Point, area: Area, *, from_outside: bool = False) -> float | None:

@@ -1,6 +1,7 @@
 """Rule systems, metric reporters and behaviours: the registry and the built-in systems.
 
-Each built-in system is a sub-package (``snapfire``, ``h17``, ``fow``, ``too``) that
-declares itself once as a ``RuleSystem`` named ``SYSTEM``; ``registry`` finds them, and
-any installed plug-in, by name.
+Each built-in part is a sub-package (``skirmish``, ``snapfire``, ``h17``, ``fow``, ``too``)
+that declares itself once, a ``BaseGame`` named ``BASE`` or a ``RuleModule`` named ``MODULE``
+(and a ``Ruleset`` named ``RULESET`` for a scenario's ``ruleset``); ``registry`` finds them,
+and any installed plug-in, by name.
 """

@@ -65,7 +65,7 @@ def _add(b: Behaviour[Any], origin: str) -> None:
     if not isinstance(b, Behaviour) or not isinstance(b.kind, (str, BehaviourKind)) \
             or not callable(b.choose) or not NAME.match(b.name or "") \
             or not (b.check is None or callable(b.check)):
-        malformed(origin, f"behaviour {getattr(b, 'name', b)!r}", "expected a sim.Behaviour with a kind, "
+        malformed(origin, f"behaviour {getattr(b, 'name', b)!r}", "expected a sim.plugin.Behaviour with a kind, "
                   "a lower_snake_case name, a callable 'choose' and a callable 'check' or None")
     _TABLE.entries[(b.kind_name, b.name)] = (b, origin)
     _TABLE.generation += 1
@@ -73,15 +73,15 @@ def _add(b: Behaviour[Any], origin: str) -> None:
 
 def load_behaviours() -> None:
     """The package's own behaviours, then the installed plug-ins' (once): entry points of
-    ``sim.behaviours``, each a ``sim.Behaviour`` or a list of them."""
+    ``sim.behaviours``, each a ``sim.plugin.Behaviour`` or a list of them."""
     if _TABLE.loaded:
         return
     _TABLE.loaded = True
     for _, target, origin in entry_points("sim.behaviours"):
-        value = load_target(target, origin, "sim.Behaviour")
+        value = load_target(target, origin, "sim.plugin.Behaviour")
         for b in value if isinstance(value, (list, tuple)) else [value]:
             if not isinstance(b, Behaviour):
-                raise PluginError(f"{target} is a {type(b).__name__}; expected a sim.Behaviour",
+                raise PluginError(f"{target} is a {type(b).__name__}; expected a sim.plugin.Behaviour",
                                   file=origin)
             _add(b, origin)
 

@@ -29,7 +29,7 @@ def check_reporter(r: MetricReporter, origin: str) -> None:
     """A metric reporter's declaration."""
     what = f"metric reporter '{getattr(r, 'name', r)}'"
     if not isinstance(r, MetricReporter):
-        malformed(origin, what, f"is a {type(r).__name__}; expected a sim.MetricReporter")
+        malformed(origin, what, f"is a {type(r).__name__}; expected a sim.plugin.MetricReporter")
     if not r.kinds or not callable(r.compute):
         malformed(origin, what, "needs at least one metric in 'kinds' and a callable 'compute'")
     for metric, kind in r.kinds.items():
@@ -92,8 +92,9 @@ def check_base(s: BaseGame, origin: str, label: str = "base game") -> None:
     if not spec or not s.phases or len(names) != len(s.phases) or not all(NAME.match(n) for n in names) \
             or not all(isinstance(p.moves, bool) for p in s.phases) \
             or len(set(names)) != len(names) or "setup" in names:
-        malformed(origin, what, f"phases {s.phases!r}: expected a tuple of sim.PhaseSpec(name, moves=True/False) "
-                                 "with distinct lower_snake_case names (not 'setup')")
+        malformed(origin, what, f"phases {s.phases!r}: expected a tuple of "
+                                "sim.plugin.PhaseSpec(name, moves=True/False) "
+                                "with distinct lower_snake_case names (not 'setup')")
     if not callable(s.game):
         malformed(origin, what, "'game' must be a callable that makes a Game")
     if not isinstance(s.provides, frozenset) or not all(isinstance(x, Service) for x in s.provides) \

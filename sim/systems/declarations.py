@@ -1,9 +1,9 @@
 """Checks of a plug-in's declaration that catch at registration what would fail later.
 
-A rule system's models must be ``sim.Knobs`` (a plain pydantic model ignores a misspelt
-key) whose defaults are valid (a wrong-type default would fail mid-battle), and the
-system must pickle (a study sends it to its worker processes). Each refusal is a
-``PluginError``: one line naming the system and the part.
+A base game's or rule module's models must be ``sim.plugin.Knobs`` (a plain pydantic model
+ignores a misspelt key) whose defaults are valid (a wrong-type default would fail
+mid-battle), and it must pickle (a study sends it to its worker processes). Each refusal is
+a ``PluginError``: one line naming the game or module and the part.
 """
 from __future__ import annotations
 
@@ -34,11 +34,11 @@ def malformed(origin: str, what: str, message: str, place: str | None = None) ->
 
 
 def expect_declared(value: object, kind: type, what: str, place: str) -> None:
-    """A value handed to ``register_*`` from Python must be a ``sim.<kind>``: else one
+    """A value handed to ``register_*`` from Python must be a ``sim.plugin.<kind>``: else one
     ``PluginError`` naming it (``what`` and its name) and the argument ``place``."""
     if not isinstance(value, kind):
         malformed("Python", f"{what} {getattr(value, 'name', value)!r}",
-                  f"is a {type(value).__name__}; expected a sim.{kind.__name__}", place=place)
+                  f"is a {type(value).__name__}; expected a sim.plugin.{kind.__name__}", place=place)
 
 
 def _default_problem(label: str, model: type[BaseModel]) -> str | None:
@@ -65,11 +65,12 @@ def _default_problem(label: str, model: type[BaseModel]) -> str | None:
 
 
 def check_models(origin: str, what: str, models: Mapping[str, Any]) -> None:
-    """Each model (by its ``RuleSystem`` field name) is a ``sim.Knobs`` with valid defaults."""
+    """Each model (by its ``BaseGame`` or ``RuleModule`` field name) is a ``sim.plugin.Knobs`` with valid defaults."""
     for label, model in models.items():
         if model is None:
             continue
-        base, base_name = (BaseKnobs, "sim.BaseKnobs") if label == "base_knobs" else (Knobs, "sim.Knobs")
+        base, base_name = (BaseKnobs, "sim.plugin.BaseKnobs") if label == "base_knobs" \
+            else (Knobs, "sim.plugin.Knobs")
         if not (isinstance(model, type) and issubclass(model, base)):
             shown = model.__name__ if isinstance(model, type) else repr(model)
             plain = " (a plain pydantic model ignores a misspelt key)" \

@@ -2,9 +2,10 @@
 
 Strict models, ``rules.base`` read by every system, and the ``charge`` order two systems read.
 
-A scenario may set only the knob sections its rule system reads (``base`` and its own):
-a knob that would be ignored is an error, never silently dropped. A rule system declares
-its section's model (a ``Knobs`` subclass) once, in its ``RuleSystem``.
+A scenario may set only the knob sections its rules read (``base`` and each part's own):
+a knob that would be ignored is an error, never silently dropped. A base game or rule
+module declares its section's model (a ``Knobs`` subclass) once, in its ``BaseGame`` or
+``RuleModule``.
 """
 from __future__ import annotations
 
@@ -39,7 +40,7 @@ def behaviour_of(kind: str) -> BehaviourOf:
     """The check of a knob whose value names a registered behaviour of ``kind``.
 
     The knob is ``Annotated[str, behaviour_of(kind)]``, so a user's behaviour, registered
-    with ``sim.register_behaviour``, is a valid value.
+    with ``sim.plugin.register``, is a valid value.
     """
     def known(value: str) -> str:
         names = behaviours(kind)

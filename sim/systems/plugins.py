@@ -1,7 +1,7 @@
 """Plug-in modules named by the user: ``--plugin MODULE`` and the ``SIM_PLUGINS`` variable.
 
-Such a module registers what it defines when imported (``sim.register_system`` and the
-like), as a script or a notebook would. Every command imports them, then the installed
+Such a module registers what it defines when imported (``sim.plugin.register``), as a
+script or a notebook would. Every command imports them, then the installed
 distributions' metric reporters and behaviours, before it reads any file, so every
 command (``sim validate`` as ``sim run``) knows and refuses the same plug-ins. The names
 travel with a study's scenarios, and its workers import them too (``sim.study.plan.cells``).
@@ -52,7 +52,7 @@ def load_modules(names: Iterable[str], origin: str, *, checked: bool = False) ->
 
 def _check_new(name: str, origin: str) -> None:
     """Import the module ``name``, which must not be imported yet and must register something."""
-    expected = "(expected a module that calls sim.register_system or sim.register_metric when imported)"
+    expected = "(expected a module that calls sim.plugin.register when imported)"
     if name in sys.modules:
         raise PluginError(f"the plug-in module '{name}' was already imported (by Python, sim or "
                           f"another plug-in module), so it registers nothing {expected}", file=origin)

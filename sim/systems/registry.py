@@ -25,7 +25,7 @@ from functools import partial
 from typing import Any
 
 from sim import arguments
-from sim.engine.context import Game as Game  # re-exported (sim.Game)
+from sim.engine.context import Game as Game  # re-exported (sim.plugin.Game)
 from sim.errors import InputError
 from sim.systems.behaviours import Behaviour as Behaviour  # re-exported: the extension surface
 from sim.systems.behaviours import BehaviourKind as BehaviourKind
@@ -190,9 +190,10 @@ class Registry:
         """The ruleset called ``name`` (a rule system of an earlier version too); KeyError if none."""
         if name not in self.rulesets and name in self._legacy_waiting():
             target, origin = self._legacy_waiting().pop(name)
-            value = load_target(target, origin, "sim.RuleSystem")
+            value = load_target(target, origin, "sim.plugin.BaseGame")
             if not isinstance(value, BaseGame):
-                raise PluginError(f"{target} is a {type(value).__name__}; expected a sim.RuleSystem", file=origin)
+                raise PluginError(f"{target} is a {type(value).__name__}; expected a sim.plugin.BaseGame "
+                                  "(a legacy sim.RuleSystem is one)", file=origin)
             if value.name != name:
                 raise PluginError(f"{target} declares rule system '{value.name}' under the name "
                                   f"'{name}' (expected the same name)", file=origin)
@@ -210,9 +211,9 @@ class Registry:
         self._installed = True
         load_behaviours()
         for _, target, origin in entry_points("sim.metrics"):
-            value = load_target(target, origin, "sim.MetricReporter")
+            value = load_target(target, origin, "sim.plugin.MetricReporter")
             if not isinstance(value, MetricReporter):
-                raise PluginError(f"{target} is a {type(value).__name__}; expected a sim.MetricReporter",
+                raise PluginError(f"{target} is a {type(value).__name__}; expected a sim.plugin.MetricReporter",
                                   file=origin)
             self.metrics.add(value, origin)
 
@@ -241,7 +242,8 @@ def register(declared: Any, *, replace: bool = False) -> Any:
     else:
         kinds = ", ".join(s.expected.__name__ for s in REGISTRY.sections())
         _malformed(PYTHON, f"{getattr(declared, 'name', declared)!r}",
-                   f"is a {type(declared).__name__}; expected a sim.plugin {kinds}, MetricReporter or Behaviour")
+                   f"is a {type(declared).__name__}; expected a sim.plugin {kinds}, MetricReporter or Behaviour",
+                   place="declared")
     return declared
 
 
@@ -250,7 +252,8 @@ def register_system(system: BaseGame, *, replace: bool = False) -> BaseGame:
     arguments.flag(replace, "replace")
     if not isinstance(system, BaseGame):
         _malformed(PYTHON, f"rule system {getattr(system, 'name', system)!r}",
-                   f"is a {type(system).__name__}; expected a sim.RuleSystem", place="system")
+                   f"is a {type(system).__name__}; expected a sim.plugin.BaseGame (a legacy sim.RuleSystem "
+                   "is one)", place="system")
     REGISTRY.add_system(system, PYTHON, replace)
     return system
 
@@ -259,7 +262,7 @@ def register_metric(reporter: MetricReporter) -> MetricReporter:
     """Register a metric reporter for every battle (or those of ``reporter.systems``)."""
     if not isinstance(reporter, MetricReporter):
         _malformed(PYTHON, f"metric reporter {getattr(reporter, 'name', reporter)!r}",
-                   f"is a {type(reporter).__name__}; expected a sim.MetricReporter", place="reporter")
+                   f"is a {type(reporter).__name__}; expected a sim.plugin.MetricReporter", place="reporter")
     REGISTRY.load_installed()
     REGISTRY.metrics.register(reporter, True)
     return reporter
@@ -342,15 +345,16 @@ def reaction_of(module: str) -> OneOf:
 
 def default_ruleset() -> str:
     """The ruleset of a scenario that names none: the one ruleset declared ``default``."""
-    named = [n for n in system_names() if REGISTRY.ruleset(n).default]
+    # (a rule system of an earlier version declares none: none is imported to ask)
+    named = [n for n in REGISTRY.rulesets.names() if REGISTRY.rulesets.get(n).default]
     if len(named) != 1:
         raise PluginError(f"expected exactly one ruleset declared default, got {named or 'none'}")
     return named[0]
 
 
 def builtin_rulesets() -> list[str]:
-    """The package's own rulesets, by name."""
-    return [n for n in system_names() if REGISTRY.ruleset(n) and REGISTRY.rulesets.origin(n) == BUILT_IN]
+    """The package's own rulesets, by name (no rule system of an earlier version is loaded to find them)."""
+    return [n for n in REGISTRY.rulesets.names() if REGISTRY.rulesets.origin(n) == BUILT_IN]
 
 
 def origin_of(name: str) -> str:

@@ -1,6 +1,6 @@
 """FOW's named policies (behaviours): when the owner tries to change a sniper's hide
 (``fow.relocate``, FOW.RELOCATE) and where the reserve places it again
-(``fow.redeploy``, FOW.RESERVE). A user adds more with ``sim.register_behaviour``."""
+(``fow.redeploy``, FOW.RESERVE). A user adds more with ``sim.plugin.register``."""
 from __future__ import annotations
 
 from typing import Any, Protocol

@@ -1,6 +1,6 @@
 """H17's named policies (behaviours): where an activated sniper goes (``h17.placement``,
 H17.2b) and when its owner withdraws it (``h17.withdraw``, H17.3). A user adds more with
-``sim.register_behaviour`` and names them in ``rules.h17``."""
+``sim.plugin.register`` and names them in ``rules.h17``."""
 from __future__ import annotations
 
 from typing import Any, Protocol

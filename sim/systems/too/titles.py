@@ -1,6 +1,6 @@
 """The rule titles of TOO (seed 002) and its base game BASE.T.
 
-Declared with ``sim.define_rules``, as a plug-in's are, and imported first by the package
+Declared with ``sim.plugin.define_rules``, as a plug-in's are, and imported first by the package
 (its code marks what it applies with ``@implements``).
 """
 from __future__ import annotations
