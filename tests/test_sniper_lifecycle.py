@@ -312,7 +312,10 @@ def test_sniper_toolkit_names_no_rule_system_nor_rule_id():
     pattern = re.compile(r"\b(" + "|".join(map(re.escape, names)) + r")\b", re.I)
     ids = [rid for rid, _, _ in entries()]
     assert {"H17.2b", "FOW.RESERVE", "SF.MARCH"} <= set(ids) and {"h17", "fow", "snapfire"} <= set(names)
-    id_like = re.compile(r"\b(TOO|[A-Z]{2,}[0-9]*(\.[A-Za-z0-9]+)+)\b")
+    # an ID's parts after the first begin with a capital or a digit (H17.2b, FOW.RESERVE):
+    # ``SNIPER.name`` is an attribute, not an ID
+    assert all(re.fullmatch(r"[A-Z0-9]+(\.[A-Z0-9][A-Za-z0-9]*)+", rid) for rid in ids)
+    id_like = re.compile(r"\b(TOO|[A-Z]{2,}[0-9]*(\.[A-Z0-9][A-Za-z0-9]*)+)\b")
     toolkit = ROOT / "sim" / "toolkit"
     paths = [*sorted(toolkit.glob("sniper_*.py")), toolkit / "snipers.py"]
     assert len(paths) == 3
