@@ -191,6 +191,14 @@ CASES = [
     ("plugin.define_rules", {"titles": {"": "no ID"}}, "titles"),
     ("plugin.define_rules", {"titles": {"SF.MOVE": 5}}, "titles"),
     ("plugin.implements", {"ids": (5,)}, "ids"),
+    ("plugin.unregister", {"kind": 5, "name": "x"}, "kind"),
+    ("plugin.unregister", {"kind": str, "name": "x"}, "kind"),
+    ("plugin.unregister", {"kind": sp.Ruleset, "name": "no_such_ruleset"}, "name"),
+    ("plugin.unregister", {"kind": sp.Ruleset, "name": "fow"}, "name"),   # built in: not ours to remove
+    ("plugin.unregister", {"kind": sp.Ruleset, "name": None}, "name"),
+    ("plugin.behaviour_of", {"kind": 5}, "kind"),
+    ("plugin.behaviour_of", {"kind": ""}, "kind"),
+    ("plugin.features_in", {"model": None, "path": "section"}, "path"),
     # pictures
     ("viz.plot_map", {"scenario": None}, "scenario"),
     ("viz.plot_map", {"scenario": 5}, "scenario"),
@@ -263,11 +271,11 @@ def test_a_bad_argument_is_an_input_error_naming_it(name, kwargs, argument, thin
 
 
 def public_functions():
-    for module, names in ((sim, sim.__all__), (sim.viz, sim.viz.__all__)):
-        for n in names:
+    for module, prefix in ((sim, ""), (sim.viz, "viz."), (sp, "plugin.")):
+        for n in module.__all__:
             obj = getattr(module, n)
             if inspect.isfunction(obj) and inspect.signature(obj).parameters:
-                yield ("viz." if module is sim.viz else "") + n
+                yield prefix + n
 
 
 def test_the_table_covers_every_public_function_that_takes_arguments():

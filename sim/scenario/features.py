@@ -14,6 +14,7 @@ from typing import Annotated, Any
 
 from pydantic import Field, Strict, model_validator
 
+from sim import arguments
 from sim.space.checks import MAX_POINTS
 from sim.systems.knobs import Knobs
 
@@ -62,6 +63,8 @@ Feature = AreaFeature | LineFeature | EdgeFeature
 
 def features_in(model: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], Feature]]:
     """Every feature inside a module's section, with its key path, in order."""
+    if not isinstance(path, tuple):
+        raise arguments.fail("path", "a tuple of keys (the section's own path)", path)
     if isinstance(model, (AreaFeature, LineFeature, EdgeFeature)):
         yield path, model
     elif isinstance(model, Knobs):

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import partial
 
+from sim import arguments
 from sim.systems.behaviours import behaviours
 
 # The models themselves live in a leaf module (the registry checks plug-ins against them).
@@ -48,5 +49,6 @@ def behaviour_of(kind: str) -> BehaviourOf:
             raise ValueError(f"'{value}' is not a {kind} behaviour (expected one of {sorted(names)})")
         return value
 
+    arguments.text(kind, "kind")
     return BehaviourOf(known, names=partial(_behaviour_names, kind), what=f"{kind} behaviour", kind=kind)
 

@@ -414,7 +414,12 @@ def unregister_metric(name: str) -> None:
 
 def unregister(kind: type[Any], name: str) -> None:
     """Remove a declared object registered from Python (``kind``: its class, ``sim.plugin.Design`` say)."""
-    section = next((s for s in REGISTRY.sections() if issubclass(kind, s.expected)), None)
+    sections = REGISTRY.sections()
+    section = next((s for s in sections if isinstance(kind, type) and issubclass(kind, s.expected)), None)
     if section is None:
-        raise KeyError(f"no section of {getattr(kind, '__name__', kind)!r}")
+        raise arguments.fail("kind", "the class of a declared object (" + ", ".join(
+            sorted(s.expected.__name__ for s in sections)) + ")", kind)
+    ours = sorted(getattr(v, "name", "") for v in section.from_python())
+    if arguments.text(name, "name") not in ours:
+        raise arguments.fail("name", f"the name of a {section.kind} registered from Python (one of {ours})", name)
     section.unregister(name)
