@@ -19,7 +19,8 @@ def test_every_file_a_module_names_is_in_the_repository():
             folder, _, base = name.rpartition("/")
             if base in RELATIVE and folder in ("", "DIR"):
                 name = f"docs/{base}"
-            if not (ROOT / name).exists():
+            # A page a module fills in the docs folder it is given (``docs / "background/architecture.md"``).
+            if not (ROOT / name).exists() and not (ROOT / "docs" / name).exists():
                 missing.append(f"{path.relative_to(ROOT)}: {name}")
     assert missing == []
 

@@ -346,9 +346,9 @@ def _files(docs: Path, parser: argparse.ArgumentParser) -> dict[Path, Callable[[
         docs / "scenario.md": lambda text: _fill(text, scenario_parts(docs), str(docs / "scenario.md")),
         docs / "study.md": lambda text: _fill(text, study_parts(docs), str(docs / "study.md")),
         docs / "extending.md": lambda text: _fill(text, {"surface": surface()}, str(docs / "extending.md")),
-        docs / "background" / "architecture.md": lambda text: _fill(text, architecture_parts(),
-                                                                    str(docs / "background" / "architecture.md")),
     }
+    architecture = docs / "background/architecture.md"
+    out[architecture] = partial(_fill_page, architecture_parts, architecture)
     for name, parts in (("cli", partial(cli_parts, parser)), ("events", events_parts), ("rules", rules_parts)):
         page = docs / "reference" / f"{name}.md"
         out[page] = partial(_fill_page, parts, page)
