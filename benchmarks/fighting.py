@@ -67,22 +67,21 @@ def event_mix(sc, seed=1) -> Counter:
             counts[_name] += 1
             _init(self, *args, **kw)
         cls.__init__ = counting
-    # An end of motion or a reaction is scheduled at an exact instant (sim.engine.instants.at):
-    # a timeout by another name, counted as one.
-    import sim.agents.movement as movement
-    import sim.agents.referee as referee
-    at = movement.at
+    # An end of motion or a reaction is scheduled at an exact instant
+    # (sim.engine.instants.Environment.schedule_at): a timeout by another name, counted as one.
+    from sim.engine.instants import Environment
+    at = Environment.schedule_at
 
-    def counting_at(*args, **kw):
+    def counting_at(self, *args, **kw):
         counts["Timeout"] += 1
-        return at(*args, **kw)
-    movement.at = referee.at = counting_at
+        return at(self, *args, **kw)
+    Environment.schedule_at = counting_at
     try:
         b = Battle(sc, seed).run()
     finally:
         for cls, init in saved.items():
             cls.__init__ = init
-        movement.at = referee.at = at
+        Environment.schedule_at = at
     counts["events"] = b.env.numbers_drawn()
     return counts
 
