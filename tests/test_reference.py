@@ -46,6 +46,14 @@ def test_reference_documents_every_knob_of_every_built_in_system():
             for model in (part.knobs, part.unit_keys, getattr(part, "base_knobs", None), part.policy_keys):
                 for key in (model.model_fields if model is not None else ()):
                     assert f"| `{key}` |" in text, (name, key)
+    # every shipped scenario is embedded under the rules it names
+    for path in sorted((ROOT / "scenarios").glob("*.yaml")):
+        data = _doc(path)
+        if "study" in data:
+            continue
+        rules = (f"`base: {data['base']}`, `modules: [{', '.join(data.get('modules', []))}]`" if "base" in data
+                 else f"`ruleset: {data.get('ruleset', 'snapfire')}`")
+        assert f"#### A complete {rules} scenario: `scenarios/{path.name}`" in text, path.name
     for key in ("sniper_team", "platoon", "hunt", "level", "sniper", "medic", "prone", "alert", "facing"):
         assert f"| `{key}` |" in text
     for key in ("plan", "via", "route", "when", "from_turn", "arrived", "fired_on", "enemy_within",

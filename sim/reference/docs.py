@@ -189,9 +189,11 @@ def systems_part(names: list[str], examples: dict[str, list[Path]]) -> str:
         for m in c.modules:
             modules.setdefault(m.name, m)
     out = ["### Rulesets", "", "\n".join(rows)]
-    for c in compositions:
-        for path in examples.get(c.name, []):
-            out += [f"#### A complete `ruleset: {c.name}` scenario: `scenarios/{path.name}`", "",
+    # Each ruleset's scenarios, then those that name a base game and modules themselves.
+    named = [f"`ruleset: {c.name}`" for c in compositions]
+    for heading in [*named, *sorted(h for h in examples if h not in named)]:
+        for path in examples.get(heading, []):
+            out += [f"#### A complete {heading} scenario: `scenarios/{path.name}`", "",
                     "```yaml", _read(path, MAX_BYTES).rstrip("\n"), "```"]
     out += [_base(b) for b in bases.values()] + [_module(m) for m in modules.values()]
     return re.sub(r"\n{3,}", "\n\n", "\n\n".join(out))
@@ -264,7 +266,8 @@ def _package_doc(part: BaseGame | RuleModule) -> str:
 
 
 def _examples(docs: Path) -> dict[str, list[Path]]:
-    """The shipped scenarios (``docs/../scenarios``) by rule system.
+    """The shipped scenarios (``docs/../scenarios``) by the rules they name (```ruleset: snapfire```,
+    or ```base: fow`, `modules: [snapfire]```).
 
     The reference embeds them, so a docs folder with no ``scenarios/`` beside it is refused
     (rewriting it would drop every example).
@@ -279,7 +282,13 @@ def _examples(docs: Path) -> dict[str, list[Path]]:
         if re.search(r"^study:", text, re.M):
             continue
         ruleset = re.search(r"^ruleset:\s*(\w+)", text, re.M)
-        found.setdefault(ruleset.group(1) if ruleset else default_ruleset(), []).append(path)
+        base = re.search(r"^base:\s*(\w+)", text, re.M)
+        modules = re.search(r"^modules:\s*\[([\w, ]*)\]", text, re.M)
+        if base:
+            heading = f"`base: {base.group(1)}`, `modules: [{modules.group(1) if modules else ''}]`"
+        else:
+            heading = f"`ruleset: {ruleset.group(1) if ruleset else default_ruleset()}`"
+        found.setdefault(heading, []).append(path)
     return found
 
 
