@@ -61,6 +61,15 @@ def rss_mib(pid: int) -> float:
     return 0.0
 
 
+def cpu_seconds(pid: int) -> float:
+    """A process's CPU time so far (user + system), in seconds; 0 if it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 class Children:
     """Every process the benchmark starts; ``with Children(dir):`` kills what is left."""
 
