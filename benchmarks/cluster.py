@@ -39,8 +39,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from cluster_procs import Children, Failure, cpu_seconds, free_port, rss_mib
-from cluster_report import feed, report, timeline, trend
+from cluster_procs import Children, Failure, cpu_seconds, descendants, free_port, rss_mib
+from cluster_report import cpu_per_battle, feed, report, timeline, trend
 from sim.study.plan.seeds import replication_seed
 from sim.study.plan.study_file import load_study
 from sim.study.run.executors import DEFAULT_BATTLE, DaskExecutor, SerialExecutor, Task, run_task, task_size
@@ -127,10 +127,14 @@ def watch(kids: Children, argv: list[str], db: Path, every: float, act=None) -> 
     samples = []
     while proc.poll() is None:
         pids = {name: p.pid for name, p in kids.procs.items()}
+        below = descendants(proc.pid)  # the pool's workers; none for a Dask client
         rows = stored_rows(db)
         sample = {"t": time.perf_counter() - t0, "rows": rows,
                   "rss": {n: rss_mib(pid) for n, pid in pids.items()},
                   "cpu": {n: cpu_seconds(pid) for n, pid in pids.items()}}
+        if below:
+            sample["rss"]["pool workers"] = sum(map(rss_mib, below))
+            sample["cpu"]["pool workers"] = sum(map(cpu_seconds, below))
         if sample["rss"]["client"] > 0:  # not a sample of a client that has just exited
             samples.append(sample)
         if act is not None:
@@ -290,6 +294,8 @@ def main(argv: list[str] | None = None) -> dict:
         figures["memory"]["pool client"] = trend(pool_samples, "client")
         figures["timeline"] = timeline(c["samples"])
         figures["feed"] = feed(c["samples"], figures["task_size"])
+        figures["cpu_per_battle_ms"] = {"cluster": cpu_per_battle(c["samples"]),
+                                        "pool": cpu_per_battle(pool_samples)}
         finished, left = resume_lookup(study, db, reps)
         half, half_left = resume_lookup(study, interrupted_copy(db, scratch / "half.db"), reps)
         figures["resume"] = {"finished_s": finished, "finished_left": left, "half_s": half,

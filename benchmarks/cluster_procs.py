@@ -70,6 +70,20 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def descendants(pid: int) -> list[int]:
+    """Every process below ``pid`` (a pool's workers), from /proc's children lists."""
+    out, todo = [], [pid]
+    while todo:
+        try:
+            found = [int(c) for t in Path(f"/proc/{todo.pop()}/task").iterdir()
+                     for c in (t / "children").read_text().split()]
+        except OSError:
+            continue
+        out += found
+        todo += found
+    return out
+
+
 class Children:
     """Every process the benchmark starts; ``with Children(dir):`` kills what is left."""
 

@@ -23,42 +23,50 @@ def trend(samples: list[dict], name: str) -> dict:
     if len(pts) < 4:
         return {"samples": len(pts)}
     q = max(1, len(pts) // 4)
-    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
-    slope = statistics.linear_regression(xs, ys).slope if len(set(xs)) > 1 else 0.0
+    ys = [p[1] for p in pts]
     return {"samples": len(pts), "first_quarter_mib": statistics.median(ys[:q]),
             "last_quarter_mib": statistics.median(ys[-q:]), "peak_mib": max(ys),
-            "slope_mib_per_100k_rows": slope * 100_000}
+            "slope_mib_per_100k_rows": slope(pts) * 100_000}
 
 
 def per_batch(samples: list[dict], name: str, batch: int) -> float:
     """A process's CPU seconds per batch stored: the fitted slope of its CPU time."""
-    pts = _series(samples, name, "cpu")
-    if len(pts) < 2 or len({p[0] for p in pts}) < 2:
-        return float("nan")
-    return statistics.linear_regression([p[0] for p in pts], [p[1] for p in pts]).slope * batch
+    return slope(_series(samples, name, "cpu")) * batch
 
 
-def workers_cpu(samples: list[dict]) -> list[tuple[int, float]]:
-    """(rows stored, CPU seconds of every worker so far): a killed one's as last seen."""
+def cumulative_cpu(samples: list[dict], keep=lambda name: True) -> list[tuple[int, float]]:
+    """(rows stored, CPU seconds so far of the processes ``keep`` names): one that has
+    exited (a killed worker) counts as last seen."""
     last: dict[str, float] = {}
     out = []
     for s in samples:
-        last.update((n, cpu) for n, cpu in s["cpu"].items() if n.startswith("worker") and cpu > 0)
+        last.update((n, cpu) for n, cpu in s["cpu"].items() if keep(n) and cpu > 0)
         if s["rows"] > 0:
             out.append((s["rows"], sum(last.values())))
     return out
 
 
+def slope(pts: list[tuple[int, float]]) -> float:
+    """The fitted slope of (x, y) points (NaN with fewer than two x): start-up left out."""
+    if len({p[0] for p in pts}) < 2:
+        return float("nan")
+    return statistics.linear_regression([p[0] for p in pts], [p[1] for p in pts]).slope
+
+
 def feed(samples: list[dict], batch: int) -> dict:
     """How many single-threaded workers one client, and its scheduler, could keep busy."""
-    pts = workers_cpu(samples)
-    # The slope, so that each worker's start (importing sim: seconds of CPU) is left out.
-    battle = statistics.linear_regression(*zip(*pts)).slope if len({p[0] for p in pts}) > 1 else float("nan")
+    battle = slope(cumulative_cpu(samples, lambda n: n.startswith("worker")))
     client, scheduler = per_batch(samples, "client", batch), per_batch(samples, "scheduler", batch)
     return {"worker_cpu_ms_per_battle": battle * 1e3, "client_cpu_ms_per_batch": client * 1e3,
             "scheduler_cpu_ms_per_batch": scheduler * 1e3,
             "workers_per_client": batch * battle / client if client > 0 else float("inf"),
             "workers_per_scheduler": batch * battle / scheduler if scheduler > 0 else float("inf")}
+
+
+def cpu_per_battle(samples: list[dict]) -> float:
+    """Milliseconds of CPU a battle, of every process of the run together, so that two
+    runs at different loads compare."""
+    return 1e3 * slope(cumulative_cpu(samples))
 
 
 def timeline(samples: list[dict], points: int = 12) -> list[dict]:
@@ -105,6 +113,9 @@ def report(f: dict) -> None:
           f"({f['pool_seconds']:.1f} s): cluster / pool = {f['ratio']:.2f} (target >= 0.90)")
     print(f"  (1-minute load average before each: cluster {c['load_before']:.2f}, "
           f"pool {f['pool_load_before']:.2f}; this machine has {os.cpu_count()} cores)")
+    cpu = f["cpu_per_battle_ms"]
+    print(f"  CPU of every process a battle, which load does not change: cluster {cpu['cluster']:.2f} ms, "
+          f"pool {cpu['pool']:.2f} ms: pool / cluster = {cpu['pool'] / cpu['cluster']:.2f}")
     print("  the cluster's run, over time:")
     print_timeline(f["timeline"])
     for name in ("scheduler", "client", "pool client", "worker-2"):

@@ -10,26 +10,34 @@ In this process, on the cluster benchmark's study (``scenarios/snapfire_vs_zoc.y
   last tenth (its unique index grows with the rows);
 - the study client's own cost per batch with no Dask: ``run_jobs`` fed by an executor that
   hands back finished batches at once (records, seeds, the store, the progress count);
+- the client's and the scheduler's cost per batch with Dask, at full speed: the same
+  study into a store on ``dask scheduler`` and two ``dask worker`` processes, its battles
+  instant (each returns a real battle's metrics), so that nothing but the client, the
+  scheduler and the store limits it, and neither's idle housekeeping counts;
 
 and from them the single-threaded workers each could keep busy: a worker's batch (B
-battles) over its cost per batch. The Dask share of the client's cost and the scheduler's
-come from ``benchmarks/cluster.py``. Figures to read, never asserted.
+battles) over its cost per batch. Figures to read, never asserted.
 """
 from __future__ import annotations
 
 import argparse
 import itertools
+import os
 import tempfile
 import time
 from pathlib import Path
 
+from cluster import DASK_ENV, ROOT, dask_command
+from cluster_procs import Children, cpu_seconds, free_port
+from sim.replication import run_battle
 from sim.study.plan.seeds import replication_seed
 from sim.study.plan.study_file import load_study
 from sim.study.run.executors import DEFAULT_BATTLE, DaskExecutor, Outcome, Task, run_task
 from sim.study.run.runner import open_run, run_jobs
 from sim.study.run.store import ResultStore, Stored
 
-STUDY = Path(__file__).resolve().parents[1] / "scenarios" / "snapfire_vs_zoc.yaml"
+STUDY = ROOT / "scenarios" / "snapfire_vs_zoc.yaml"
+_METRICS: dict = {}
 
 
 def battle_cpu(study, size: int, batches: int = 4) -> tuple[float, list[dict]]:
@@ -91,6 +99,44 @@ def client_cost(study, rows: int, size: int, metrics: list[dict], folder: Path) 
     return out
 
 
+def instant(scenario, seed: int) -> dict:
+    """A battle that costs nothing: the metrics of this worker's first real battle."""
+    if not _METRICS:
+        _METRICS.update(run_battle(scenario, seed).metrics)
+    return dict(_METRICS)
+
+
+def dask_cost(study, rows: int, size: int, folder: Path) -> dict:
+    """The client's and the scheduler's CPU milliseconds a batch, and batches a second, on
+    ``dask scheduler`` and two ``dask worker`` processes running instant battles."""
+    env = {**os.environ, **DASK_ENV, "PYTHONPATH": os.pathsep.join([str(ROOT / "benchmarks"), str(ROOT)])}
+    dask, port = dask_command(), free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    reps = rows // len(study.cells)
+    todo = [(ci, rep) for rep in range(reps) for ci in range(len(study.cells))]
+    warm = 4 * size * len(study.cells)  # each worker's first task imports sim
+    with Children(folder, env) as kids:
+        kids.start("scheduler", [dask, "scheduler", "--host", "127.0.0.1", "--port", str(port),
+                                 "--no-dashboard", "--no-show"])
+        kids.wait_for("scheduler", "Scheduler at:", 60)
+        for name in ("worker-1", "worker-2"):
+            kids.start(name, [dask, "worker", address, "--nthreads", "1", "--no-nanny", "--host",
+                              "127.0.0.1", "--no-dashboard", "--name", name])
+        for name in ("worker-1", "worker-2"):
+            kids.wait_for(name, "Registered to:", 60)
+        scheduler = kids.procs["scheduler"].pid
+        with DaskExecutor(1, address=address) as ex, ResultStore(folder / "dask.db") as store:
+            run = open_run(study, True, store, False)
+            run_jobs(run, todo[:warm], ex, store, None, "feed:instant", size)
+            c0, s0, w0 = time.process_time(), cpu_seconds(scheduler), time.perf_counter()
+            run_jobs(run, todo[warm:], ex, store, None, "feed:instant", size)
+            client, sched, wall = (time.process_time() - c0, cpu_seconds(scheduler) - s0,
+                                   time.perf_counter() - w0)
+    batches = (len(todo) - warm) / size
+    return {"dask_client_ms_per_batch": 1e3 * client / batches, "scheduler_ms_per_batch": 1e3 * sched / batches,
+            "dask_batches_per_s": batches / wall}
+
+
 class _Nothing:
     def __enter__(self):
         return None
@@ -111,10 +157,13 @@ def main(argv: list[str] | None = None) -> dict:
     with tempfile.TemporaryDirectory(prefix="sim-feed-") as folder:
         store = store_rate(args.rows, size, metrics, Path(folder))
         client = client_cost(study, args.client_rows, size, metrics, Path(folder))
+        dask = dask_cost(study, args.client_rows, size, Path(folder))
     batch = size * cpu
-    f = {"battle_cpu_ms": cpu * 1e3, "task_size": size, **store, **client,
+    f = {"battle_cpu_ms": cpu * 1e3, "task_size": size, **store, **client, **dask,
          "workers_per_store": batch / (store["store_ms_per_batch"] / 1e3),
-         "workers_per_client_without_dask": batch / (client["client_ms_per_batch_with_store"] / 1e3)}
+         "workers_per_client_without_dask": batch / (client["client_ms_per_batch_with_store"] / 1e3),
+         "workers_per_client": batch / (dask["dask_client_ms_per_batch"] / 1e3),
+         "workers_per_scheduler": batch / (dask["scheduler_ms_per_batch"] / 1e3)}
     print(f"a battle: {f['battle_cpu_ms']:.2f} ms of CPU; a worker's batch of {size}: {batch:.2f} s")
     print(f"store: {store['rows']:,} rows in batches of {size}: {store['first_tenth_rows_per_s']:,.0f} rows/s "
           f"over the first tenth, {store['last_tenth_rows_per_s']:,.0f} over the last "
@@ -123,6 +172,10 @@ def main(argv: list[str] | None = None) -> dict:
     print(f"client, no Dask, {args.client_rows:,} battles: {client['client_ms_per_batch_with_store']:.1f} ms "
           f"a batch with its store, {client['client_ms_per_batch_without_store']:.1f} ms without: "
           f"it keeps {f['workers_per_client_without_dask']:.0f} workers busy (before Dask's own share)")
+    print(f"client and store on Dask, instant battles, {args.client_rows:,} battles: the client "
+          f"{dask['dask_client_ms_per_batch']:.1f} ms a batch, the scheduler {dask['scheduler_ms_per_batch']:.1f} ms "
+          f"({dask['dask_batches_per_s']:.0f} batches/s here): one client keeps {f['workers_per_client']:.0f} "
+          f"workers busy, one scheduler {f['workers_per_scheduler']:.0f}")
     return f
 
 
