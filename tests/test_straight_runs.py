@@ -6,7 +6,7 @@ import pytest
 
 from conftest import recs, run, run_killing, scenario, table, unit
 from sim.agents.runs import run_end
-from sim.engine.instants import Environment, at, order_key, order_keys
+from sim.engine.instants import Environment
 
 ADV = {"type": "advance", "to": "B"}
 QUIET = {"base": {"shoot_range": 0, "charge_range": 0}}
@@ -107,19 +107,19 @@ def test_run_end_joins_legs_in_one_direction_at_one_cost_only():
 
 
 def test_events_at_one_instant_run_by_key_and_urgent_ones_first():
-    """``at`` schedules at exactly t (not now + delay), in key order within an instant,
+    """``schedule_at`` schedules at exactly t (not now + delay), in key order within an instant,
     an urgent event before every other; a time before now is refused."""
     env = Environment()
     order = []
 
     def wait(name, t, key, urgent=False):
-        yield at(env, t, key, urgent)
+        yield env.schedule_at(t, key, urgent)
         order.append((name, env.now))
 
-    first, second = order_key(env), order_key(env)
-    keys = order_keys(env)
+    first, second = env.order_key(), env.order_key()
+    keys = env.order_keys()
     k0, k1 = next(keys), next(keys)
-    assert first < second < k0 < k1 < order_key(env)
+    assert first < second < k0 < k1 < env.order_key()
     env.process(wait("late-key", 0.3, second))
     env.process(wait("early-key", 0.3, first))
     env.process(wait("urgent", 0.3, k1, urgent=True))
@@ -128,7 +128,7 @@ def test_events_at_one_instant_run_by_key_and_urgent_ones_first():
     assert order == [("urgent", 0.3), ("early-key", 0.3), ("late-key", 0.3),
                      ("odd-time", 0.1 + 0.2)]
     with pytest.raises(ValueError, match="before now"):
-        at(env, 0.1, order_key(env))
+        env.schedule_at(0.1, env.order_key())
 
 
 def test_a_move_nothing_can_react_to_is_one_end_of_motion_even_round_a_corner():

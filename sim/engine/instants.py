@@ -29,8 +29,7 @@ from typing import Any
 import simpy
 from simpy.core import NORMAL, URGENT
 
-__all__ = ["EVENTS_AT_AN_INSTANT", "Environment", "StalledBattle", "at", "events_bound", "exact", "order_key",
-           "order_keys"]
+__all__ = ["EVENTS_AT_AN_INSTANT", "Environment", "StalledBattle", "events_bound", "exact"]
 
 #: A move's runs, numbered after its own number: as many as fit below the next number.
 _RUNS = 2.0 ** -20
@@ -143,17 +142,3 @@ def exact(env: simpy.Environment) -> Environment:
         raise TypeError(f"expected sim.engine.instants.Environment, got {type(env).__name__}")
     return env
 
-
-def order_key(env: simpy.Environment) -> int:
-    """``env.order_key()``: a number from the environment's own event counter."""
-    return exact(env).order_key()
-
-
-def order_keys(env: simpy.Environment) -> Iterator[float]:
-    """``env.order_keys()``: keys for the events of one move."""
-    return exact(env).order_keys()
-
-
-def at(env: simpy.Environment, t: float, key: float, urgent: bool = False) -> simpy.Event:
-    """``env.schedule_at(t, key, urgent)``: an event at exactly time ``t``."""
-    return exact(env).schedule_at(t, key, urgent)
