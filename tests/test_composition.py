@@ -307,3 +307,21 @@ def test_reactions_at_one_instant_come_in_the_scenarios_module_order():
     finally:
         sim.plugin.unregister(sim.plugin.RuleModule, "order_a")
         sim.plugin.unregister(sim.plugin.RuleModule, "order_b")
+
+
+def test_able_to_react_is_can_react_of_each_unit_whether_a_base_overrides_it_or_not():
+    """``Services.able_to_react`` (what snap fire asks of its reactors) keeps, in order, the
+    units ``can_react`` keeps: the kernel's rule (not busy) and a base game's own."""
+    from types import SimpleNamespace
+
+    from sim.engine.services import Services
+
+    class Hidden(Services):
+        def can_react(self, unit):
+            return "hidden" not in unit.flags
+
+    units = [SimpleNamespace(id=i, flags=flags) for i, flags in
+             enumerate([set(), {"busy"}, {"hidden"}, {"busy", "hidden"}, {"pinned"}])]
+    for services, kept in ((Services(None), [0, 2, 4]), (Hidden(None), [0, 1, 4])):
+        assert [u.id for u in services.able_to_react(iter(units))] == kept
+        assert [u.id for u in units if services.can_react(u)] == kept

@@ -11,7 +11,7 @@ ever set on the battle or on a unit.
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -195,6 +195,9 @@ class ServicesView(Protocol):
 
     def can_react(self, unit: Unit) -> bool:
         """Whether ``unit`` may take a reaction a rule module offers (snap fire, say)."""
+
+    def able_to_react(self, units: Iterable[Unit]) -> list[Unit]:
+        """Those of ``units`` that ``can_react``, in order."""
 
     def keep_busy(self, unit: Unit, turns: int, *, rule: str) -> None:
         """``unit`` does nothing for the rest of this turn and its side's next ``turns`` turns."""

@@ -22,6 +22,7 @@ declares which it needs, and a scenario whose base lacks one is refused when it 
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -72,6 +73,14 @@ class Services:
     def can_react(self, unit: Unit) -> bool:
         """Whether ``unit`` may take a reaction a rule module offers (snap fire): yes, unless busy."""
         return "busy" not in unit.flags
+
+    def able_to_react(self, units: Iterable[Unit]) -> list[Unit]:
+        """Those of ``units`` that ``can_react``, in order."""
+        if type(self).can_react is Services.can_react:
+            # can_react's own rule, without a call a unit: a module asks it of every reactor
+            return [u for u in units if "busy" not in u.flags]
+        can_react = self.can_react
+        return [u for u in units if can_react(u)]
 
     def keep_busy(self, unit: Unit, turns: int, *, rule: str) -> None:
         """``unit`` does nothing for the rest of this turn and its side's next ``turns`` turns."""

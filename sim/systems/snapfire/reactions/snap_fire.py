@@ -26,7 +26,6 @@ from sim.agents.referee import Trigger
 from sim.agents.unit import Unit
 from sim.catalogue import implements
 from sim.engine.context import BattleContext
-from sim.engine.services import Services
 from sim.events import HALT
 from sim.space.geometry import dist
 from sim.systems.snapfire.events import SNAP_FIRE
@@ -58,13 +57,8 @@ class SnapFireWatch(PhasedWatch):
         return battle.clock.current.moves
 
     def reactors(self, battle: BattleContext, side: str) -> list[Unit]:
-        # the base game says who may react (a sniper team may keep to its hide, say); most
-        # bases leave it to the kernel's rule (any unit not kept busy), checked here inline
-        services = battle.services
-        if type(services).can_react is Services.can_react:
-            return [u for u in battle.enemies_of(side) if "no_snap_fire" not in u.flags and "busy" not in u.flags]
-        can_react = services.can_react
-        return [u for u in battle.enemies_of(side) if "no_snap_fire" not in u.flags and can_react(u)]
+        # the base game says who may react (a sniper team may keep to its hide, say)
+        return battle.services.able_to_react(u for u in battle.enemies_of(side) if "no_snap_fire" not in u.flags)
 
     def eligible(self, battle: BattleContext, reactor: Unit, mover: Unit) -> bool:
         # SF.ONCE: once per turn at a given target.
