@@ -46,7 +46,7 @@ from sim.scenario.orders import (
     TargetPolicy,
 )
 from sim.scenario.schema import Scenario, UnitSpec, Victory
-from sim.scenario.yamlfile import MAX_BYTES
+from sim.scenario.yamlfile import MAX_BYTES, parse_yaml
 from sim.space.features import BUILTIN
 from sim.space.spec import AreaSpec, GridSpec, HexTerrain, TableTerrain, TerrainTypeSpec
 from sim.study.plan.select_spec import Select
@@ -278,16 +278,13 @@ def _examples(docs: Path) -> dict[str, list[Path]]:
                          "the docs folder of a checkout, whose reference embeds the shipped "
                          "scenarios)", file=str(docs), place="--docs")
     for path in sorted((docs.parent / "scenarios").glob("*.yaml")):
-        text = _read(path, MAX_BYTES)
-        if re.search(r"^study:", text, re.M):
+        data, _ = parse_yaml(_read(path, MAX_BYTES), str(path))   # a bad file: one line naming it
+        if not isinstance(data, dict) or "study" in data:
             continue
-        ruleset = re.search(r"^ruleset:\s*(\w+)", text, re.M)
-        base = re.search(r"^base:\s*(\w+)", text, re.M)
-        modules = re.search(r"^modules:\s*\[([\w, ]*)\]", text, re.M)
-        if base:
-            heading = f"`base: {base.group(1)}`, `modules: [{modules.group(1) if modules else ''}]`"
+        if "base" in data:   # the rules as the scenario names them, in any YAML style
+            heading = f"`base: {data['base']}`, `modules: [{', '.join(map(str, data.get('modules') or []))}]`"
         else:
-            heading = f"`ruleset: {ruleset.group(1) if ruleset else default_ruleset()}`"
+            heading = f"`ruleset: {data.get('ruleset') or default_ruleset()}`"
         found.setdefault(heading, []).append(path)
     return found
 
