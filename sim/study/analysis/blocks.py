@@ -18,7 +18,7 @@ from typing import Any, Protocol
 import numpy as np
 
 #: Values of one cell's block read at once; more metrics than fit are read in groups.
-BUDGET = 1 << 21
+BUDGET = 1 << 20
 
 
 @dataclass(frozen=True)

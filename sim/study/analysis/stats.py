@@ -256,8 +256,11 @@ def _differences(table: dict[str, Estimate], block: Block, base: Block, metrics:
                  kinds: Mapping[str, str], paired: bool) -> None:
     """Each metric's difference of ``block`` from ``base`` over the replications both have
     a value of, in replication order."""
-    _, mine, theirs = np.intersect1d(block.reps, base.reps, assume_unique=True,
-                                     return_indices=True)
+    # Both are increasing: where each of the cell's replications would sit in the base's.
+    at = np.searchsorted(base.reps, block.reps)
+    hit = at < len(base.reps)
+    hit[hit] = base.reps[at[hit]] == block.reps[hit]
+    mine, theirs = np.nonzero(hit)[0], at[hit]
     for j, m in enumerate(metrics):
         a, b = block.values[mine, j], base.values[theirs, j]
         both = np.isfinite(a) & np.isfinite(b)

@@ -1,5 +1,5 @@
-"""What a study shows its user: a table, a JSON object and a CSV file (its headline:
-``sim.study.reports.headline``).
+"""What a study shows its user: a table and a JSON object (its headline:
+``sim.study.reports.headline``; its CSV file: ``sim.study.reports.replications_csv``).
 
 The JSON object is the contract: ``{"study": NAME, "variants": {CELL: {METRIC: {"mean",
 "ci_low", "ci_high", "n", "method"}}}, "differences": {"CELL - BASELINE_CELL": {METRIC:
