@@ -63,10 +63,11 @@ variants:
 #: Runs ``sim`` with the given arguments, then prints its own peak memory and time.
 _CLIENT = textwrap.dedent("""
     import json, resource, sys, time
+    import sim
     from sim.cli import main
     start = time.perf_counter()
     code = main(sys.argv[1:])
-    print(json.dumps({"code": code, "seconds": time.perf_counter() - start,
+    print(json.dumps({"code": code, "seconds": time.perf_counter() - start, "sim": sim.__file__,
                       "peak_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}),
           file=sys.stderr)
 """)
@@ -80,8 +81,10 @@ def client(folder: Path, battles: int, workers: int, db: bool) -> dict:
         store = folder / f"rows-{battles}.sqlite"
         store.unlink(missing_ok=True)
         args += ["--db", str(store)]
+    # Run in the study's folder: ``-c`` puts the working folder first on the path, and
+    # this tree's ``sim`` there would hide the one PYTHONPATH names.
     done = subprocess.run([sys.executable, "-c", _CLIENT, *args], capture_output=True,
-                          text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+                          text=True, cwd=folder, env={**os.environ, "PYTHONUNBUFFERED": "1"})
     last = done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "{}"
     try:
         figures = json.loads(last)
@@ -89,6 +92,10 @@ def client(folder: Path, battles: int, workers: int, db: bool) -> dict:
         figures = {}
     if figures.get("code") != 0:
         raise SystemExit(f"sim study failed ({done.returncode}): {done.stderr[-2000:]}")
+    import sim
+
+    if Path(figures["sim"]).resolve() != Path(sim.__file__).resolve():
+        raise SystemExit(f"the client ran {figures['sim']}, not {sim.__file__}")
     return figures
 
 

@@ -143,8 +143,8 @@ def run_jobs(run: StudyRun, todo: Mapping[int, Iterable[int]], count: int, execu
             batch.append(Stored(cell.variant, cell.point_json, o.rep, o.seed, o.metrics, version,
                                 cell.scenario_hash, o.error, o.traceback))
         store.add(run.study_hash, batch, made)
-        for s, o in zip(batch, outcomes):
-            run.reps(o.cell).add(s.rep)
+        for o in outcomes:
+            run.reps(o.cell).add(o.rep)
         run.ran += len(batch)
         if progress is not None:
             progress.update(len(batch))
