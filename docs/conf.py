@@ -53,7 +53,7 @@ autodoc_member_order = "bysource"
 # ``from __future__ import annotations`` leaves unevaluated), and where each is documented
 # ("Types the signatures name" in reference/api.md): resolved by ``_ours`` below.
 OURS = {
-    "Study": "sim.study.plan.study_file.Study", "StudyRun": "sim.study.run.runner.StudyRun",
+    "Study": "sim.study.plan.study_file.Study", "StudyRun": "sim.study.run.study_run.StudyRun",
     "StudyAnalysis": "sim.study.analysis.study_analysis.StudyAnalysis",
     "UnitSpec": "sim.scenario.schema.UnitSpec", "Point": "sim.space.geometry.Point",
     "Course": "sim.agents.unit.Course", "MoveEnd": "sim.agents.movement.MoveEnd",

@@ -14,6 +14,7 @@ import io
 import os
 import stat
 import tempfile
+from collections.abc import Iterable
 from typing import Any, cast
 
 from sim.errors import InputError
@@ -147,6 +148,12 @@ def write_bytes(path: str, data: bytes, place: str | None = None) -> None:
     The bytes go into a new file beside it, which then takes its place: a failed write
     leaves no truncated file, and the file that was there stays as it was.
     """
+    write_parts(path, [data], place)
+
+
+def write_parts(path: str, parts: Iterable[bytes], place: str | None = None) -> None:
+    """``write_bytes`` of the bytes ``parts`` yields, one part after another (so a large
+    file is never held whole)."""
     why = path_problem(path)
     if why:
         raise InputError(f"{why} (expected a file to write)", file=path, place=place)
@@ -155,7 +162,8 @@ def write_bytes(path: str, data: bytes, place: str | None = None) -> None:
     try:
         fd, temp = tempfile.mkstemp(prefix=".sim-", suffix=".part", dir=os.path.dirname(target))
         with open(fd, "wb") as fh:
-            fh.write(data)
+            for part in parts:
+                fh.write(part)
         try:
             mode = stat.S_IMODE(os.stat(target).st_mode)
         except FileNotFoundError:

@@ -41,3 +41,18 @@ def test_decision_benchmark_runs_and_prints_every_figure():
     for figure in ("(g) replay to {'turn': 5}", "(g) replay to {'halted': 's1'}", "(g) whole battle",
                    "(g) gym episode", "(g) mcts decision on kill_zone_run"):
         assert figure in out.stdout
+
+
+def test_client_memory_benchmark_runs_and_prints_its_figures():
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "client_memory.py"), "--battles", "40",
+                          "--workers", "1"], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    assert "client peak MiB" in out.stdout and "       40  " in out.stdout
+
+
+def test_study_outputs_script_writes_each_command_output(tmp_path):
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "study_outputs.py"), str(tmp_path / "o"),
+                          "--only", "resume"], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    assert sorted(p.name for p in (tmp_path / "o").glob("*.out")) == ["resume.first.out", "resume.more.out"]
+    assert (tmp_path / "o" / "resume.more.out").read_text().startswith("exit 0\nStudy snapfire_vs_zoc")

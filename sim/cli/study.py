@@ -90,7 +90,8 @@ def execute(study: Study, args, *, executor=None, out=None,
             banner: str = "") -> tuple[int, StudyRun | None]:
     """Run a loaded study with parsed options; returns (exit code, StudyRun). ``banner``
     is printed once every option is checked, so a refusal is the only output."""
-    from sim.study.reports.summary import as_json, full_table_hint, table, write_csv
+    from sim.study.reports.replications_csv import write_csv
+    from sim.study.reports.summary import as_json, full_table_hint, table
     from sim.study.run.executors import make_executor
     from sim.study.run.runner import precision_target, run_study
     from sim.study.run.store import ResultStore

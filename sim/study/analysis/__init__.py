@@ -1,6 +1,7 @@
 """The statistics and analyses of a study.
 
 - ``stats``: t and Wilson intervals, paired differences, a study's summary;
+- ``blocks``: outcomes as the statistics read them, a cell's columns at a time;
 - ``responses``: a designed study's responses per design point, with its sensitivity
   indices and metamodels, per variant and metric, from what its store holds;
 - ``sensitivity``: Sobol' indices and Morris effects (SALib);

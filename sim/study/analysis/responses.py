@@ -6,19 +6,21 @@ Nothing is run here: the analysis reads the rows stored under the study's hash, 
 can follow a study that is still being extended (``--resume`` with more points or more
 replications) and always uses whatever is stored. A point's response is the metric's
 mean over the replication indices that *every* stored point of the variant has, so all
-points average the same seeds (common random numbers).
+points average the same seeds (common random numbers). The rows are read a point at a
+time (``sim.study.analysis.blocks``): only the points' means are held.
 """
 from __future__ import annotations
 
 import importlib.util
 import json
-import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from sim.errors import InputError
+from sim.study.analysis.blocks import MemoryRows, Rows, groups
 from sim.study.analysis.metamodel import Metamodel, fit
 from sim.study.analysis.sensitivity import BOOTSTRAP_SEED, RESAMPLES, Index, indices
 from sim.study.plan.factors import Factor, is_number
@@ -91,38 +93,59 @@ def _unit(f: Factor, v: Any) -> float:
     return (float(v) - f.low) / (f.high - f.low)
 
 
-def analyse(study, stored: list, kinds: dict[str, str], metrics: list[str] | None = None,
-            seed: int = BOOTSTRAP_SEED, resamples: int = RESAMPLES, study_hash: str = "") -> Analysis:
-    """Analyse the stored replications (``Stored`` rows of this study's hash)."""
+def analyse(study, stored: Rows | Iterable[Any], kinds: dict[str, str],
+            metrics: list[str] | None = None, seed: int = BOOTSTRAP_SEED,
+            resamples: int = RESAMPLES, study_hash: str = "") -> Analysis:
+    """Analyse the stored replications of this study's hash: a ``Rows`` source (the
+    store's, read a design point at a time) or its ``Stored`` rows."""
+    source = stored if hasattr(stored, "block") else MemoryRows.of_stored(stored, study.cells)
+    rows = cast(Rows, source)
     plan = plan_of_study(study)
     results, reps_used = [], {}
     for variant in study.spec.variants:
-        cells = {c.point_json: i for i, c in enumerate(c for c in study.cells
-                                                         if c.variant == variant)}
-        by_point: dict[int, dict[int, dict]] = {}
-        for s in stored:
-            if s.variant == variant and s.metrics is not None and s.point in cells:
-                by_point.setdefault(cells[s.point], {})[s.rep] = s.metrics
-        common = set.intersection(*(set(r) for r in by_point.values())) if by_point else set()
+        points = [i for i, c in enumerate(study.cells) if c.variant == variant]
+        held, common = _common(rows, points)
         reps_used[variant] = len(common)
-        names = metrics or study.metrics or sorted({m for r in by_point.values()
-                                                    for row in r.values() for m in row})
+        names = metrics or study.metrics or sorted(rows.names([points[p] for p in held]))
+        means = _means(rows, points, held, common, names)
         for metric in names:
-            results.append(_metric(plan, variant, metric, by_point, sorted(common), seed,
+            results.append(_metric(plan, variant, metric, means[metric], len(common) > 0, seed,
                                    resamples))
     return Analysis(study, study_hash, plan, properties(plan.unit), reps_used, results, kinds)
 
 
-def _metric(plan: Plan, variant: str, metric: str, by_point: dict, reps: list[int],
+def _common(rows: Rows, points: list[int]) -> tuple[list[int], np.ndarray]:
+    """The design points (indices into ``points``) with a stored replication, and the
+    replications every one of them has."""
+    held: list[int] = []
+    common = np.empty(0, dtype=np.int64)
+    for p, ci in enumerate(points):
+        reps = rows.reps(ci)
+        if len(reps):
+            common = reps if not held else np.intersect1d(common, reps, assume_unique=True)
+            held.append(p)
+    return held, common
+
+
+def _means(rows: Rows, points: list[int], held: list[int], common: np.ndarray,
+           names: list[str]) -> dict[str, dict[int, float]]:
+    """Each metric's mean at each point over the common replications with a value."""
+    means: dict[str, dict[int, float]] = {m: {} for m in names}
+    for group in groups(names, len(common)):
+        for p in held:
+            block = rows.block(points[p], group)
+            kept = block.values[np.isin(block.reps, common)]
+            for j, m in enumerate(group):
+                vals = kept[:, j][np.isfinite(kept[:, j])]
+                if len(vals):
+                    means[m][p] = float(np.mean(vals))
+    return means
+
+
+def _metric(plan: Plan, variant: str, metric: str, responses: dict[int, float], common: bool,
             seed: int, resamples: int) -> MetricAnalysis:
-    responses = {}
-    for p, rows in by_point.items():
-        vals = [float(rows[r][metric]) for r in reps
-                if rows[r].get(metric) is not None and math.isfinite(float(rows[r][metric]))]
-        if vals:
-            responses[p] = float(np.mean(vals))
     out = MetricAnalysis(variant, metric, responses)
-    if not reps:
+    if not common:
         out.note = "no replication index is stored at every point yet"
         return out
     if len(set(responses.values())) < 2:

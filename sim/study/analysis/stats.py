@@ -38,11 +38,15 @@ from typing import Any
 import numpy as np
 from scipy import stats as sps
 
+from sim.study.analysis.blocks import Block, MemoryRows, Rows, groups
+
 LEVEL = 0.95
 #: How an interval was made: a Student-t interval, a Wilson score interval, Newcombe's
 #: hybrid score interval (paired, or for independent samples), or none: every value was
 #: the same (``constant``), or there were too few (``none``).
 METHODS = ("t", "wilson", "newcombe-paired", "newcombe", "constant", "none")
+#: Values in replication order: a list, or a column of a ``Block``.
+Values = Sequence[float] | np.ndarray
 
 
 @dataclass(frozen=True)
@@ -73,7 +77,7 @@ class Estimate:
                 "ci_high": num(self.ci_high), "n": int(self.n), "method": self.method}
 
 
-def t_interval(values: Sequence[float], level: float = LEVEL) -> Estimate:
+def t_interval(values: Values, level: float = LEVEL) -> Estimate:
     """Mean with a two-sided Student-t interval (sample s.d., n − 1 degrees of freedom).
 
     All values equal: the point itself, labelled ``constant``.
@@ -109,7 +113,7 @@ def wilson_interval(successes: int, n: int, level: float = LEVEL) -> Estimate:
     return Estimate(successes / n, low, high, n, "wilson")
 
 
-def _binary(values: Sequence[float], what: str) -> np.ndarray:
+def _binary(values: Values, what: str) -> np.ndarray:
     x = np.asarray(values, dtype=float)
     bad = x[(x != 0) & (x != 1)]
     if len(bad):
@@ -117,7 +121,7 @@ def _binary(values: Sequence[float], what: str) -> np.ndarray:
     return x
 
 
-def estimate(values: Sequence[float], kind: str, level: float = LEVEL) -> Estimate:
+def estimate(values: Values, kind: str, level: float = LEVEL) -> Estimate:
     """The right interval for a metric kind: Wilson for "binary", Student-t otherwise."""
     if kind == "binary":
         x = _binary(values, "binary metric")
@@ -125,7 +129,7 @@ def estimate(values: Sequence[float], kind: str, level: float = LEVEL) -> Estima
     return t_interval(values, level)
 
 
-def paired_difference(a: Sequence[float], b: Sequence[float], level: float = LEVEL) -> Estimate:
+def paired_difference(a: Values, b: Values, level: float = LEVEL) -> Estimate:
     """Mean of a[i] − b[i] with a t-interval on the differences (a paired t-interval)."""
     if len(a) != len(b):
         raise ValueError("paired samples must have the same length")
@@ -149,7 +153,7 @@ def newcombe_phi(both: int, only_a: int, only_b: int, neither: int) -> float:
     return cross / math.sqrt(margins)
 
 
-def binary_difference(a: Sequence[float], b: Sequence[float], paired: bool = True,
+def binary_difference(a: Values, b: Values, paired: bool = True,
                       level: float = LEVEL) -> Estimate:
     """Proportion of a minus proportion of b (0/1 values) with Newcombe's hybrid score
     interval, inside [−1, 1].
@@ -202,16 +206,6 @@ class Summary:
                    for e in self.intervals(metrics))
 
 
-def _value(row: Mapping[str, Any] | None, metric: str) -> float | None:
-    if row is None:
-        return None
-    v = row.get(metric)
-    if v is None:
-        return None
-    v = float(v)
-    return v if math.isfinite(v) else None
-
-
 def summarize(cells: Sequence[Any], baseline: str, rows: Mapping[tuple[int, int], Mapping],
               metrics: Sequence[str], kinds: Mapping[str, str], reps: int | None = None,
               paired: bool = True) -> Summary:
@@ -225,31 +219,52 @@ def summarize(cells: Sequence[Any], baseline: str, rows: Mapping[tuple[int, int]
     taken in replication order. A replication that failed, or lacks a metric, is left out
     of that metric (and out of any pair it belongs to).
     """
-    by_cell: dict[int, list[int]] = {}
-    for (ci, rep) in sorted(rows):
-        if reps is None or rep < reps:
-            by_cell.setdefault(ci, []).append(rep)
-    est: dict[str, dict[str, Estimate]] = {}
-    for ci, cell in enumerate(cells):
-        table = est[cell.label] = {}
-        for m in metrics:
-            vals = [v for r in by_cell.get(ci, []) if (v := _value(rows[(ci, r)], m)) is not None]
-            table[m] = estimate(vals, kinds.get(m, "real"))
-    diffs: dict[str, dict[str, Estimate]] = {}
+    source = MemoryRows(rows)
+    return summarize_rows(cells, baseline, source, metrics, kinds, reps, paired, source.most())
+
+
+def summarize_rows(cells: Sequence[Any], baseline: str, source: Rows, metrics: Sequence[str],
+                   kinds: Mapping[str, str], reps: int | None = None, paired: bool = True,
+                   most: int = 0) -> Summary:
+    """``summarize`` on outcomes read a cell at a time from ``source``: each cell's block
+    once, beside its factor point's baseline block (``most``: the most replications a
+    cell has, which sizes the groups of metrics read at once)."""
+    est: dict[str, dict[str, Estimate]] = {cell.label: {} for cell in cells}
     base_at = {c.point: i for i, c in enumerate(cells) if c.variant == baseline}
-    for ci, cell in enumerate(cells):
-        bi = base_at.get(cell.point)
-        if cell.variant == baseline or bi is None:
-            continue
-        common = sorted(set(by_cell.get(ci, [])) & set(by_cell.get(bi, [])))
-        table = diffs[f"{cell.label} - {cells[bi].label}"] = {}
-        for m in metrics:
-            pairs = [(a, b) for r in common
-                     if (a := _value(rows[(ci, r)], m)) is not None
-                     and (b := _value(rows[(bi, r)], m)) is not None]
-            first, second = [p[0] for p in pairs], [p[1] for p in pairs]
-            if kinds.get(m, "real") == "binary":
-                table[m] = binary_difference(first, second, paired=paired)
-            else:
-                table[m] = paired_difference(first, second)
+    against = {ci: base_at[c.point] for ci, c in enumerate(cells)
+               if c.variant != baseline and c.point in base_at}
+    diffs: dict[str, dict[str, Estimate]] = {
+        f"{cells[ci].label} - {cells[bi].label}": {} for ci, bi in against.items()}
+    at_point: dict[Any, list[int]] = {}
+    for ci, c in enumerate(cells):
+        at_point.setdefault(c.point, []).append(ci)
+    for group in groups(metrics, most or reps or 1):
+        for point, members in at_point.items():
+            bi = base_at.get(point)
+            base = source.block(bi, group, reps) if bi is not None else None
+            for ci in members:
+                block = base if ci == bi and base is not None else source.block(ci, group, reps)
+                for j, m in enumerate(group):
+                    est[cells[ci].label][m] = estimate(block.column(j), kinds.get(m, "real"))
+                if ci in against and base is not None:
+                    _differences(diffs[f"{cells[ci].label} - {cells[against[ci]].label}"], block,
+                                 base, group, kinds, paired)
     return Summary(est, diffs)
+
+
+def _differences(table: dict[str, Estimate], block: Block, base: Block, metrics: Sequence[str],
+                 kinds: Mapping[str, str], paired: bool) -> None:
+    """Each metric's difference of ``block`` from ``base`` over the replications both have
+    a value of, in replication order."""
+    # Both are increasing: where each of the cell's replications would sit in the base's.
+    at = np.searchsorted(base.reps, block.reps)
+    hit = at < len(base.reps)
+    hit[hit] = base.reps[at[hit]] == block.reps[hit]
+    mine, theirs = np.nonzero(hit)[0], at[hit]
+    for j, m in enumerate(metrics):
+        a, b = block.values[mine, j], base.values[theirs, j]
+        both = np.isfinite(a) & np.isfinite(b)
+        if kinds.get(m, "real") == "binary":
+            table[m] = binary_difference(a[both], b[both], paired=paired)
+        else:
+            table[m] = paired_difference(a[both], b[both])

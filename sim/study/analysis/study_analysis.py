@@ -23,6 +23,7 @@ from sim.metrics import metric_kinds
 from sim.study.analysis.responses import Analysis, MetricAnalysis, analyse, missing_extra
 from sim.study.plan.study_file import Study, load_study
 from sim.study.reports.farming import as_dict, responses, text, write_files
+from sim.study.run.rows import StoreRows
 from sim.study.run.store import ResultStore
 
 __all__ = ["StudyAnalysis", "analyse_study"]
@@ -105,16 +106,16 @@ def analyse_stored(study: Study | str, db: str, metrics: list[str] | None, crn: 
     crn = arguments.flag(crn, "crn")
     resamples = arguments.whole(resamples, names["resamples"], 1, 100_000)
     key = study.key(crn)
-    with ResultStore(db) as store:
-        stored = store.load(key)
-    if not stored:
-        raise InputError(f"holds no replications of study '{study.name}' (hash {key}); run "
-                         f"`sim study {study.path} --db {db}` first", file=str(db),
-                         place=names["db"])
-    kinds: dict[str, str] = dict(metric_kinds(study.scenario))
-    unknown = [m for m in metrics or [] if kinds and m not in kinds]
-    if unknown:
-        raise InputError(f"unknown metric '{unknown[0]}' (expected one of {sorted(kinds)})",
-                         place=names["metrics"])
-    return StudyAnalysis(analyse(study, stored, kinds, metrics, resamples=resamples,
-                                 study_hash=key), db)
+    ResultStore(db).close()   # its checks: a file that is not a results store is refused
+    with StoreRows(db, key, study.cells) as rows:
+        if not rows.check():   # every row read once, as the store would load them
+            raise InputError(f"holds no replications of study '{study.name}' (hash {key}); "
+                             f"run `sim study {study.path} --db {db}` first", file=str(db),
+                             place=names["db"])
+        kinds: dict[str, str] = dict(metric_kinds(study.scenario))
+        unknown = [m for m in metrics or [] if kinds and m not in kinds]
+        if unknown:
+            raise InputError(f"unknown metric '{unknown[0]}' (expected one of {sorted(kinds)})",
+                             place=names["metrics"])
+        return StudyAnalysis(analyse(study, rows, kinds, metrics, resamples=resamples,
+                                     study_hash=key), db)

@@ -185,8 +185,8 @@ def _analysis(run: StudyRun, folder: str) -> str:
     from sim.study.analysis.responses import analyse
     from sim.study.reports.farming import text, write_files
 
-    stored = [run.records[k] for k in sorted(run.records)]
-    result = analyse(run.study, stored, dict(run.kinds), run.metrics, study_hash=run.study_hash)
+    with run.reader() as rows:
+        result = analyse(run.study, rows, dict(run.kinds), run.metrics, study_hash=run.study_hash)
     pictures = [p for p in write_files(result, os.path.join(folder, "analysis")) if p.endswith(".png")]
     return ("<h2>Analysis of the design (as <code>sim analyse</code>)</h2>"
             f"<pre>{escape(text(result, 'this run'))}</pre>" + _figures(pictures, "analysis"))

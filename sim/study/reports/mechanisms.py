@@ -56,7 +56,8 @@ def rule_counts(run: StudyRun, reps: int = RULE_COUNT_REPS) -> tuple[list[str], 
 
     counts: dict[str, Counter] = {}
     for ci, cell in enumerate(run.study.cells[:RULE_COUNT_CELLS]):
-        seeds = [run.records[(ci, r)].seed for r in range(min(reps, run.replications)) if (ci, r) in run.records]
+        with run.reader() as rows:
+            seeds = [s.seed for s in rows.records(ci, 0, min(reps, run.replications))]
         counts[cell.label] = RuleCounts([
             Counter(r["rule"] for r in run_battle(cell.scenario, seed).log.records if r.get("rule"))
             for seed in seeds])

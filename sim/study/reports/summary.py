@@ -1,5 +1,5 @@
-"""What a study shows its user: a table, a JSON object and a CSV file (its headline:
-``sim.study.reports.headline``).
+"""What a study shows its user: a table and a JSON object (its headline:
+``sim.study.reports.headline``; its CSV file: ``sim.study.reports.replications_csv``).
 
 The JSON object is the contract: ``{"study": NAME, "variants": {CELL: {METRIC: {"mean",
 "ci_low", "ci_high", "n", "method"}}}, "differences": {"CELL - BASELINE_CELL": {METRIC:
@@ -22,7 +22,6 @@ import json
 import math
 from typing import Any, cast
 
-from sim.files import write_text
 from sim.study.analysis.stats import Estimate, Summary
 from sim.study.plan.study_file import package_version, value_text
 from sim.study.run.runner import StudyRun
@@ -198,28 +197,3 @@ def _spread(values: list[Any]) -> str:
                 f"({len(set(numbers))} distinct values)")
     levels = list(dict.fromkeys(json.dumps(v, sort_keys=True) for v in values))
     return f"levels {', '.join(levels)}"
-
-
-def write_csv(run: StudyRun, path: str) -> int:
-    """Every recorded replication of the study (failures too), one row each; returns
-    the row count (InputError naming the file if it cannot be written)."""
-    import pandas as pd
-
-    keys = [k for k, _ in run.study.cells[0].point] if run.study.cells else []
-    rows = []
-    for (ci, rep) in sorted(run.records):
-        rec, cell = run.records[(ci, rep)], run.study.cells[ci]
-        row = {"study": run.study.name, "study_hash": run.study_hash, "cell": cell.label,
-               "variant": cell.variant, **dict(cell.point), "rep": rep, "seed": rec.seed,
-               "status": "ok" if rec.metrics is not None else "failed",
-               "version": rec.version, "scenario_hash": rec.scenario_hash}
-        row.update({metric_column(m): v for m, v in rec.metrics.items()} if rec.metrics is not None
-                   else {"error": rec.error})
-        rows.append(row)
-    frame = pd.DataFrame(rows)
-    lead = ["study", "study_hash", "cell", "variant", *keys, "rep", "seed", "status",
-            "version", "scenario_hash"]
-    rest = sorted(c for c in frame.columns if c not in lead)
-    frame = frame.reindex(columns=lead + rest)
-    write_text(path, frame.to_csv(index=False))
-    return len(frame)

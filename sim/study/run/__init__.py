@@ -1,6 +1,9 @@
 """How a study runs.
 
 - ``runner``: plans, runs, stores and summarizes; the precision stopping rule;
+- ``study_run``: a run: per cell, which replications are recorded (``reps``), and its store
+  (the ``--db`` or a temporary one), which it reads back a cell at a time (``rows``);
+- ``resume``: opening a run, with what a store holds of it and the rows it adopts;
 - ``executors``: one core, a process pool or Dask; batches of replications per task;
 - ``scheduler``: joining a Dask scheduler (the address and its handshake, with timeouts);
 - ``store``: the SQLite results store (resumable, duplicate-free);

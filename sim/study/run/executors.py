@@ -17,7 +17,7 @@ import math
 import time
 import traceback
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import islice
@@ -173,13 +173,21 @@ class ProcessExecutor:
                 pool.shutdown(wait=True, cancel_futures=True)
 
     def run(self, tasks: Iterable[Task]) -> Iterator[list[Outcome]]:
+        # A bounded number of tasks in flight (as on Dask), each let go once its result is
+        # here: the client holds a few tasks and results, not the whole study's.
         pool = cast(ProcessPoolExecutor, self.pool)   # started by __enter__
-        futures = [pool.submit(run_task, t) for t in tasks]
+        todo = iter(tasks)
+        live = {pool.submit(run_task, t) for t in islice(todo, in_flight(self.workers))}
         try:
-            for fut in as_completed(futures):
-                yield fut.result()
+            while live:
+                finished, live = wait(live, return_when=FIRST_COMPLETED)
+                for fut in finished:
+                    task = next(todo, None)
+                    if task is not None:
+                        live.add(pool.submit(run_task, task))
+                    yield fut.result()
         finally:
-            for fut in futures:
+            for fut in live:
                 fut.cancel()
 
 

@@ -7,29 +7,33 @@ The runner owns the two rules that make results reproducible:
 2. statistics are computed from outcomes keyed by (cell, replication) and read in that
    order, never in arrival order.
 
-With a store, each batch is committed as it arrives, and ``resume`` loads what is stored
-first and runs only the rest. With a precision target the study runs the first ``batch``
-replications of every cell, checks every reported interval, and adds ``batch`` more until
-each half-width is within the target or the cap is reached; the decision at n looks only
-at replications 0..n−1, so it is the same however the work was split or resumed.
+Each batch is committed to the run's store as it arrives (the ``--db``, or a temporary
+one of the run's own) and no outcome is kept in memory: the statistics read the store
+back a cell at a time (``sim.study.run.study_run``), so the client's memory depends on
+the study's cells, not on its replications, and tasks are made as the executor asks for
+them. ``resume`` records what is stored first and runs only the rest. With a precision
+target the study runs the first ``batch`` replications of every cell, checks every
+reported interval, and adds ``batch`` more until each half-width is within the target or
+the cap is reached; the decision at n looks only at replications 0..n−1, so it is the
+same however the work was split or resumed.
 """
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass, field
-from functools import cached_property
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from itertools import islice
 from typing import Any, cast
 
-from sim.errors import InputError
-from sim.metrics import metric_kinds
-from sim.study.analysis.stats import Summary, summarize
+from sim.study.analysis.stats import Summary, summarize_rows
 from sim.study.plan.seeds import replication_seed
 from sim.study.plan.study_file import Precision, Study, package_version
 from sim.study.run import provenance
 from sim.study.run.executors import DEFAULT_BATTLE, SerialExecutor, Task, task_size
-from sim.study.run.provenance import Made, Mixed
+from sim.study.run.resume import open_run
 from sim.study.run.store import ResultStore, Stored
-from sim.systems.registry import MetricKind
+from sim.study.run.study_run import StudyRun
+
+__all__ = ["PrecisionTarget", "StudyRun", "open_run", "precision_target", "run_jobs", "run_study"]
 
 
 @dataclass(frozen=True)
@@ -57,41 +61,6 @@ def precision_target(study: Study, half_width: float | None = None,
     return PrecisionTarget(half, cap, min(batch, cap), metrics)
 
 
-@dataclass
-class StudyRun:
-    """What a finished study produced: its outcomes in (cell, rep) order and a summary."""
-
-    study: Study
-    crn: bool
-    study_hash: str
-    replications: int  # the N per cell that the summary is computed from
-    metrics: list[str]
-    kinds: dict[str, MetricKind]
-    records: dict[tuple[int, int], Stored] = field(default_factory=dict)
-    summary: Summary | None = None
-    resumed: int = 0  # replications loaded from the store rather than run
-    other_versions: list[str] = field(default_factory=list)  # of resumed rows, if not ours
-    notes: list[str] = field(default_factory=list)  # things the user should know
-    ran: int = 0
-    stop: str = "replications"  # or "precision" (target met) or "cap" (target not met)
-    made_by: Made = ()  # the code this run's battles run
-    mixed_code: Mixed | None = None  # resumed rows that other code made (--allow-changed-code)
-
-    @cached_property
-    def index(self) -> dict[tuple[str, str], int]:
-        """Each cell's index by (variant, factor point's canonical JSON)."""
-        return {(c.variant, c.point_json): i for i, c in enumerate(self.study.cells)}
-
-    @property
-    def failures(self) -> list[Stored]:
-        return [self.records[k] for k in sorted(self.records) if self.records[k].metrics is None]
-
-    def rows(self) -> dict[tuple[int, int], dict[str, Any]]:
-        """Metrics of the successful replications < N, keyed (cell, rep), in that order."""
-        return {k: m for k in sorted(self.records)
-                if (m := self.records[k].metrics) is not None and k[1] < self.replications}
-
-
 def run_study(study: Study, *, executor=None, replications: int | None = None,
               precision: PrecisionTarget | None = None, crn: bool = True,
               store: ResultStore | None = None, resume: bool = False, progress=None,
@@ -109,174 +78,113 @@ def run_study(study: Study, *, executor=None, replications: int | None = None,
     if study.battle is not None and battle == DEFAULT_BATTLE:
         battle = study.battle   # a study of branches: each replication a branch (sim.decide)
     run = open_run(study, crn, store, resume, allow_changed_code)
+    try:
+        _run(run, executor, replications, precision, progress, battle, per_task)
+    finally:
+        run.finish()
+    return run
+
+
+def _run(run: StudyRun, executor, replications: int | None, precision: PrecisionTarget | None,
+         progress, battle: str, per_task: int | None) -> None:
+    """Run to the count, or to the precision target; the summary of where it stopped."""
     if precision is None:
         # None (a TypeError in _ensure) if a study with a precision target in its file is
         # run with neither replications nor a PrecisionTarget (as sim.run_study does).
-        n = cast(int, replications if replications is not None else study.spec.replications)
-        _ensure(run, n, executor, store, progress, battle, per_task)
+        n = cast(int, replications if replications is not None else run.study.spec.replications)
+        _ensure(run, n, executor, progress, battle, per_task)
         run.replications = n
         run.summary = _summarize(run, n)
-        return run
+        return
     n = min(precision.batch, precision.max_replications)
     while True:
-        _ensure(run, n, executor, store, progress, battle, per_task)
+        _ensure(run, n, executor, progress, battle, per_task)
         run.replications = n
         run.summary = _summarize(run, n)
         if run.summary.precise(precision.half_width, precision.metrics):
             run.stop = "precision"
-            return run
+            return
         if n >= precision.max_replications:
             run.stop = "cap"
-            return run
+            return
         n = min(n + precision.batch, precision.max_replications)
 
 
-def open_run(study: Study, crn: bool, store: ResultStore | None, resume: bool,
-             allow_changed_code: bool = False) -> StudyRun:
-    """A study's run before any battle: registered in ``store`` and, with ``resume``, holding
-    what it stores (and the rows it adopts from earlier configurations of the study).
-    Without ``resume``, a store that already holds rows of this study is an
-    ``InputError``; so is, with it, one whose rows other code made
-    (``sim.study.run.provenance``), unless ``allow_changed_code``."""
-    key = study.key(crn)
-    run = StudyRun(study, crn, key, 0, list(study.metrics or []), metric_kinds(study.scenario),
-                   made_by=provenance.made_by(study))
-    if store is None:
-        return run
-    rows, fails = store.counts(key)
-    if (rows or fails) and not resume:
-        raise InputError(f"already holds {rows + fails} replications of study "
-                         f"'{study.name}' (hash {key}); add --resume to continue it, "
-                         f"or give another --db", file=store.path, place="--db")
-    others = store.other_hashes(study.name, key)
-    adopted: list[Stored] = []
-    codes: list[str] = []
-    if resume:
-        _load(run, store)
-        adopted, sources = _adoptable(run, store, others)
-        stored = store.codes([key, *sources])
-        made = [provenance.loads(c, store.path) for c in stored]
-        versions = sorted({s.version for s in [*run.records.values(), *adopted]})
-        run.mixed_code = provenance.check(made, run.made_by, study.name, store.path,
-                                          allow_changed_code, versions)
-        codes = [json.dumps(c, sort_keys=True, separators=(",", ":")) for c in stored]
-    store.register(key, study.name, study.config(crn))
-    if resume:
-        # The adopted rows under this study's hash, and every code its rows were made by.
-        store.add(key, adopted, codes)
-        for s in adopted:
-            run.records[(run.index[(s.variant, s.point)], s.rep)] = s
-        run.resumed = len(run.records)
-        run.other_versions = sorted({s.version for s in run.records.values()} - {package_version()})
-        if run.mixed_code is not None:
-            run.notes.append(f"the results mix code (resumed with {provenance.OPTION}): "
-                             f"{run.mixed_code.changes}")
-        if adopted:
-            run.notes.append(
-                f"{len(adopted)} replications of the same cells reused from an earlier "
-                f"configuration of '{study.name}' in {store.path} (a design with fewer "
-                "points), not run again")
-        elif not run.resumed and others:
-            run.notes.append(
-                f"nothing to resume: {store.path} holds '{study.name}' only as another "
-                f"configuration (hash {others[-1]}: a changed seed, CRN mode, scenario or "
-                "variant), so every replication runs afresh")
-    return run
-
-
-def _load(run: StudyRun, store: ResultStore) -> None:
-    for s in store.load(run.study_hash):
-        ci = run.index.get((s.variant, s.point))
-        if ci is not None:
-            run.records[(ci, s.rep)] = s
-
-
-def _adoptable(run: StudyRun, store: ResultStore, others: list[str]) -> tuple[list[Stored], list[str]]:
-    """The rows stored under earlier hashes of this study for cells it still has, and those
-    hashes: the same variant and point, the same resolved scenario (hash) and the seed this
-    study would give the replication, so they are the very battles it would run. A design
-    extended with more points (or stacks) thereby reruns nothing. ``open_run`` stores them
-    under the new hash too, so the store alone says what the study holds."""
-    study = run.study
-    taken: dict[tuple[int, int], Stored] = {}
-    sources = []
-    for other in reversed(others):  # the newest first
-        before = len(taken)
-        for s in store.load(other):
-            ci = run.index.get((s.variant, s.point))
-            if ci is None or (ci, s.rep) in run.records or (ci, s.rep) in taken:
-                continue
-            cell = study.cells[ci]
-            seed = replication_seed(study.spec.seed, s.rep, crn=run.crn, variant=cell.variant,
-                                    point=cell.point_json)
-            if s.scenario_hash == cell.scenario_hash and s.seed == seed:
-                taken[(ci, s.rep)] = s
-        if len(taken) > before:
-            sources.append(other)
-    return list(taken.values()), sources
-
-
-def _ensure(run: StudyRun, n: int, executor, store, progress, battle: str,
+def _ensure(run: StudyRun, n: int, executor, progress, battle: str,
             per_task: int | None) -> None:
     """Run every replication < n of every cell that is not yet recorded."""
     cells = run.study.cells
-    todo = [(ci, rep) for rep in range(n) for ci in range(len(cells))
-            if (ci, rep) not in run.records]
+    todo = {ci: run.reps(ci).missing(n) for ci in range(len(cells))}
+    count = sum(n - run.reps(ci).below(n) for ci in range(len(cells)))
     if progress is not None:
         progress.total = len(cells) * n
-        progress.n = len(cells) * n - len(todo)
+        progress.n = len(cells) * n - count
         progress.refresh()
-    run_jobs(run, todo, executor, store, progress, battle, per_task)
+    run_jobs(run, todo, count, executor, progress, battle, per_task)
 
 
-def run_jobs(run: StudyRun, todo: list[tuple[int, int]], executor, store, progress,
+def run_jobs(run: StudyRun, todo: Mapping[int, Iterable[int]], count: int, executor, progress,
              battle: str = DEFAULT_BATTLE, per_task: int | None = None) -> None:
-    """Run the replications ``todo`` ((cell, rep) pairs), record and store each batch as
-    it arrives; ``progress`` (tqdm-like) is updated as they finish."""
-    if not todo:
+    """Run the replications ``todo`` (cell -> its replications, in order; ``count`` of
+    them in all), storing each batch as it arrives and recording it; ``progress``
+    (tqdm-like) is updated as they finish."""
+    if not count:
         return
-    study = run.study
-    cells = study.cells
-    size = per_task or task_size(len(todo), getattr(executor, "workers", 1),
+    cells = run.study.cells
+    size = per_task or task_size(count, getattr(executor, "workers", 1),
                                  getattr(executor, "most_per_task", 50))
-    per_cell: dict[int, list[int]] = {}
-    for ci, rep in todo:
-        per_cell.setdefault(ci, []).append(rep)
-    chunks = {ci: [reps[i:i + size] for i in range(0, len(reps), size)]
-              for ci, reps in per_cell.items()}
-    # Recipes, not scenarios: a worker builds each cell's scenario once (sim.study.plan.cells).
-    shipped = {ci: cells[ci].recipe() for ci in chunks}
-    tasks = []
-    # Interleave cells so every variant advances together (and a killed run has some of each).
-    for k in range(max(len(c) for c in chunks.values())):
-        for ci in sorted(chunks):
-            if k < len(chunks[ci]):
-                cell = cells[ci]
-                jobs = tuple((rep, replication_seed(study.spec.seed, rep, crn=run.crn,
-                                                    variant=cell.variant, point=cell.point_json))
-                             for rep in chunks[ci][k])
-                tasks.append(Task(battle, ci, shipped[ci], cell.scenario_hash, jobs))
     version = package_version()
     made = [provenance.dumps(run.made_by)]
-    for outcomes in executor.run(tasks):
+    store = cast(ResultStore, run.store)   # every run has one (open_run)
+    for outcomes in executor.run(_tasks(run, todo, size, battle)):
         batch = []
         for o in outcomes:
             cell = cells[o.cell]
-            s = Stored(cell.variant, cell.point_json, o.rep, o.seed, o.metrics, version,
-                       cell.scenario_hash, o.error, o.traceback)
-            run.records[(o.cell, o.rep)] = s
-            batch.append(s)
-        if store is not None:
-            store.add(run.study_hash, batch, made)
+            batch.append(Stored(cell.variant, cell.point_json, o.rep, o.seed, o.metrics, version,
+                                cell.scenario_hash, o.error, o.traceback))
+        store.add(run.study_hash, batch, made)
+        for o in outcomes:
+            run.reps(o.cell).add(o.rep)
         run.ran += len(batch)
         if progress is not None:
             progress.update(len(batch))
 
 
+def _tasks(run: StudyRun, todo: Mapping[int, Iterable[int]], size: int,
+           battle: str) -> Iterator[Task]:
+    """The tasks of ``todo``, made as the executor asks for them: each cell's replications
+    in batches of ``size``, the cells interleaved so every variant advances together (and
+    a killed run has some of each)."""
+    study = run.study
+    chunks = {ci: _batches(iter(todo[ci]), size) for ci in sorted(todo)}
+    # Recipes, not scenarios: a worker builds each cell's scenario once (sim.study.plan.cells).
+    shipped: dict[int, Any] = {}
+    while chunks:
+        for ci in list(chunks):
+            reps = next(chunks[ci], None)
+            if reps is None:
+                del chunks[ci]
+                continue
+            cell = study.cells[ci]
+            if ci not in shipped:
+                shipped[ci] = cell.recipe()
+            jobs = tuple((rep, replication_seed(study.spec.seed, rep, crn=run.crn,
+                                                variant=cell.variant, point=cell.point_json))
+                         for rep in reps)
+            yield Task(battle, ci, shipped[ci], cell.scenario_hash, jobs)
+
+
+def _batches(reps: Iterator[int], size: int) -> Iterator[list[int]]:
+    while batch := list(islice(reps, size)):
+        yield batch
+
+
 def _summarize(run: StudyRun, n: int) -> Summary:
-    rows = run.rows()
-    if not run.metrics:
-        # No metric list in the study: report every metric the battles produced.
-        run.metrics = sorted({m for r in rows.values() for m in r})
-    return summarize(run.study.cells, run.study.baseline, rows, run.metrics, run.kinds, reps=n,
-                     paired=run.crn)
+    """The summary of the replications < n, read from the store a cell at a time."""
+    cells = run.study.cells
+    with run.reader() as rows:
+        if not run.metrics:
+            # No metric list in the study: report every metric the battles produced.
+            run.metrics = sorted(rows.names(range(len(cells)), n))
+        return summarize_rows(cells, run.study.baseline, rows, run.metrics, run.kinds, n,
+                              paired=run.crn, most=n)

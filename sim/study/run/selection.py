@@ -131,29 +131,41 @@ def run_selection(study: Study, spec: SelectSpec, *, executor=None, crn: bool = 
     that other code made only with ``allow_changed_code``)."""
     executor = executor or SerialExecutor()
     run = open_run(study, crn, store, resume, allow_changed_code)
+    try:
+        return _select(run, spec, executor, progress, batch, battle, per_task)
+    finally:
+        run.finish()
+
+
+def _select(run: StudyRun, spec: SelectSpec, executor, progress, batch: int, battle: str,
+            per_task: int | None) -> SelectRun:
+    """KN on the run's cells, its sampler running (and storing) what the store lacks."""
+    study = run.study
     run.metrics = [spec.metric]
     metric = spec.metric
-    held = set(run.records)
+    held = {ci: run.reps(ci).copy() for ci in range(len(study.cells))}
 
     def sample(systems, start: int, stop: int) -> np.ndarray:
-        todo = [(ci, rep) for rep in range(start, stop) for ci in systems
-                if (ci, rep) not in run.records]
+        todo = {ci: missing for ci in systems
+                if (missing := [rep for rep in range(start, stop) if rep not in run.reps(ci)])}
+        count = sum(len(reps) for reps in todo.values())
         if progress is not None:
-            progress.total = (progress.total or 0) + len(todo)
+            progress.total = (progress.total or 0) + count
             progress.refresh()
-        run_jobs(run, todo, executor, store, progress, battle, per_task)
+        run_jobs(run, todo, count, executor, progress, battle, per_task)
         out = np.empty((len(systems), stop - start))
-        for a, ci in enumerate(systems):
-            for j, rep in enumerate(range(start, stop)):
-                out[a, j] = _value(run.records[(ci, rep)], metric)
+        with run.reader() as rows:
+            for a, ci in enumerate(systems):
+                for j, record in enumerate(rows.records(ci, start, stop)):
+                    out[a, j] = _value(record, metric)
         return out
 
     selection = kn(sample, len(study.cells), delta=spec.delta, alpha=spec.alpha, n0=spec.n0,
                    maximise=spec.maximise, batch=batch, cap=spec.cap, names=spec.places)
     run.replications = selection.stage
-    used = {(ci, rep) for ci, n in enumerate(selection.counts) for rep in range(n)}
+    from_store = sum(held[ci].below(n) for ci, n in enumerate(selection.counts))
     done = SelectRun(run, spec, selection, str(run.kinds.get(metric, "real")), list(run.notes),
-                     len(used & held))
+                     from_store)
     labels = done.labels
     for i, j in selection.zero_pairs:
         done.notes.append(f"{labels[i]} and {labels[j]} gave the same {metric} in each of the "

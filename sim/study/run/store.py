@@ -94,6 +94,65 @@ COLUMNS = {
 }
 
 
+@contextmanager
+def guard(path: str, doing: str, after: str = "") -> Iterator[None]:
+    """SQLite's errors (a damaged file, a full disk, a read-only file) as one line.
+
+    A damaged schema may be reported in text that is not UTF-8 (the names of its
+    tables): Python then fails to decode SQLite's own message, which is damage too.
+    """
+    try:
+        yield
+    except sqlite3.Error as exc:
+        raise InputError(f"cannot {doing} ({exc}){after}", file=path, place="--db") from None
+    except UnicodeDecodeError:
+        raise InputError(f"cannot {doing} (the database is damaged: SQLite reports it in "
+                         f"text that is not UTF-8){after}; give another --db",
+                         file=path, place="--db") from None
+
+
+def parse_json(path: str, text: Any, table: str, column: str) -> Any:
+    """A JSON column's value; an ``InputError`` naming the store when it is not JSON."""
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError, RecursionError):
+        raise InputError(f"a row of table {table} holds a {column} that is not JSON "
+                         f"(got {str(text)[:40]!r}); give another --db", file=path,
+                         place="--db") from None
+
+
+def check_row(path: str, table: str, texts: tuple, whole: tuple, metrics: Any) -> None:
+    """Refuse a row that this store could not have written (an ``InputError``)."""
+    fine = (all(isinstance(t, str) for t in texts)
+            and all(isinstance(n, int) and n >= 0 for n in whole)
+            and isinstance(metrics, dict)
+            and all(isinstance(k, str) and isinstance(x, (int, float)) and not isinstance(x, bool)
+                    for k, x in metrics.items()))
+    if not fine:
+        raise InputError(f"a row of table {table} is not one this store writes (replication "
+                         f"{whole[0]!r}: expected text keys, whole-number rep and seed, "
+                         "metrics a JSON object of numbers); give another --db",
+                         file=path, place="--db")
+
+
+def stored_rows(conn: sqlite3.Connection, path: str, study_hash: str) -> Iterator[Stored]:
+    """Every row stored for a study, checked, one at a time: replications, then failures."""
+    with guard(path, "read it"):
+        ok = conn.execute(
+            "SELECT variant, point, rep, seed, metrics, version, scenario_hash "
+            "FROM replications WHERE study_hash = ?", (study_hash,))
+        for v, p, r, s, m, ver, sh in ok:
+            metrics = parse_json(path, m, "replications", "metrics")
+            check_row(path, "replications", (v, p, ver, sh), (r, s), metrics)
+            yield Stored(v, p, r, s, metrics, ver, sh)
+        bad = conn.execute(
+            "SELECT variant, point, rep, seed, error, traceback, version, scenario_hash "
+            "FROM failures WHERE study_hash = ?", (study_hash,))
+        for v, p, r, s, e, tb, ver, sh in bad:
+            check_row(path, "failures", (v, p, ver, sh, e, tb), (r, s), {})
+            yield Stored(v, p, r, s, None, ver, sh, e, tb)
+
+
 class ResultStore:
     """A results database file; bad files are ``InputError`` naming the file.
 
@@ -171,22 +230,8 @@ class ResultStore:
             raise RuntimeError(f"the results store {self.path} is closed")
         return self._conn
 
-    @contextmanager
-    def _guard(self, doing: str, after: str = "") -> Iterator[None]:
-        """SQLite's errors (a damaged file, a full disk, a read-only file) as one line.
-
-        A damaged schema may be reported in text that is not UTF-8 (the names of its
-        tables): Python then fails to decode SQLite's own message, which is damage too.
-        """
-        try:
-            yield
-        except sqlite3.Error as exc:
-            raise InputError(f"cannot {doing} ({exc}){after}", file=self.path,
-                             place="--db") from None
-        except UnicodeDecodeError:
-            raise InputError(f"cannot {doing} (the database is damaged: SQLite reports it in "
-                             f"text that is not UTF-8){after}; give another --db",
-                             file=self.path, place="--db") from None
+    def _guard(self, doing: str, after: str = ""):
+        return guard(self.path, doing, after)
 
     def close(self) -> None:
         """Close the connection (committed batches are already on disk)."""
@@ -231,12 +276,7 @@ class ResultStore:
         return self._json(row[0], "studies", "config") if row else None
 
     def _json(self, text: Any, table: str, column: str) -> Any:
-        try:
-            return json.loads(text)
-        except (TypeError, ValueError, RecursionError):
-            raise InputError(f"a row of table {table} holds a {column} that is not JSON "
-                             f"(got {str(text)[:40]!r}); give another --db", file=self.path,
-                             place="--db") from None
+        return parse_json(self.path, text, table, column)
 
     def codes(self, study_hashes: Iterable[str]) -> list[Any]:
         """The codes (parsed JSON) that made the rows of these studies, each once, oldest
@@ -275,32 +315,10 @@ class ResultStore:
 
     def load(self, study_hash: str) -> list[Stored]:
         """Everything stored for a study: replications, then failures; a row that this
-        store could not have written is an ``InputError``."""
-        with self._guard("read it"):
-            ok = self.conn.execute(
-                "SELECT variant, point, rep, seed, metrics, version, scenario_hash "
-                "FROM replications WHERE study_hash = ?", (study_hash,)).fetchall()
-            bad = self.conn.execute(
-                "SELECT variant, point, rep, seed, error, traceback, version, scenario_hash "
-                "FROM failures WHERE study_hash = ?", (study_hash,)).fetchall()
-        out = []
-        for v, p, r, s, m, ver, sh in ok:
-            metrics = self._json(m, "replications", "metrics")
-            self._check_row("replications", (v, p, ver, sh), (r, s), metrics)
-            out.append(Stored(v, p, r, s, metrics, ver, sh))
-        for v, p, r, s, e, tb, ver, sh in bad:
-            self._check_row("failures", (v, p, ver, sh, e, tb), (r, s), {})
-            out.append(Stored(v, p, r, s, None, ver, sh, e, tb))
-        return out
+        store could not have written is an ``InputError`` (``rows``: one at a time)."""
+        return list(self.rows(study_hash))
 
-    def _check_row(self, table: str, texts: tuple, whole: tuple, metrics: Any) -> None:
-        fine = (all(isinstance(t, str) for t in texts)
-                and all(isinstance(n, int) and n >= 0 for n in whole)
-                and isinstance(metrics, dict)
-                and all(isinstance(k, str) and isinstance(x, (int, float)) and not isinstance(x, bool)
-                        for k, x in metrics.items()))
-        if not fine:
-            raise InputError(f"a row of table {table} is not one this store writes (replication "
-                             f"{whole[0]!r}: expected text keys, whole-number rep and seed, "
-                             "metrics a JSON object of numbers); give another --db",
-                             file=self.path, place="--db")
+    def rows(self, study_hash: str) -> Iterator[Stored]:
+        """``load``'s rows one at a time (a cursor of its own, so rows may be added
+        while it reads)."""
+        return stored_rows(self.conn, self.path, study_hash)
