@@ -7,8 +7,9 @@ For every log of the same name in both, line by line: the same number of lines, 
 keys in the same order, every value that is not a float equal, every float of the old log
 ``round(new, 9)`` (a float rounding to zero written 0.0, a non-finite one null); the old
 line is, byte for byte, what the old writer made of the new record, and the new line is
-what ``json.dumps`` makes of it (each float as its repr). Prints a summary; exits 1 on any
-other difference, 2 (with one line) when a folder or a file cannot be read as logs.
+what the new writer makes of it (orjson: each float the shortest text that reads back as
+it). Prints a summary; exits 1 on any other difference, 2 (with one line) when a folder or
+a file cannot be read as logs.
 """
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import orjson
 
 __all__ = ["Tally", "Unreadable", "compare_logs", "compare_records", "main", "old_rounding"]
 
@@ -38,6 +41,14 @@ def old_rounding(value: Any) -> Any:
 
 def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def _new_text(value: Any) -> str:
+    """The new writer's text of a record read back: orjson's, or json.dumps' where orjson refuses it."""
+    try:
+        return orjson.dumps(value).decode("utf-8")
+    except orjson.JSONEncodeError:
+        return _dumps(value)
 
 
 @dataclass
@@ -84,8 +95,8 @@ def _compare_line(old_line: str, new_line: str, tally: Tally) -> str | None:
         return why
     if _dumps(old_rounding(new)) != old_line:
         return "the old line is not the old writer's text of the new record"
-    if _dumps(new) != new_line:
-        return "the new line is not json.dumps of its record (a float not as its repr)"
+    if _new_text(new) != new_line:
+        return "the new line is not the new writer's text of its record"
     return None
 
 

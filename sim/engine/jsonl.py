@@ -1,13 +1,15 @@
 """The event log's JSON Lines text: fixed key order, floats at full precision.
 
-A record's line is ``json.dumps(clean(record), separators=(",", ":"), ensure_ascii=False)``:
-its keys in order, no spaces, no ASCII escaping, and every float the shortest text that
-reads back as the same float (its ``repr``), so the log in memory and the file agree. orjson
-writes a whole log in one call: the records interleaved with a raw newline (a ``Fragment``,
-a byte orjson's own text never holds), whose commas are then taken out. orjson writes
-a float below 1e-4 in size in other notation than ``repr`` (``1e-5`` as ``0.00001``,
-``1e-7`` as ``1e-7``, not ``1e-07``): a line that may hold one, and any record orjson
-refuses (a whole number beyond 64 bits, a key that is not a string), takes ``json.dumps``.
+A record's line is its keys in order, no spaces, no ASCII escaping (as ``json.dumps(record,
+separators=(",", ":"), ensure_ascii=False)`` writes them), a tuple as a list, a numpy
+scalar as its number, a non-finite float as null, and every float as the shortest text
+that reads back as the same float: the digits of its ``repr``, so the log in memory and
+the file agree. orjson writes it, a whole log in one call: the records interleaved with a
+raw newline (a ``Fragment``: orjson's own text never holds one), whose commas are then
+taken out. Where ``repr`` writes an exponent of one digit with a zero (``1e-07``) orjson
+does not (``1e-7``), and from 1e-5 to 1e-4 in size it writes no exponent (``0.00001``).
+A record orjson refuses (a whole number beyond 64 bits, a key that is not a string) is
+written by ``json.dumps``.
 """
 from __future__ import annotations
 
@@ -24,16 +26,6 @@ __all__ = ["clean", "line", "text"]
 _NEWLINE = orjson.Fragment(b"\n")
 _END = orjson.Fragment(b"")
 _SEPARATOR = re.compile(rb",\n,")   # re's literal search beats bytes.replace's here
-# orjson's text of a float that is not its repr: 0.0000ddd (1e-5 to 1e-4) or a one-digit
-# negative exponent (1e-9 to 1e-5). Each begins with a literal, which re finds faster than
-# bytes.find does; a string that looks alike costs only time.
-_SMALL = re.compile(rb"0\.0000")
-_EXPONENT = re.compile(rb"e-[0-9](?![0-9])")
-
-
-def _not_repr(data: bytes) -> bool:
-    """Whether orjson's ``data`` may hold a float not written as its repr."""
-    return _SMALL.search(data) is not None or _EXPONENT.search(data) is not None
 
 
 def clean(value: Any) -> Any:
@@ -58,18 +50,13 @@ def _number(value: Any) -> Any:
     raise TypeError(type(value).__name__)
 
 
-def _dumps(record: Any) -> bytes:
-    return json.dumps(clean(record), separators=(",", ":"), ensure_ascii=False).encode(
-        "utf-8", "backslashreplace")
-
-
 def line(record: dict[str, Any]) -> bytes:
     """One record's JSON text, in UTF-8, without its newline."""
     try:
-        data = orjson.dumps(record, default=_number)
+        return orjson.dumps(record, default=_number)
     except (orjson.JSONEncodeError, RecursionError):
-        return _dumps(record)
-    return _dumps(record) if _not_repr(data) else data
+        return json.dumps(clean(record), separators=(",", ":"), ensure_ascii=False).encode(
+            "utf-8", "backslashreplace")
 
 
 def text(records: Sequence[dict[str, Any]]) -> bytes:
@@ -84,9 +71,4 @@ def text(records: Sequence[dict[str, Any]]) -> bytes:
     except (orjson.JSONEncodeError, RecursionError):
         return b"".join([line(r) + b"\n" for r in records])
     # "[" r0 ",\n," r1 ... ",\n," rN ",\n,]": a raw newline is only ever a fragment's
-    body = _SEPARATOR.sub(b"\n", data)[1:-1]
-    if not _not_repr(body):
-        return body
-    # the few lines that may hold such a float (or a string that looks like one), again
-    lines = body.split(b"\n")
-    return b"\n".join([line(r) if _not_repr(ln) else ln for r, ln in zip(records, lines)]) + b"\n"
+    return _SEPARATOR.sub(b"\n", data)[1:-1]
