@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import importlib.util
 import os
 import sys
 from pathlib import Path
@@ -24,6 +25,15 @@ settings.load_profile("sim")
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = ROOT / "scenarios"
 SHIPPED = ["open_ground_advance.yaml", "march_column.yaml"]
+
+
+def benchmark(name: str):
+    """The module ``benchmarks/<name>.py``, loaded as ``bench_<name>`` (a script, not a package)."""
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", ROOT / "benchmarks" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = sys.modules[spec.name] = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def table(waypoints: dict, edges: list | None = None, width: float = 200, height: float = 100,

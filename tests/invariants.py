@@ -3,8 +3,7 @@
 ``check(scenario, records, battle=None)`` raises ``InvariantError`` naming the record
 (its index and the record itself) and the invariant it breaks. ``records`` is a list of
 dicts: ``battle.log.records`` or the lines of a ``sim run --log`` file (whose floats are
-rounded to 9 decimals: every tolerance here is at least 1e-6, and a move's speed is
-judged over its logged time plus 1e-9, the most two rounded times can lose). With ``battle`` (a
+the records' own, at full precision; every tolerance here is at least 1e-6). With ``battle`` (a
 finished ``sim.engine.battle.Battle``) the final state is checked against the log too.
 
 The invariants (issue 7, item 3; DESIGN.md's event-log contract; rules/CATALOGUE.md):
@@ -51,9 +50,6 @@ from sim.systems.too.tables import damage
 from sim.toolkit import sniper_team as lifecycle
 
 EPS = 1e-6
-# A log file's times are rounded to 9 decimals (each off by at most 5e-10): the time
-# between two logged instants is known to within this, and a move is allowed that much.
-TIME_ROUNDING = 1e-9
 
 
 class InvariantError(AssertionError):
@@ -462,7 +458,7 @@ def _within_reach(i, r, move, p, vmax) -> None:
     if assault:
         return
     d, dt = math.dist(p0, p), r["t"] - t0
-    if d > vmax * (dt + TIME_ROUNDING) + 1e-6 * max(1.0, d):
+    if d > vmax * dt + 1e-6 * max(1.0, d):
         _fail(i, r, f"{r['unit']} moved {d:.6g} in {dt:.6g} (at most {vmax:.6g}/time unit)")
 
 

@@ -4,11 +4,10 @@ whatever rule another record names; a TOO sniper lost is lost whichever rule too
 from __future__ import annotations
 
 import copy
-import importlib.util
 
 import pytest
 
-from conftest import ROOT, SCENARIOS
+from conftest import SCENARIOS, benchmark
 from sim import catalogue
 from sim.errors import InputError
 from sim.replication import run_battle
@@ -17,10 +16,7 @@ from sim.systems.games import ModulePlay, RuleModule
 from sim.systems.registry import register, unregister
 from sim.toolkit.snipers import sniper_metrics
 
-_spec = importlib.util.spec_from_file_location("bench_cases", ROOT / "benchmarks" / "cases.py")
-assert _spec is not None and _spec.loader is not None
-CASES = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(CASES)
+CASES = benchmark("cases")
 
 
 def test_the_sniper_metrics_count_the_attack_records_by_their_event():

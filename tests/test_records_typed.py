@@ -10,7 +10,6 @@ type does not declare, and each value is of its key's type (``sim.record_check``
 from __future__ import annotations
 
 import copy
-import importlib.util
 import re
 from collections.abc import Callable
 from typing import Any, NotRequired
@@ -18,7 +17,7 @@ from typing import Any, NotRequired
 import pytest
 
 import sim
-from conftest import ROOT, SCENARIOS
+from conftest import SCENARIOS, benchmark
 from sim.engine.battle import Battle
 from sim.errors import InputError
 from sim.events import CONTRACT_KEYS, CORE_EVENTS, HALT
@@ -32,16 +31,8 @@ from sim.systems.registry import REGISTRY, builtin_rulesets, events_of, get_syst
 SEEDS = range(1, 4)
 
 
-def _benchmark(name: str) -> Any:
-    spec = importlib.util.spec_from_file_location(f"bench_{name}", ROOT / "benchmarks" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-CASES = _benchmark("cases")
-VARIANTS = _benchmark("shipped_logs").VARIANTS
+CASES = benchmark("cases")
+VARIANTS = benchmark("shipped_logs").VARIANTS
 
 
 def _shipped() -> list[tuple[str, dict[str, Any]]]:

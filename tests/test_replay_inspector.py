@@ -86,6 +86,10 @@ def test_clicking_a_halt_shows_its_roll_what_it_needed_and_its_rules(advance, br
     outcome = "success" if fire["success"] else "failed"
     assert f"rolled {fire['dice'][0]}; needed {fire['need']} or more: {outcome}" in text
     assert f'firer: "{halt["firer"]}"' in text
+    # the log holds the halt's floats at full precision; the inspector shows 3 decimals
+    x, y = (f"{round(v, 3):g}" for v in halt["pos"])
+    assert halt["pos"][0] != round(halt["pos"][0], 3) and f"pos: [{x},{y}]" in text
+    assert f"dist: {round(halt['dist'], 3):g}; radius: {halt['radius']:g}" in text
 
 
 def test_a_mark_or_a_unit_chosen_with_the_keyboard_shows_its_records(advance, browser):

@@ -236,6 +236,8 @@
 
   // -- the inspector ---------------------------------------------------------------------
   var SKIP = {t: 1, turn: 1, side: 1, phase: 1, event: 1, rule: 1, dice: 1, mods: 1, need: 1, success: 1};
+  // the log holds floats at full precision; a person reads them to 3 decimals
+  function readable(k, v) { return typeof v === "number" && !Number.isInteger(v) ? Number(v.toFixed(3)) : v; }
   function showRecord(i, parent) {
     var r = D.records[i], box = html("div", "sr-rec", null, parent);
     box.dataset.record = String(i);
@@ -248,7 +250,7 @@
       html("div", "sr-why", D.why[String(i)], box);
     }
     var rest = [];
-    for (var k in r) { if (!SKIP[k]) { rest.push(k + ": " + JSON.stringify(r[k])); } }
+    for (var k in r) { if (!SKIP[k]) { rest.push(k + ": " + JSON.stringify(r[k], readable)); } }
     if (rest.length) { html("div", "sr-fields", rest.join("; "), box); }
   }
   function clear() { while (inspector.firstChild) { inspector.removeChild(inspector.firstChild); } }
@@ -310,8 +312,8 @@
     });
     return found;
   }
-  // a time written with nine decimals is the record instant it was rounded from, so the
-  // state drawn includes the records at that instant
+  // a time within 1e-9 of a record's instant is that instant (a link written with nine
+  // decimals reopens on it), so the state drawn includes the records there
   function atInstant(v) {
     for (var j = 0; j < D.instants.length; j++) {
       if (Math.abs(D.instants[j] - v) <= 1e-9 * Math.max(1, Math.abs(v))) { return D.instants[j]; }
@@ -320,7 +322,7 @@
   }
   function writeHash() {
     if (timer !== null) { return; }   // while playing the hash rests; it is written on pause
-    // nine decimals (as the log writes t), so the link reopens on this very instant
+    // nine decimals: short, and within 1e-9 of the instant, so the link reopens on it
     var mine = encodeURIComponent(key) + "=" + Number(now.toFixed(9));
     var parts = hashParts().filter(function (s) { return decodeURIComponent(s.split("=")[0]) !== key; });
     parts.push(mine);

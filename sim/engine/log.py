@@ -2,20 +2,20 @@
 
 Each record is a dict with the contract fields ``t``, ``turn``, ``side``, ``phase``,
 ``event`` and ``rule``, plus event-specific fields. Records are appended in time order;
-``to_jsonl`` writes them byte-for-byte reproducibly (fixed key order, rounded floats).
+``to_jsonl`` writes them byte-for-byte reproducibly (fixed key order, floats at full precision).
 """
 from __future__ import annotations
 
 import json
 import math
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
-from sim.engine.jsonl import Lines, clean
+from sim.engine import jsonl
 from sim.errors import InputError
 from sim.events import CONTRACT_KEYS, LIFECYCLE_EVENTS, ROLL_KEYS
-from sim.files import read_bytes, write_text
+from sim.files import read_bytes, write_bytes
 
 __all__ = ["CONTRACT_KEYS", "LIFECYCLE_EVENTS", "MAX_LOG_BYTES", "ROLL_KEYS", "EventLog"]
 
@@ -71,20 +71,23 @@ class EventLog:
         """Records whose fields equal every given value, e.g. ``where(event="halt", unit="b1")``."""
         return [r for r in self.records if all(r.get(k) == v for k, v in match.items())]
 
-    def lines(self) -> Iterable[str]:
-        """The records as JSON texts, one per record (fixed key order, rounded floats)."""
-        return map(Lines(), self.records)
+    def lines(self) -> list[str]:
+        """The records as JSON texts, one per record (fixed key order, floats at full precision)."""
+        return self.text().decode("utf-8").split("\n")[:-1]
+
+    def text(self) -> bytes:
+        """The log's JSON Lines in UTF-8, as ``to_jsonl`` writes them."""
+        return jsonl.text(self.records)
 
     def to_jsonl(self, path: str | os.PathLike[str]) -> None:
         """Write the log as JSON Lines (the ``--log`` format); InputError if it cannot."""
-        text = "\n".join(self.lines())
-        write_text(os.fspath(path), text + "\n" if text else "")
+        write_bytes(os.fspath(path), self.text())
 
     def to_frame(self) -> Any:
         """The log as a pandas DataFrame, one row per record."""
         import pandas as pd
 
-        return pd.DataFrame([clean(r) for r in self.records])
+        return pd.DataFrame([jsonl.clean(r) for r in self.records])
 
     @classmethod
     def read_jsonl(cls, path: str | os.PathLike[str]) -> EventLog:
