@@ -41,3 +41,12 @@ def test_decision_benchmark_runs_and_prints_every_figure():
     for figure in ("(g) replay to {'turn': 5}", "(g) replay to {'halted': 's1'}", "(g) whole battle",
                    "(g) gym episode", "(g) mcts decision on kill_zone_run"):
         assert figure in out.stdout
+
+
+def test_import_benchmark_runs_and_prints_every_figure():
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "import_time.py"), "--rounds", "1", "--modules"],
+                         capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    for figure in ("import sim:", "import simpy, networkx:", "import sim + first battle:",
+                   "import sim / import simpy, networkx:", "load average"):
+        assert figure in out.stdout
