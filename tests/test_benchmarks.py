@@ -50,3 +50,12 @@ def test_import_benchmark_runs_and_prints_every_figure():
     for figure in ("import sim:", "import simpy, networkx:", "import sim + first battle:",
                    "import sim / import simpy, networkx:", "load average"):
         assert figure in out.stdout
+
+
+def test_gym_benchmark_runs_and_prints_every_figure():
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "gym_steps.py"), "--rounds", "1", "--seconds",
+                          "0.2", "--flat"], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    for figure in ("CartPole-v1:", "sim.gym platoon_attack, random agent:", "sim.gym platoon_attack, plan kept:",
+                   "CartPole / sim.gym platoon_attack, random agent:", "load average"):
+        assert figure in out.stdout
