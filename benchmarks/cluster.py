@@ -13,8 +13,12 @@ one, and lets the study finish. Then it checks and prints:
   exactly the stored metrics; the local process pool's run gives exactly the same store;
 - battles per second on the cluster and on the local process pool (``--workers 2``),
   the same battles in the same run, and their ratio (target >= 0.9);
-- the scheduler's resident memory sampled through the run, against batches stored: the
-  first and last quarter's medians and the fitted slope per 1,000 batches (target: flat);
+- every process's resident memory and CPU time sampled through the run (the study client,
+  the scheduler, each worker; the pool's client): a timeline with the rate, and each
+  one's first and last quarter's medians, peak and fitted slope against battles stored
+  (target: flat);
+- CPU per battle on a worker against the client's and the scheduler's per batch: how
+  many workers one client (with its store) and one scheduler could keep busy;
 - the store's size on disk, and the time ``--resume`` takes to find where it was, on the
   finished store and on a copy cut to half of its batches (an interrupted run).
 
@@ -30,13 +34,13 @@ import os
 import random
 import shutil
 import sqlite3
-import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from cluster_procs import Children, Failure, free_port, rss_mib
+from cluster_procs import Children, Failure, cpu_seconds, descendants, free_port, rss_mib
+from cluster_report import cpu_per_battle, feed, report, timeline, trend
 from sim.study.plan.seeds import replication_seed
 from sim.study.plan.study_file import load_study
 from sim.study.run.executors import DEFAULT_BATTLE, DaskExecutor, SerialExecutor, Task, run_task, task_size
@@ -92,30 +96,53 @@ def run_on_cluster(kids: Children, args, db: Path, reps: int, battles: int) -> d
         kids.start(name, [*worker, "--name", name])
     for name in ("worker-1", "worker-2"):
         kids.wait_for(name, "Registered to:", 60)
-    study = study_command(args, reps)
-    scheduler = kids.procs["scheduler"].pid
-    samples, kill_at, killed = [], max(1, int(args.kill_at * battles)), None
-    load = os.getloadavg()[0]
-    t0 = time.perf_counter()
-    proc = kids.start("study", [*study, "--address", address, "--db", str(db)])
-    while proc.poll() is None:
-        rows = stored_rows(db)
-        samples.append((time.perf_counter() - t0, rows, rss_mib(scheduler), rss_mib(proc.pid)))
-        if killed is None and rows >= kill_at:
+    killed: list[int] = []
+
+    def replace_worker(rows: int) -> None:
+        if not killed and rows >= max(1, int(args.kill_at * battles)):
             kids.kill("worker-1")  # SIGKILL, mid-task: the worker is never idle
             kids.start("worker-3", [*worker, "--name", "worker-3"])
-            killed = rows
-        time.sleep(args.every)
-    seconds = time.perf_counter() - t0
-    kids.finished("study")
-    if killed is None:
-        raise Failure(f"the study finished before the kill point ({kill_at} of {battles} rows)")
+            killed.append(rows)
+
+    load = os.getloadavg()[0]
+    study = study_command(args, reps)
+    seconds, samples = watch(kids, [*study, "--address", address, "--db", str(db)], db,
+                             args.every, replace_worker)
+    if not killed:
+        raise Failure(f"the study finished before the kill point ({args.kill_at:.0%} of {battles} rows)")
     joined = "Registered to:" in kids.log("worker-3")
     found = resume_command(kids, [*study, "--address", address, "--db", str(db), "--resume"])
     kids.kill_all()
-    return {"address": address, "port": port, "seconds": seconds, "killed_at_rows": killed,
+    return {"address": address, "port": port, "seconds": seconds, "killed_at_rows": killed[0],
             "replacement_joined": joined, "samples": samples, "resume_command_s": found,
             "load_before": load}
+
+
+def watch(kids: Children, argv: list[str], db: Path, every: float, act=None) -> tuple[float, list[dict]]:
+    """Run ``argv`` (a ``sim study`` storing into ``db``) to its end as child ``client``:
+    its wall time, and a sample of the rows stored and of every child's memory and CPU time
+    every ``every`` seconds; ``act(rows)`` after each sample."""
+    t0 = time.perf_counter()
+    proc = kids.start("client", argv)
+    samples = []
+    while proc.poll() is None:
+        pids = {name: p.pid for name, p in kids.procs.items()}
+        below = descendants(proc.pid)  # the pool's workers; none for a Dask client
+        rows = stored_rows(db)
+        sample = {"t": time.perf_counter() - t0, "rows": rows,
+                  "rss": {n: rss_mib(pid) for n, pid in pids.items()},
+                  "cpu": {n: cpu_seconds(pid) for n, pid in pids.items()}}
+        if below:
+            sample["rss"]["pool workers"] = sum(map(rss_mib, below))
+            sample["cpu"]["pool workers"] = sum(map(cpu_seconds, below))
+        if sample["rss"]["client"] > 0:  # not a sample of a client that has just exited
+            samples.append(sample)
+        if act is not None:
+            act(rows)
+        time.sleep(every)
+    seconds = time.perf_counter() - t0
+    kids.finished("client")
+    return seconds, samples
 
 
 def study_command(args, reps: int) -> list[str]:
@@ -224,49 +251,6 @@ def interrupted_copy(db: Path, out: Path) -> Path:
     return out
 
 
-def memory(samples: list, batch: int) -> dict:
-    """Scheduler RSS against batches stored: quarter medians and the fitted slope."""
-    pts = [(rows / batch, sched) for _, rows, sched, _ in samples if rows > 0 and sched > 0]
-    if len(pts) < 4:
-        return {"samples": len(pts)}
-    q = max(1, len(pts) // 4)
-    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
-    slope = statistics.linear_regression(xs, ys).slope if len(set(xs)) > 1 else 0.0
-    return {"samples": len(pts), "first_quarter_mib": statistics.median(ys[:q]),
-            "last_quarter_mib": statistics.median(ys[-q:]), "slope_mib_per_1000": slope * 1000,
-            "batches": xs[-1], "client_peak_mib": max(s[3] for s in samples)}
-
-
-def report(f: dict) -> None:
-    """Print the figures."""
-    b, s, c, m = f["battles"], f["store"], f["cluster"], f["memory"]
-    print(f"Cluster: {b:,} battles of snapfire_vs_zoc ({b // 2:,} replications a variant), "
-          f"dask scheduler + 2 dask workers on 127.0.0.1, {f['task_size']} battles a task")
-    print(f"  worker-1 SIGKILLed at {c['killed_at_rows']:,} stored, worker-3 started"
-          f" ({'joined' if c['replacement_joined'] else 'had not joined'} before the end)")
-    print(f"  every battle stored once: {'yes' if s['once'] else 'NO'} ({s['rows']:,} rows, "
-          f"{s['duplicated']} duplicated, {s['missing']} missing, {s['failures']} failures)")
-    print(f"  identical to serial on {f['serial']['compared']} sampled battles: "
-          f"{'yes' if f['serial']['identical'] else 'NO ' + str(f['serial']['differ'])}")
-    print(f"  identical to the local process pool's store, every row: "
-          f"{'yes' if f['same_as_pool'] else 'NO'}")
-    print(f"  throughput, whole command: cluster {f['cluster_rate']:.0f} battles/s "
-          f"({c['seconds']:.1f} s), process pool (--workers 2) {f['pool_rate']:.0f} battles/s "
-          f"({f['pool_seconds']:.1f} s): cluster / pool = {f['ratio']:.2f} (target >= 0.90)")
-    print(f"  (1-minute load average before each: cluster {c['load_before']:.2f}, "
-          f"pool {f['pool_load_before']:.2f}; this machine has {os.cpu_count()} cores)")
-    if "slope_mib_per_1000" in m:
-        print(f"  scheduler RSS over {m['samples']} samples, {m['batches']:.0f} batches: first "
-              f"quarter median {m['first_quarter_mib']:.1f} MiB, last {m['last_quarter_mib']:.1f} "
-              f"MiB, slope {m['slope_mib_per_1000']:+.2f} MiB per 1,000 batches")
-        print(f"  study client (sim study) peak RSS {m['client_peak_mib']:.0f} MiB")
-    print(f"  store: {f['store_bytes'] / 2**20:.1f} MiB, {f['store_bytes'] / b:.0f} bytes a battle")
-    r = f["resume"]
-    print(f"  --resume finds where it was: finished store {r['finished_s']:.2f} s "
-          f"({r['finished_left']} left), half store {r['half_s']:.2f} s ({r['half_left']:,} left); "
-          f"whole --resume command on the finished store {c['resume_command_s']:.1f} s")
-
-
 def main(argv: list[str] | None = None) -> dict:
     """Run the benchmark; returns (and prints) its figures."""
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -289,30 +273,37 @@ def main(argv: list[str] | None = None) -> dict:
            "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
     figures: dict = {"battles": battles, "scratch": str(scratch),
                      "task_size": args.task_size or task_size(battles, 2, DaskExecutor.most_per_task)}
+    save = (lambda: Path(args.json).write_text(json.dumps(figures, indent=2))) if args.json else (lambda: None)
     try:
         with Children(scratch, env) as kids:
             db, pool_db = scratch / "cluster.db", scratch / "pool.db"
             figures["cluster"] = c = run_on_cluster(kids, args, db, reps, battles)
+            save()  # a long run's first half is kept, whatever happens to the second
             figures["store"] = check_store(db, variants, reps)
             figures["store_bytes"] = store_bytes(db)
             figures["serial"] = check_serial(study, db, reps, args.sample)
             pool = [*study_command(args, reps), "--workers", "2", "--db", str(pool_db)]
             figures["pool_load_before"] = os.getloadavg()[0]
-            figures["pool_seconds"] = kids.run("pool", pool, timeout=24 * 3600)
+            figures["pool_seconds"], pool_samples = watch(kids, pool, pool_db, args.every)
         figures["same_as_pool"] = same_stores(db, pool_db)
         figures["cluster_rate"] = battles / c["seconds"]
         figures["pool_rate"] = battles / figures["pool_seconds"]
         figures["ratio"] = figures["cluster_rate"] / figures["pool_rate"]
-        figures["memory"] = memory(c["samples"], figures["task_size"])
+        figures["memory"] = {name: trend(c["samples"], name)
+                             for name in ("client", "scheduler", "worker-1", "worker-2", "worker-3")}
+        figures["memory"]["pool client"] = trend(pool_samples, "client")
+        figures["timeline"] = timeline(c["samples"])
+        figures["feed"] = feed(c["samples"], figures["task_size"])
+        figures["cpu_per_battle_ms"] = {"cluster": cpu_per_battle(c["samples"]),
+                                        "pool": cpu_per_battle(pool_samples)}
         finished, left = resume_lookup(study, db, reps)
         half, half_left = resume_lookup(study, interrupted_copy(db, scratch / "half.db"), reps)
         figures["resume"] = {"finished_s": finished, "finished_left": left, "half_s": half,
                              "half_left": half_left}
+        save()
         report(figures)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    if args.json:
-        Path(args.json).write_text(json.dumps(figures, indent=2))
     return figures
 
 

@@ -61,6 +61,29 @@ def rss_mib(pid: int) -> float:
     return 0.0
 
 
+def cpu_seconds(pid: int) -> float:
+    """A process's CPU time so far (user + system), in seconds; 0 if it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def descendants(pid: int) -> list[int]:
+    """Every process below ``pid`` (a pool's workers), from /proc's children lists."""
+    out, todo = [], [pid]
+    while todo:
+        try:
+            found = [int(c) for t in Path(f"/proc/{todo.pop()}/task").iterdir()
+                     for c in (t / "children").read_text().split()]
+        except OSError:
+            continue
+        out += found
+        todo += found
+    return out
+
+
 class Children:
     """Every process the benchmark starts; ``with Children(dir):`` kills what is left."""
 

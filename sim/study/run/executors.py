@@ -229,7 +229,7 @@ class DaskExecutor:
         check_scheduler(address)  # refuses, within its timeouts, what is not Dask
         try:
             self.client = Client(address, timeout="10s")
-            self.workers = max(1, len(self.client.scheduler_info().get("workers", {})))
+            self.workers = threads_now(self.client)
         except Exception as exc:  # noqa: BLE001 - whatever Dask raises, one line
             raise InputError(f"cannot join the Dask scheduler there ({type(exc).__name__}: "
                              f"{str(exc)[:200]})", place=f"--address {self.address}") from None
@@ -279,10 +279,13 @@ class DaskExecutor:
 
         # A bounded number of tasks in flight, each released once its result is here: so
         # the scheduler holds a few tasks, not the whole study, and a worker that dies
-        # takes only its running task with it (held results would be recomputed).
+        # takes only its running task with it (held results would be recomputed). The
+        # bound follows the workers present now: a worker that joins takes the tasks
+        # queued at the scheduler at once, and raises the bound at the next top-up.
         client = self._client
         todo = iter(tasks)
-        live = {client.submit(run_task, t, pure=False) for t in islice(todo, in_flight(self.workers))}
+        window = Window(client)
+        live = {client.submit(run_task, t, pure=False) for t in islice(todo, window.size())}
         # On our client's loop: by default as_completed tracks futures on the default
         # client's loop, and when that is another client in this process (a notebook's
         # own Client), a result lost with a dead worker and waited for again here
@@ -297,8 +300,7 @@ class DaskExecutor:
                                       f"(KilledWorker: {str(exc)[:200]})") from None
                 live.discard(fut)
                 fut.release()
-                task = next(todo, None)
-                if task is not None:
+                for task in islice(todo, max(0, window.size() - len(live))):
                     nxt = client.submit(run_task, task, pure=False)
                     live.add(nxt)
                     done.add(nxt)
@@ -307,10 +309,36 @@ class DaskExecutor:
             client.cancel(list(live))
 
 
-def in_flight(workers: int) -> int:
-    """Dask tasks submitted at once: two per worker (one running, one queued behind it,
-    so no worker waits for the round trip) and two more for the tail."""
-    return 2 * max(1, workers) + 2
+class Window:
+    """How many Dask tasks to keep in flight, for the workers the scheduler has now:
+    re-read at most every ``every`` seconds (one round trip to the scheduler)."""
+
+    def __init__(self, client: Client, every: float = 1.0):
+        self.client, self.every = client, every
+        self.read_at = -math.inf
+        self.cap = 0
+
+    def size(self) -> int:
+        """``in_flight`` of the threads present now (as of at most ``every`` s ago)."""
+        if time.monotonic() - self.read_at >= self.every:
+            self.cap = in_flight(threads_now(self.client))
+            self.read_at = time.monotonic()
+        return self.cap
+
+
+def threads_now(client: Client) -> int:
+    """Worker threads the scheduler has now (at least 1: a task waits for a worker)."""
+    info = client.scheduler_info(n_workers=0)
+    total = info.get("total_threads")
+    if total is None:  # distributed before 2025 has no totals: count the workers' threads
+        total = sum(w.get("nthreads", 1) for w in info.get("workers", {}).values())
+    return max(1, int(total))
+
+
+def in_flight(threads: int) -> int:
+    """Dask tasks submitted at once: two per worker thread (one running, one queued
+    behind it, so no thread waits for the round trip) and two more for the tail."""
+    return 2 * max(1, threads) + 2
 
 
 def make_executor(kind: str | None, workers: int = 1, address: str | None = None):
