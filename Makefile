@@ -1,7 +1,8 @@
 # Two commands for a fresh machine: `make demo` and `make test`.
-# Two stamps: the demo installs only the package (what `sim demo` needs); the tests add
-# the test extras (pytest, notebooks, the analysis packages, the checkers) and the example
-# plug-ins (the tests run them as installed distributions; mypy checks them strictly).
+# Two stamps: the demo installs the package with its `demo` extra (what `sim demo` needs: its
+# plots); the tests add the test extras (every other extra, pytest, notebooks, the checkers)
+# and the example plug-ins (the tests run them as installed distributions; mypy checks them
+# strictly).
 VENV ?= .venv
 PY := $(VENV)/bin/python
 DEMO_STAMP := $(VENV)/.installed-demo
@@ -11,7 +12,7 @@ STAMP := $(VENV)/.installed
 
 $(DEMO_STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
-	$(PY) -m pip install --quiet -e .
+	$(PY) -m pip install --quiet -e '.[demo]'
 	touch $(DEMO_STAMP)
 
 $(STAMP): $(DEMO_STAMP) pyproject.toml examples/plugins/sim-duel/pyproject.toml \

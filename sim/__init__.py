@@ -32,33 +32,38 @@ from __future__ import annotations  # noqa: I001 - sim._start comes first
 # `sim` command, signals count from here.
 from sim import _start  # noqa: F401
 
+import importlib
 import importlib.metadata
+import warnings
 from typing import TYPE_CHECKING, Any
+
+from sim.errors import InputError
 
 try:
     __version__: str = importlib.metadata.version("sim")
 except importlib.metadata.PackageNotFoundError:  # run from a source tree, not installed
     __version__ = "0+unknown"
 
-import warnings
-
-from sim import arguments, events, plugin
-from sim.decide.branch import branch
-from sim.engine.instants import StalledBattle
-from sim.engine.log import EventLog
-from sim.errors import InputError
-from sim.exact import end_states, win_probability
-from sim.metrics import compute_metrics, metric_kinds
-from sim.replication import BattleResult, run_battle
-from sim.scenario.load import apply_overrides, load_scenario, scenario_from_dict
-from sim.scenario.schema import Scenario
-from sim.space.geometry import first_entry
-from sim.systems.declarations import PluginError
-from sim.systems.registry import system_names
+if TYPE_CHECKING:
+    # The front door's names (loaded at first use, ``__getattr__`` below).
+    from sim import events, plugin, viz
+    from sim.decide.branch import branch as branch
+    from sim.engine.instants import StalledBattle as StalledBattle
+    from sim.engine.log import EventLog as EventLog
+    from sim.exact import end_states as end_states
+    from sim.exact import win_probability as win_probability
+    from sim.metrics import compute_metrics as compute_metrics
+    from sim.metrics import metric_kinds as metric_kinds
+    from sim.replication import BattleResult as BattleResult
+    from sim.scenario.load import apply_overrides as apply_overrides
+    from sim.scenario.load import load_scenario as load_scenario
+    from sim.scenario.load import scenario_from_dict as scenario_from_dict
+    from sim.scenario.schema import Scenario as Scenario
+    from sim.space.geometry import first_entry as first_entry
+    from sim.systems.declarations import PluginError as PluginError
+    from sim.systems.registry import system_names as system_names
 
 if TYPE_CHECKING:
-    from sim import viz
-
     # Moved (deprecated here, ``__getattr__`` below): for type checkers, as they were.
     from sim.engine.battle import Battle as Battle
     from sim.plugin import REACTION_MOVE as REACTION_MOVE
@@ -142,6 +147,11 @@ def run(scenario: Scenario | str, seed: int = 1, overrides: dict[str, Any] | Non
     Dotted-key ``overrides`` (as ``--set``) are applied first; the same inputs always give
     the same log.
     """
+    from sim import arguments
+    from sim.replication import run_battle
+    from sim.scenario.load import apply_overrides, load_scenario
+    from sim.scenario.schema import Scenario
+
     seed = arguments.seed(seed)
     if overrides is not None:
         arguments.mapping(overrides, "overrides", keys="dotted-key strings")
@@ -154,6 +164,7 @@ def run(scenario: Scenario | str, seed: int = 1, overrides: dict[str, Any] | Non
 
 def load_study(path: str) -> Study:
     """Read, check and resolve a study file (every problem is an ``InputError``)."""
+    from sim import arguments
     from sim.study.plan.study_file import load_study as load
 
     return load(arguments.path(path))
@@ -166,6 +177,8 @@ def study_from_dict(data: dict[str, Any], scenario: Scenario | str | None = None
     Its ``scenario`` key is a path relative to ``base_dir``, unless ``scenario`` gives the
     scenario (loaded or a path).
     """
+    from sim import arguments
+    from sim.scenario.schema import Scenario
     from sim.study.plan.study_file import study_from_dict as build
 
     arguments.mapping(data, "data")
@@ -188,6 +201,7 @@ def run_study(study: Study | str, *, replications: int | None = None, workers: i
     or upgraded) is an ``InputError`` unless ``allow_changed_code`` (then ``.notes`` and
     ``.mixed_code`` say what the results mix).
     """
+    from sim import arguments
     from sim.study.plan.study_file import Study
     from sim.study.run.executors import make_executor
     from sim.study.run.runner import precision_target
@@ -236,21 +250,40 @@ def analyse_study(study: Study | str, db: str, *, metrics: list[str] | None = No
     return analyse(study, db, metrics=metrics, crn=crn, resamples=resamples)
 
 
-def __getattr__(name: str) -> Any:
-    # The pictures (matplotlib) and the TOO tables (the TOO system) are loaded on first
-    # use: `import sim` stays light. ``sim.too_tables``: the Theatre of Operation tables
-    # (levels and morale, spotting and counter-sniper modifiers, mortal damage, saves) as
-    # pure functions and constants, for lessons and exact checks.
-    modules = {"viz": "sim.viz", "too_tables": "sim.systems.too.tables"}
-    if name in MOVED:
-        import importlib
+#: The front door's names, each loaded from where it lives at its first use, so that
+#: ``import sim`` loads no more than this module (tests/test_import_cost.py): a battle's
+#: kernel when a scenario is loaded or run, the pictures (matplotlib) when ``sim.viz`` is
+#: touched, the studies when one is loaded or run.
+_NAMES = {
+    "BattleResult": "sim.replication", "EventLog": "sim.engine.log", "PluginError": "sim.systems.declarations",
+    "Scenario": "sim.scenario.schema", "StalledBattle": "sim.engine.instants", "branch": "sim.decide.branch",
+    "compute_metrics": "sim.metrics", "metric_kinds": "sim.metrics", "end_states": "sim.exact",
+    "win_probability": "sim.exact", "first_entry": "sim.space.geometry", "apply_overrides": "sim.scenario.load",
+    "load_scenario": "sim.scenario.load", "scenario_from_dict": "sim.scenario.load",
+    "system_names": "sim.systems.registry",
+}
+#: The front door's modules. ``sim.too_tables``: the Theatre of Operation tables (levels
+#: and morale, spotting and counter-sniper modifiers, mortal damage, saves) as pure
+#: functions and constants, for lessons and exact checks.
+_MODULES = {"events": "sim.events", "plugin": "sim.plugin", "viz": "sim.viz", "too_tables": "sim.systems.too.tables"}
 
+
+def __getattr__(name: str) -> Any:
+    if name in MOVED:
         module, attr = MOVED[name]
         new = _NEW_WAY.get(name, f"sim.plugin.{name}")
         warnings.warn(f"sim.{name} is deprecated: use {new}", DeprecationWarning, stacklevel=2)
         return getattr(importlib.import_module(module), attr)
-    if name in modules:
-        import importlib
+    if name in _NAMES:
+        value = getattr(importlib.import_module(_NAMES[name]), name)
+    elif name in _MODULES:
+        value = importlib.import_module(_MODULES[name])
+    else:
+        raise AttributeError(f"module 'sim' has no attribute {name!r}")
+    globals()[name] = value  # once: later uses find it here
+    return value
 
-        return importlib.import_module(modules[name])
-    raise AttributeError(f"module 'sim' has no attribute {name!r}")
+
+def __dir__() -> list[str]:
+    # A notebook's completion offers the names not loaded yet too.
+    return sorted(set(globals()) | set(__all__))

@@ -56,3 +56,21 @@ def test_study_outputs_script_writes_each_command_output(tmp_path):
     assert out.returncode == 0, out.stderr
     assert sorted(p.name for p in (tmp_path / "o").glob("*.out")) == ["resume.first.out", "resume.more.out"]
     assert (tmp_path / "o" / "resume.more.out").read_text().startswith("exit 0\nStudy snapfire_vs_zoc")
+
+
+def test_import_benchmark_runs_and_prints_every_figure():
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "import_time.py"), "--rounds", "1", "--modules"],
+                         capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    for figure in ("import sim:", "import simpy, networkx:", "import sim + first battle:",
+                   "import sim / import simpy, networkx:", "load average"):
+        assert figure in out.stdout
+
+
+def test_gym_benchmark_runs_and_prints_every_figure():
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "gym_steps.py"), "--rounds", "1", "--seconds",
+                          "0.2", "--flat"], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    for figure in ("CartPole-v1:", "sim.gym platoon_attack, random agent:", "sim.gym platoon_attack, plan kept:",
+                   "CartPole / sim.gym platoon_attack, random agent:", "load average"):
+        assert figure in out.stdout

@@ -109,7 +109,7 @@ def test_the_reward_is_the_outcome_and_the_steps_lost():
 @pytest.mark.parametrize(("kwargs", "place"), [
     ({"side": "green"}, "side"), ({"by": "section"}, "by"), ({"reward": {"bonus": 1}}, "reward"),
     ({"reward": {"metric": "nope"}}, "reward.metric"), ({"reward": {"win": "a lot"}}, "reward.win"),
-    ({"scenario": 5}, "scenario"),
+    ({"scenario": 5}, "scenario"), ({"flat": "yes"}, "flat"), ({"flat": 1}, "flat"),
 ])
 def test_bad_arguments_are_input_errors(kwargs, place):
     with pytest.raises(sim.InputError) as err:
@@ -204,3 +204,67 @@ def test_a_battle_with_a_planning_side_is_refused_when_the_environment_is_made()
     with pytest.raises(sim.InputError, match="policies.red.decide") as err:
         BattleEnv(scenario, side="blue")
     assert "\n" not in str(err.value)
+
+
+def _sb3_problems(env) -> list[str]:
+    """What stable-baselines3's ``check_env`` (2.x, ``common/env_checker.py``) would warn of or
+    refuse in ``env``, its checks written out here: the package needs torch, which the tests
+    do not install. Only what applies to a ``Box`` or ``Dict`` observation and a
+    ``MultiDiscrete`` action is checked."""
+    from gymnasium import spaces
+
+    problems = []
+    obs_space, act_space = env.observation_space, env.action_space
+    boxes = obs_space.spaces if isinstance(obs_space, spaces.Dict) else {"": obs_space}
+    problems += [f"observation {k!r} is nested" for k, s in boxes.items() if isinstance(s, spaces.Dict | spaces.Tuple)]
+    problems += [f"observation {k!r} has shape {s.shape}: neither a vector nor an image" for k, s in boxes.items()
+                 if isinstance(s, spaces.Box) and len(s.shape) not in (1, 3)]
+    problems += [f"observation {k!r} is an image" for k, s in boxes.items()
+                 if isinstance(s, spaces.Box) and len(s.shape) == 3]
+    if not isinstance(act_space, spaces.MultiDiscrete) or act_space.nvec.ndim != 1 or act_space.start.any():
+        problems.append(f"action space {act_space}")
+    obs, info = env.reset(seed=0)
+    for _ in range(10):   # its NaN check: ten random steps
+        for value in (obs.values() if isinstance(obs, dict) else [obs]):
+            if not (isinstance(value, np.ndarray) and np.all(np.isfinite(value))):
+                problems.append(f"observation {value!r}")
+        for key, space in boxes.items():
+            value = obs[key] if key else obs
+            if value.shape != space.shape or not np.can_cast(value.dtype, space.dtype) or not space.contains(value):
+                problems.append(f"observation {key!r} outside its space")
+        obs, reward, terminated, truncated, info = env.step(env.action_space.sample())
+        if not (isinstance(reward, float | int) and np.isfinite(reward) and isinstance(terminated, bool)
+                and isinstance(truncated, bool) and isinstance(info, dict)):
+            problems.append(f"step returned {reward!r}, {terminated!r}, {truncated!r}")
+        if terminated:
+            obs, info = env.reset()
+    return problems
+
+
+@pytest.mark.parametrize(("side", "by"), [("blue", "unit"), ("red", "unit"), ("blue", "group")])
+def test_the_flat_observation_passes_both_checkers_without_a_warning(side, by):
+    env = BattleEnv(str(PLATOON), side=side, by=by, flat=True)
+    assert env.observation_space == gymnasium.spaces.Box(0.0, 1.0, env.observation_space.shape, np.float32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(env, skip_render_check=True)
+        assert _sb3_problems(env) == []
+
+
+def test_the_sb3_check_sees_the_dict_observations_tables():
+    """The ``Dict`` observation's ``own`` and ``enemy`` are tables (2-d): what the flat option is for."""
+    assert _sb3_problems(BattleEnv(str(PLATOON))) == [
+        "observation 'enemy' has shape (3, 4): neither a vector nor an image",
+        "observation 'own' has shape (6, 7): neither a vector nor an image"]
+
+
+def test_the_flat_observation_is_gymnasiums_flattening_of_the_dict():
+    flat, plain = BattleEnv(str(PLATOON), flat=True), BattleEnv(str(PLATOON))
+    assert flat.observation_space == gymnasium.spaces.flatten_space(plain.observation_space)
+    actions = [np.array([k % 5, 1, 0, 2, 3, (k + 2) % 5]) for k in range(9)]
+    a, b = _play(flat, 5, actions), _play(plain, 5, actions)
+    assert a[1:] == b[1:] and len(a[0]) == len(b[0])
+    for x, y in zip(a[0], b[0]):
+        assert x.dtype == np.float32 and np.array_equal(x, gymnasium.spaces.flatten(plain.observation_space, y))
+    made = gymnasium.make("sim/Battle-v0", scenario=str(PLATOON), flat=True)
+    assert made.observation_space == flat.observation_space

@@ -189,7 +189,7 @@ def test_every_type_a_rule_meets_is_a_documented_name_of_sim_plugin():
 
     from sim.reference.extension import SURFACE, surface
 
-    names = vars(sim) | vars(sp)
+    names = {name: getattr(sim, name) for name in sim.__all__} | vars(sp)   # (sim's load at first use)
     hints = typing.get_type_hints(sp.BattleContext, names | {"simpy": __import__("simpy")})
     handed_out = {getattr(t, "__name__", None) for t in hints.values()} - {"str", "Environment", "Event", None}
     space = names | {"Any": typing.Any}

@@ -52,12 +52,14 @@ class PlanChanges:
         self._advance(r, phase)
         return f"step {r.index + 1}: {describe(r.steps[r.index])}"
 
-    def take_over(self, r: Runner) -> None:
-        """Bring the runner's plan up to date at every one of its movement phases from now
-        on (its orders are changed mid-battle: ``replan``, ``hold``, ``detour``)."""
-        if not r.managed:
+    def take_over(self, *runners: Runner) -> None:
+        """Bring the runners' plans up to date at every one of their movement phases from now
+        on (their orders are changed mid-battle: ``replan``, ``hold``, ``detour``)."""
+        fresh = [r for r in runners if not r.managed]
+        for r in fresh:
             r.managed = True
-            self.revise()
+        if fresh:
+            self.revise()   # once for them all: it reads every runner
 
     def set_policies(self, policies: Any, since: int | None = None) -> None:
         """Every unit's policies from now on (as a scenario's ``policies``); a unit that

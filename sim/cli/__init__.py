@@ -29,20 +29,20 @@ def _load_plugins(args: argparse.Namespace) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Run one ``sim`` command; returns its exit status."""
-    from sim.study.run import lifetime
+    from sim import signals
 
     # From the first instruction to the last, Ctrl-C, SIGTERM and SIGHUP stop the
     # command with one line and 128 + the signal's number (a study says more itself);
-    # after this block, until the process ends, lifetime gives the same line and status.
+    # after this block, until the process ends, sim.signals gives the same line and status.
     try:
-        with lifetime.stop_on_signals():
+        with signals.stop_on_signals():
             try:
                 return _command(argv)
             finally:
                 _flush()  # the output goes out while a signal still stops the command
     except KeyboardInterrupt as stop:
-        print(f"sim: {lifetime.stopped_line(stop)}", file=sys.stderr)
-        return lifetime.exit_status(stop)
+        print(f"sim: {signals.stopped_line(stop)}", file=sys.stderr)
+        return signals.exit_status(stop)
     except BrokenPipeError:
         return 0
 

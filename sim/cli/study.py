@@ -185,11 +185,17 @@ def _check_outputs(study: Study, args) -> None:
     """Before any battle: no output (--csv, --report, --plot, --db) is one of the inputs,
     and each is a place where a file of its kind can be written."""
     from sim.cli.outputs import check_file, check_plot_dir
+    from sim.extras import require
 
+    plot_option = getattr(args, "plot_option", "--plot")
+    for option, value, extra in (("--csv", args.csv, "frames"), (plot_option, args.plot, "plots"),
+                                 ("--report", getattr(args, "report", None), "plots")):
+        if value is not None:
+            require(extra, "sim demo's plots" if option == "--out" else option, place=option)
     inputs = check_db(study, args)
     check_file("--csv", args.csv, inputs)
     check_file("--report", getattr(args, "report", None), inputs)
-    check_plot_dir(getattr(args, "plot_option", "--plot"), args.plot, inputs)
+    check_plot_dir(plot_option, args.plot, inputs)
 
 
 def reproduce_command(study: Study, record) -> str:

@@ -17,6 +17,7 @@ on from where the unit stands. An agent (``sim.gym``) and a planner choose from 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import Any
 
 from sim.agents.choices import REACTION_MOVE, Response
@@ -32,8 +33,8 @@ MENU: tuple[str, ...] = ("plan", "hold", "fall_back", "seek_cover", "next_step")
 
 def take_over(battle: Any, side: str) -> None:
     """Keep the side's plans up to date at each of its phases, so they follow its choices."""
-    for unit in battle.units_of(side):
-        battle.plans.take_over(battle.plans.runners[unit.id])
+    runners = battle.plans.runners
+    battle.plans.take_over(*(runners[unit.id] for unit in battle.units_of(side)))
 
 
 def tell(battle: Any, units: Sequence[str], choice: str, trigger: str, policy: str = "agent",
@@ -58,10 +59,16 @@ def tell(battle: Any, units: Sequence[str], choice: str, trigger: str, policy: s
         if choice == "hold":
             response = Response.stand(1, "hold")
         else:
-            response = behaviour(REACTION_MOVE, choice).choose(battle, unit, MovePolicy(policy=choice))
+            response = behaviour(REACTION_MOVE, choice).choose(battle, unit, _policy(choice))
         if response.hold:
             plans.hold(r, response.hold)
         elif response.to is not None:
             plans.detour(r, response.to)
         battle.record(DECIDE, unit=uid, pos=unit.pos, node=unit.node, policy=policy,
                       choice=f"{choice}: {response.choice}", trigger=trigger)
+
+
+@cache
+def _policy(choice: str) -> MovePolicy:
+    # One read-only policy a choice, checked once: an agent tells it at every step.
+    return MovePolicy(policy=choice)

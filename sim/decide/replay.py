@@ -22,6 +22,7 @@ from sim.decide.changes import Changes, apply_changes
 from sim.decide.points import At, describe_at, holds, moving_phase
 from sim.engine.battle import Battle
 from sim.engine.clock import Phase
+from sim.engine.collector import resting
 from sim.engine.dice import Dice
 from sim.errors import InputError
 from sim.events import HALT, STOP
@@ -62,9 +63,10 @@ class Replay:
     """A battle of ``scenario`` at ``seed``, run on to its decision points (module doc)."""
 
     def __init__(self, scenario: Any, seed: int) -> None:
-        self.battle = Battle(scenario, seed)
-        self.battle.decision_hook = self._phase_start
-        self.battle.start()
+        with resting():
+            self.battle = Battle(scenario, seed)
+            self.battle.decision_hook = self._phase_start
+            self.battle.start()
         self._asked: list[tuple[At, Action, str]] = []
         self._ordered: list[Action] = []
         self._every: list[tuple[str, Action]] = []
@@ -101,29 +103,42 @@ class Replay:
 
     def next_turn(self, side: str) -> Phase | None:
         """Play on to the announcement of ``side``'s next movement phase; None: the battle ended."""
-        battle, env = self.battle, self.battle.env
-        while not battle.done.triggered:
+        # The collector rests while the battle plays on, as in a battle's run (sim.engine.collector).
+        with resting():
+            return self._next_turn(side)
+
+    def _next_turn(self, side: str) -> Phase | None:
+        battle, done = self.battle, self.battle.done
+        # Event by event, to stop at the announcement before anything acts on it; each new
+        # record is looked at too only while a halt is awaited (``_step``).
+        step = self._step if self._halt_awaited() else battle.env.step
+        while not done.triggered:
             ev = battle.clock.next_phase()
-            while not ev.triggered and not battle.done.triggered:
-                self._step()
-            if battle.done.triggered:
+            while not ev.triggered and not done.triggered:
+                step()
+            if done.triggered:
                 break
             phase = cast(Phase, ev.value)
             if phase.moves and phase.side == side:
                 return phase
-        env.run(until=battle.done)
+        battle.env.run(until=done)
         return None
 
     def run(self) -> BattleResult:
         """Play on to the end; the battle's result (its log, metrics, winner and why)."""
         battle = self.battle
-        while not battle.done.triggered and any(at.halted is not None for at, _, _ in self._asked):
-            self._step()   # a halt is looked for record by record
-        battle.env.run(until=battle.done)
+        with resting():
+            while not battle.done.triggered and self._halt_awaited():
+                self._step()   # a halt is looked for record by record
+            battle.env.run(until=battle.done)
         log = battle.log
         return BattleResult(log, compute_metrics(log, battle.scenario), battle.winner, battle.reason)
 
     # -- inside the battle ------------------------------------------------------------
+    def _halt_awaited(self) -> bool:
+        # (only ``take`` adds a point, and not while the battle plays on)
+        return any(at.halted is not None for at, _, _ in self._asked)
+
     def _step(self) -> None:
         self.battle.env.step()
         if self._asked and self._asked[0][0].halted is not None:

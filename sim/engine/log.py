@@ -85,6 +85,9 @@ class EventLog:
 
     def to_frame(self) -> Any:
         """The log as a pandas DataFrame, one row per record."""
+        from sim.extras import require
+
+        require("frames", "EventLog.to_frame")
         import pandas as pd
 
         return pd.DataFrame([jsonl.clean(r) for r in self.records])

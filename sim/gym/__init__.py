@@ -1,9 +1,10 @@
 """``sim.gym``: a Gymnasium environment in which an agent plays one side of a battle.
 
-``BattleEnv(scenario, side=..., reward=...)``: ``reset(seed=...)`` starts the scenario's
+``BattleEnv(scenario, side=..., reward=..., flat=...)``: ``reset(seed=...)`` starts the scenario's
 battle at that seed and plays it to the agent's first decision; ``step(action)`` gives each
 of its units (or groups) a choice from ``sim.decide.menu.MENU`` and plays the exact engine
-on to its next decision (its side's next movement phase) or the end. Needs the ``gym``
+on to its next decision (its side's next movement phase) or the end; ``flat=True`` gives
+each observation as one float32 vector (a ``Box``). Needs the ``gym``
 extra (``pip install 'sim[gym]'``: gymnasium).
 """
 from __future__ import annotations

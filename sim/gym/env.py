@@ -71,14 +71,19 @@ def _reward(value: Any, scenario: Scenario) -> Reward:
     return Reward(**given)
 
 
-class BattleEnv(gym.Env[dict[str, np.ndarray], np.ndarray]):
+class BattleEnv(gym.Env[dict[str, np.ndarray] | np.ndarray, np.ndarray]):
     """A battle of ``scenario`` (a path or a loaded one) whose ``side`` (default: the
-    attacker) an agent plays: one choice of ``MENU`` per unit, or per group (``by``)."""
+    attacker) an agent plays: one choice of ``MENU`` per unit, or per group (``by``).
+
+    ``flat=True``: each observation is one float32 vector in [0, 1], the ``Dict``'s arrays
+    flattened in its keys' order (``gymnasium.spaces.flatten``), in a ``Box`` space:
+    what a library that takes one vector (stable-baselines3's ``MlpPolicy``) wants.
+    """
 
     metadata: dict[str, Any] = {"render_modes": []}
 
     def __init__(self, scenario: Scenario | str, side: str | None = None,
-                 reward: Reward | Mapping[str, Any] | None = None, by: str = "unit") -> None:
+                 reward: Reward | Mapping[str, Any] | None = None, by: str = "unit", flat: bool = False) -> None:
         from sim.scenario.load import load_scenario
 
         if not isinstance(scenario, Scenario):
@@ -91,15 +96,17 @@ class BattleEnv(gym.Env[dict[str, np.ndarray], np.ndarray]):
         # the units each of the action's numbers tells, as a planner's choices tell them
         self.controls = controls_of(scenario, self.side, arguments.choice(by, "by", ("unit", "group")))
         self.observer = Observer(scenario, self.side)
+        self.flat = arguments.flag(flat, "flat")
         self.action_space = spaces.MultiDiscrete([len(MENU)] * len(self.controls))
-        self.observation_space = self.observer.space   # type: ignore[assignment]  # a Dict is a Space of dicts
+        self.observation_space = (spaces.flatten_space(self.observer.space) if self.flat  # type: ignore[assignment]
+                                  else self.observer.space)
         self.replay: Replay | None = None
         self.phase: Phase | None = None
         self._read = 0
         self._over = False
 
     def reset(self, *, seed: int | None = None,
-              options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+              options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray] | np.ndarray, dict[str, Any]]:
         """A new battle at ``seed`` (None: one drawn from the environment's generator), played
         to the agent's first decision."""
         if seed is not None:
@@ -113,9 +120,9 @@ class BattleEnv(gym.Env[dict[str, np.ndarray], np.ndarray]):
         take_over(self.replay.battle, self.side)
         self._read, self._over = 0, False
         self.phase = self.replay.next_turn(self.side)
-        return self.observer.observe(self.replay.battle), self._info() | {"seed": battle_seed}
+        return self._observe(), self._info() | {"seed": battle_seed}
 
-    def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+    def step(self, action: Any) -> tuple[dict[str, np.ndarray] | np.ndarray, float, bool, bool, dict[str, Any]]:
         """Give every unit (or group) its choice now and play on to the next decision."""
         if self.replay is None or self._over:
             raise InputError("call reset() before step()" if self.replay is None else
@@ -131,17 +138,20 @@ class BattleEnv(gym.Env[dict[str, np.ndarray], np.ndarray]):
 
             self.replay.order(decide)
             self.phase = self.replay.next_turn(self.side)
-        battle = self.replay.battle
         reward = self._losses()
         terminated = self._over = self.replay.done
         if terminated:
             reward += self._outcome()
-        return self.observer.observe(battle), reward, terminated, False, self._info()
+        return self._observe(), reward, terminated, False, self._info()
 
     def _numbers(self, action: Any) -> list[int]:
         """The action's numbers: a list, tuple or 1-d array of whole numbers (no bool, no
         float, however whole), one per control, each naming a choice of the menu."""
         n, last = len(self.controls), len(MENU) - 1
+        if isinstance(action, np.ndarray) and action.dtype.kind in "iu" and action.shape == (n,):
+            numbers: list[int] = action.tolist()   # what a learner gives: read at once, as Python ints
+            if all(0 <= a <= last for a in numbers):
+                return numbers
         items = list(action) if isinstance(action, list | tuple) or (
             isinstance(action, np.ndarray) and action.ndim == 1) else None
         try:
@@ -153,6 +163,13 @@ class BattleEnv(gym.Env[dict[str, np.ndarray], np.ndarray]):
                              f"({', '.join(MENU)})", action)
 
     # -- what the agent is paid and told ------------------------------------------------
+    def _observe(self) -> dict[str, np.ndarray] | np.ndarray:
+        obs = self.observer.observe(self.replay.battle)   # type: ignore[union-attr]
+        if not self.flat:
+            return obs
+        # gymnasium.spaces.flatten's vector, without its dispatch on the space's kind
+        return np.concatenate([obs[key].ravel() for key in self.observer.space.spaces])
+
     def _losses(self) -> float:
         battle, spec = self.replay.battle, self.reward_spec   # type: ignore[union-attr]
         records = battle.log.records

@@ -32,8 +32,8 @@ class Observer:
         self.enemy = [spec for s, spec in scenario.units() if s != side]
         self.turns = scenario.turns
         x0, y0, x1, y1 = scenario.map.bounds
-        self._origin = np.array([x0, y0])
-        self._size = np.array([max(x1 - x0, 1e-9), max(y1 - y0, 1e-9)])
+        self._origin = (x0, y0)
+        self._size = (max(x1 - x0, 1e-9), max(y1 - y0, 1e-9))
         # what the scenario's rule modules add: (key, its Observation, its shape)
         self.modules = [(m.name, m.observe, (int(m.observe.rows(scenario)), len(m.observe.columns)))
                         for m in scenario.composition.modules if m.observe is not None]
@@ -44,28 +44,34 @@ class Observer:
             **{key: spaces.Box(0.0, 1.0, shape, np.float32) for key, _, shape in self.modules},
         })
 
-    def _xy(self, pos: Any) -> np.ndarray:
-        return np.clip((np.asarray(pos, dtype=float) - self._origin) / self._size, 0.0, 1.0)
+    def _xy(self, pos: Any) -> tuple[float, float]:
+        # in float64, each clipped to [0, 1], as numpy's clip of the pair did (one array a row is dearer)
+        (x0, y0), (w, h) = self._origin, self._size
+        return min(max((pos[0] - x0) / w, 0.0), 1.0), min(max((pos[1] - y0) / h, 0.0), 1.0)
 
     def observe(self, battle: Any) -> dict[str, np.ndarray]:
         """The observation now."""
-        own = np.zeros((len(self.own), len(OWN)), np.float32)
+        rows: list[tuple[Any, ...]] = []
         viewers = []
-        for i, spec in enumerate(self.own):
-            u = battle.units[spec.id]
-            if u.on_board:
+        units = battle.units
+        for spec in self.own:
+            u = units[spec.id]
+            alive, on_board = u.alive, u.on_board
+            x, y = self._xy(u.pos) if on_board else (0.0, 0.0)
+            if on_board:
                 viewers.append(u)
-                own[i, 2:4] = self._xy(u.pos)
-            own[i, 0], own[i, 1] = u.alive, u.on_board
-            own[i, 4] = min(u.steps / spec.steps, 1.0) if u.alive else 0.0
-            own[i, 5], own[i, 6] = u.pinned, u.alive and u.orders.type != "hold"
-        enemy = np.zeros((len(self.enemy), len(ENEMY)), np.float32)
-        for i, spec in enumerate(self.enemy):
-            e = battle.units[spec.id]
-            if e.on_board and any(battle.plans.sees(v, e) for v in viewers):
-                enemy[i, 0] = 1.0
-                enemy[i, 1:3] = self._xy(e.pos)
-                enemy[i, 3] = min(e.steps / spec.steps, 1.0)
+            rows.append((alive, on_board, x, y, min(u.steps / spec.steps, 1.0) if alive else 0.0, u.pinned,
+                         alive and u.orders.type != "hold"))
+        own = np.array(rows, np.float32).reshape(len(self.own), len(OWN))
+        rows = []
+        sees = battle.plans.sees
+        for spec in self.enemy:
+            e = units[spec.id]
+            if e.on_board and any(sees(v, e) for v in viewers):
+                rows.append((1.0, *self._xy(e.pos), min(e.steps / spec.steps, 1.0)))
+            else:
+                rows.append((0.0, 0.0, 0.0, 0.0))
+        enemy = np.array(rows, np.float32).reshape(len(self.enemy), len(ENEMY))
         time = np.array([min(battle.clock.turn / self.turns, 1.0)], np.float32)
         out = {"own": own, "enemy": enemy, "time": time}
         for key, observation, shape in self.modules:

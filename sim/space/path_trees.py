@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import math
 from array import array
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import networkx as nx
 import numpy as np
 from numpy.typing import NDArray
-from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import dijkstra
+
+if TYPE_CHECKING:
+    from scipy.sparse import csr_matrix
 
 #: A node's name: ``"q,r"`` on hex maps, a waypoint's name or ``"gx,gy"`` on tables.
 Node = str
@@ -100,6 +101,8 @@ class Paths:
             if (np.asarray(vals, dtype=float) < 0.0).any():
                 self._matrix = (nodes, index, None)
             else:
+                from scipy.sparse import csr_matrix  # here, not at `import sim`
+
                 m = csr_matrix((vals, (rows, cols)), shape=(len(nodes), len(nodes)))
                 self._matrix = (nodes, index, m)
         return self._matrix
@@ -108,6 +111,8 @@ class Paths:
         nodes, index, m = self._sparse()
         if m is None:
             return None
+        from scipy.sparse.csgraph import dijkstra
+
         cost, pred = dijkstra(m, directed=False, indices=index[dest], return_predecessors=True)
         hop = np.where(pred >= 0, pred, -1).astype(np.int32)
         return array("i", hop.tobytes()), array("d", cost.astype(np.float64).tobytes())

@@ -30,7 +30,6 @@ from typing import Any
 
 import numpy as np
 import shapely
-from scipy.spatial import cKDTree
 from shapely.geometry import Polygon
 from shapely.strtree import STRtree
 
@@ -197,6 +196,8 @@ def _grid_links(grid: dict[str, tuple[float, float]],
         first = np.repeat(here, 4)[keep].tolist()
         links = list(zip(map(names.__getitem__, first), map(names.__getitem__, other[keep].tolist())))
     if grid and waypoints:
+        from scipy.spatial import cKDTree  # here, not at `import sim`
+
         names = list(grid)
         tree = cKDTree(np.array([grid[n] for n in names]))
         k = min(LINKS_PER_WAYPOINT, len(names))

@@ -20,18 +20,20 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
-from typing import Any
+from functools import cached_property, lru_cache
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 import numpy as np
-from scipy.spatial import cKDTree
 
 from sim.space.features import Area
 from sim.space.geometry import Point
 from sim.space.hex_coords import hex_distance
 from sim.space.los import HexSight, TableSight
 from sim.space.path_trees import Edges, Node, Paths
+
+if TYPE_CHECKING:
+    from scipy.spatial import cKDTree
 
 #: Movement's memo of edges a→b: (b's position, the edge's length, cost per unit length).
 LegMemo = dict[tuple[Node, Node], tuple[Point, float, float]]
@@ -81,7 +83,6 @@ class Terrain:
         self._pos = {n: (float(d["pos"][0]), float(d["pos"][1])) for n, d in zip(self._nodes, attrs)}
         self._cover = {n: int(d["cover"]) for n, d in zip(self._nodes, attrs)}
         xy = np.array(list(self._pos.values()), dtype=float)
-        self._kdtree = cKDTree(xy)
         lo, hi = xy.min(axis=0), xy.max(axis=0)
         self.bounds = bounds or (float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1]))
         if kind == "hex":
@@ -131,6 +132,13 @@ class Terrain:
     def nearest_node(self, x: float, y: float) -> Node:
         """The node closest to (x, y); on a hex map, the hex containing the point."""
         return self._nearest(x, y)
+
+    @cached_property
+    def _kdtree(self) -> cKDTree:  # type: ignore[no-any-unimported]
+        # Built at the first nearest-node or ball question: scipy.spatial loads then, not at `import sim`.
+        from scipy.spatial import cKDTree
+
+        return cKDTree(np.array(list(self._pos.values()), dtype=float))
 
     def _nearest_node(self, x: float, y: float) -> Node:
         _, i = self._kdtree.query((x, y))

@@ -72,7 +72,7 @@ class Sealed(BaseModel):
     ``sim.apply_overrides``, which makes a checked copy.
     """
 
-    model_config = ConfigDict(extra="forbid", strict=True)
+    model_config = ConfigDict(extra="forbid", strict=True, defer_build=True)
 
     @model_validator(mode="after")
     def _freeze_containers(self) -> Self:

@@ -11,9 +11,16 @@
 - ``check_legible(fig)``: what would keep a picture from being read on a projector.
 
 Every function returns a matplotlib Figure (or Animation) and, given ``path``, saves a PNG.
-No pyplot state is used, so all of it works headless as well as in Jupyter.
+No pyplot state is used, so all of it works headless as well as in Jupyter. Needs the
+``plots`` extra (``pip install 'sim[plots]'``: matplotlib); ``states_frame`` the ``frames``
+extra (pandas).
 """
 from __future__ import annotations
+
+try:
+    import matplotlib  # noqa: F401 - the extra this package needs
+except ImportError as err:   # pragma: no cover - the extra is installed for the tests
+    raise ImportError("sim.viz needs matplotlib: pip install 'sim[plots]'") from err
 
 from sim.viz.animation import animate, save_frame
 from sim.viz.common import records_of

@@ -233,6 +233,9 @@ def unit_states(log, scenario=None, end: float | None = None) -> list[Span]:
 
 def states_frame(log, scenario=None):
     """``unit_states`` as a pandas DataFrame with a ``duration`` column."""
+    from sim.extras import require
+
+    require("frames", "sim.viz.states_frame")
     import pandas as pd
 
     df = pd.DataFrame(unit_states(log, scenario), columns=list(Span._fields))

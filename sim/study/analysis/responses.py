@@ -27,8 +27,8 @@ from sim.study.plan.factors import Factor, is_number
 from sim.study.plan.placing import Plan
 from sim.study.plan.quality import Properties, properties
 
-#: The libraries of the ``analysis`` extra.
-EXTRA = ("SALib", "sklearn", "statsmodels")
+#: The libraries of the ``analysis`` extra (with the ``plots`` and ``frames`` extras' own).
+EXTRA = ("SALib", "sklearn", "statsmodels", "matplotlib", "pandas")
 
 
 def missing_extra() -> list[str]:

@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from sim import arguments
 from sim.errors import InputError
@@ -25,6 +23,9 @@ from sim.study.plan.study_file import Study, load_study
 from sim.study.reports.farming import as_dict, responses, text, write_files
 from sim.study.run.rows import StoreRows
 from sim.study.run.store import ResultStore
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["StudyAnalysis", "analyse_study"]
 
@@ -55,6 +56,8 @@ class StudyAnalysis:
 
     def indices(self) -> pd.DataFrame:
         """One row per (variant, metric, factor, index): value and bootstrap interval."""
+        import pandas as pd
+
         rows = [{"variant": r.variant, "metric": r.metric, "factor": i.factor, "name": i.name,
                  "value": i.value, "ci_low": i.ci_low, "ci_high": i.ci_high}
                 for r in self.results for i in r.indices]
@@ -64,6 +67,8 @@ class StudyAnalysis:
     def responses(self) -> pd.DataFrame:
         """One row per (variant, design point): the factors' values (by key path) and each
         metric's mean (``metric:NAME``), as ``responses.csv`` holds them."""
+        import pandas as pd
+
         columns, rows = responses(self.analysis)
         return pd.DataFrame(rows, columns=columns)
 

@@ -10,9 +10,8 @@
 - ``provenance``: the code that made a study's rows (``sim`` and its plug-ins), and the
   refusal of a resume over other code;
 - ``selection``: ``sim select``, KN on the study's battles (stored, resumable);
-- ``lifetime``: how a study's processes end (signals, orphaned workers);
+- ``lifetime``: how a study's processes end (orphaned workers; the signals are ``sim.signals``);
 - ``mainscript``: the script a study runs from, and what its workers need of it.
 
-This package is imported first by the ``sim`` command (``sim._start`` imports
-``lifetime``), so it imports nothing itself.
+It imports nothing itself: ``import sim`` does not load it (a study loads what it uses).
 """
