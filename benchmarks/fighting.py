@@ -7,7 +7,7 @@
      at full precision) takes; target <= 10 %.
 (e)  movement: 1,000 movers march across the 10,000-node grid of (d), against Mesa 3
      agents walking the same routes on a ``NetworkGrid`` over the same graph and writing
-     the same records (checked equal); target <= 3x.
+     the same records (checked equal); target <= 1x.
 (f)  dense battles at constant density, N = 10 ... 1,000 units a side: battle time
      against N (the slope of log time on log N; target <= 1.05), and peak memory per
      unit, map and route planning excluded, less the part the event log's records hold

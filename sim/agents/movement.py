@@ -21,7 +21,7 @@ from sim.agents.referee import GroundTrigger, GroundWatch, Trigger, Watch
 from sim.agents.runs import planned_times, run_end
 from sim.agents.unit import Leg, Unit
 from sim.engine.clock import Phase
-from sim.engine.instants import exact
+from sim.engine.instants import Environment
 from sim.errors import InputError
 from sim.events import STOP
 from sim.space.geometry import Point, dist, lerp
@@ -128,27 +128,30 @@ def walk(battle: BattleContext, unit: Unit, move_index: int, duration: float, en
         legs = plan_move(battle, unit, allowed)
         if not legs:
             return "done"
+        now = env.now
         speed = allowed / duration  # cost units per unit of time
         waypoints = [p for p, _, _ in legs]
-        times = planned_times(env.now, legs, speed, end)
+        times = planned_times(now, legs, speed, end)
         battle.record_move(unit, move_index, waypoints, times)
-        budget = allowed
-        clock = exact(env)
-        keys = clock.order_keys()   # its ends of motion rank by when it began (sim.engine.instants)
+        clock: Environment = env  # type: ignore[assignment]  # the battle's own (its referee's)
+        key = clock.order_key()   # its ends of motion rank by when it began (sim.engine.instants)
         # Broad phase: a move far from every watched enemy arms no run at all. (A
         # one-leg move skips it: arming that leg asks the same question.)
         watched = len(legs) == 1 or not referee.quiet(unit, waypoints)
-        unit.course = (env.now, unit.pos, legs, speed, end)
+        unit.course = (now, unit.pos, legs, speed, end)
         if not watched:  # nothing to arm, only an elimination can interrupt: one end of
             # motion for the whole move (its course says where it is meanwhile)
-            if any(cost > 0 for _, _, cost in legs):  # zero-length edges take no time
-                try:
-                    yield clock.schedule_at(times[-1], next(keys))
-                except simpy.Interrupt:
-                    return Outcome.DEAD  # Battle.eliminate set its exact position
-            for target, node, _ in legs:
-                _reach(unit, target, node)
+            for _, _, cost in legs:
+                if cost > 0:  # zero-length edges take no time: such a move waits for nothing
+                    try:
+                        yield clock.schedule_at(times[-1], key)
+                    except simpy.Interrupt:
+                        return Outcome.DEAD  # Battle.eliminate set its exact position
+                    break
+            _reach_all(unit, legs)
             return _end_of_move(battle, unit)
+        keys = clock.order_keys(key)
+        budget = allowed
         # A hex move is watched hex centre by hex centre: its rules look at each one.
         merge = battle.terrain.kind != "hex"
         i, began = 0, env.now   # the first leg not yet reached, and when the unit set off on it
@@ -333,6 +336,17 @@ def _reach(unit: Unit, target: Point, node: str | None) -> None:
             del route[0]
 
 
+def _reach_all(unit: Unit, legs: list[Leg]) -> None:
+    """``_reach`` for every leg of a move in turn, at its end."""
+    route = unit.route
+    for _, node, _ in legs:
+        if node is not None:
+            unit.node = node
+            if route and route[0] == node:
+                del route[0]
+    unit.pos = legs[-1][0]
+
+
 def _end_of_move(battle: BattleContext, unit: Unit) -> Literal["done", "arrived"]:
     unit.course = None   # the move is over: nothing of it is left to close at a battle's end
     if not unit.route:
@@ -346,8 +360,12 @@ def movement_process(battle: BattleContext, unit: Unit,
                      phase: Phase) -> Generator[simpy.Event, Any, MoveEnd | None]:
     """The unit's moves in one movement phase, each in its own slot of the phase: a
     generator for ``env.process``."""
-    _check_mover(battle, unit)
-    arguments.instance(phase, "phase", Phase, "a sim.plugin.Phase")
+    # Every move passes here: the kernel's own types are let through at a glance, anything
+    # else is checked in full.
+    if unit.__class__ is not Unit or phase.__class__ is not Phase \
+            or not isinstance(getattr(battle, "env", None), simpy.Environment):
+        _check_mover(battle, unit)
+        arguments.instance(phase, "phase", Phase, "a sim.plugin.Phase")
     moves = battle.moves_in_phase(unit)
     late = battle.plans.start_fraction(unit)
     if late > 0.0:   # the step starts part-way through the phase (``in_phase``)
