@@ -1,6 +1,6 @@
 """A million battles on a real Dask cluster, started with Dask's own commands.
 
-    .venv/bin/python benchmarks/cluster.py [--battles N] [--quick] [--sample N] [--json FILE]
+    .venv/bin/python benchmarks/cluster.py [--battles N] [--pool-battles N] [--quick] [--sample N] [--json FILE]
 
 On 127.0.0.1 it starts ``dask scheduler`` and two ``dask worker`` processes (one thread
 each, no nanny), runs ``sim study scenarios/snapfire_vs_zoc.yaml --address ... --db ...
@@ -10,9 +10,11 @@ one, and lets the study finish. Then it checks and prints:
 - every battle is stored exactly once (rows per (variant, replication)), none missing;
 - a sample of replications, run again serially through the path the study's tasks take
   (``run_task`` of a ``Task`` of the cell's recipe and the replication's seed), gives
-  exactly the stored metrics; the local process pool's run gives exactly the same store;
+  exactly the stored metrics; the local process pool's run gives exactly the same store
+  (on its replications, when ``--pool-battles`` makes it smaller);
 - battles per second on the cluster and on the local process pool (``--workers 2``),
-  the same battles in the same run, and their ratio (target >= 0.9);
+  in the same run, and their ratio (target >= 0.9); ``--pool-battles`` runs the pool at a
+  smaller size, when two runs of a million would take longer than one may wait;
 - every process's resident memory and CPU time sampled through the run (the study client,
   the scheduler, each worker; the pool's client): a timeline with the rate, and each
   one's first and last quarter's medians, peak and fitted slope against battles stored
@@ -202,11 +204,13 @@ def check_serial(study, db: Path, reps: int, sample: int) -> dict:
     return {"compared": compared, "differ": differ[:10], "identical": not differ}
 
 
-def same_stores(a: Path, b: Path) -> bool:
-    """Whether two stores hold the same rows: (variant, point, rep, seed, metrics)."""
-    q = "SELECT variant, point, rep, seed, metrics FROM replications ORDER BY variant, point, rep"
+def same_stores(a: Path, b: Path, reps: int) -> bool:
+    """Whether two stores hold the same rows (variant, point, rep, seed, metrics) for
+    the replications below ``reps`` (all of the smaller store's when it is the pool's)."""
+    q = ("SELECT variant, point, rep, seed, metrics FROM replications WHERE rep < ? "
+         "ORDER BY variant, point, rep")
     with sqlite3.connect(a) as ca, sqlite3.connect(b) as cb:
-        return all(x == y for x, y in zip(ca.execute(q), cb.execute(q), strict=True))
+        return all(x == y for x, y in zip(ca.execute(q, (reps,)), cb.execute(q, (reps,)), strict=True))
 
 
 class Found(Exception):
@@ -256,6 +260,9 @@ def main(argv: list[str] | None = None) -> dict:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--battles", type=int, default=1_000_000, help="battles (even; default 1,000,000)")
     p.add_argument("--quick", action="store_true", help="1,000 battles, a kill early on")
+    p.add_argument("--pool-battles", type=int, metavar="N",
+                   help="battles of the process pool's run it is compared with (default: --battles); "
+                        "rates compare at any size, rows on the pool's replications")
     p.add_argument("--sample", type=int, default=150, help="replications a variant rerun serially")
     p.add_argument("--task-size", type=int, help="battles a task (default: the study's own)")
     p.add_argument("--json", metavar="FILE", help="also write the figures (and samples) to FILE")
@@ -268,6 +275,9 @@ def main(argv: list[str] | None = None) -> dict:
     if reps < 10:
         raise Failure(f"--battles {args.battles}: expected at least {10 * len(variants)}")
     battles = reps * len(variants)
+    pool_reps = min(reps, (args.pool_battles or battles) // len(variants))
+    if pool_reps < 10:
+        raise Failure(f"--pool-battles {args.pool_battles}: expected at least {10 * len(variants)}")
     scratch = Path(tempfile.mkdtemp(prefix="sim-cluster-"))
     env = {**os.environ, **DASK_ENV,
            "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
@@ -282,12 +292,13 @@ def main(argv: list[str] | None = None) -> dict:
             figures["store"] = check_store(db, variants, reps)
             figures["store_bytes"] = store_bytes(db)
             figures["serial"] = check_serial(study, db, reps, args.sample)
-            pool = [*study_command(args, reps), "--workers", "2", "--db", str(pool_db)]
+            pool = [*study_command(args, pool_reps), "--workers", "2", "--db", str(pool_db)]
             figures["pool_load_before"] = os.getloadavg()[0]
             figures["pool_seconds"], pool_samples = watch(kids, pool, pool_db, args.every)
-        figures["same_as_pool"] = same_stores(db, pool_db)
+        figures["same_as_pool"] = same_stores(db, pool_db, pool_reps)
+        figures["pool_battles"] = pool_battles = pool_reps * len(variants)
         figures["cluster_rate"] = battles / c["seconds"]
-        figures["pool_rate"] = battles / figures["pool_seconds"]
+        figures["pool_rate"] = pool_battles / figures["pool_seconds"]
         figures["ratio"] = figures["cluster_rate"] / figures["pool_rate"]
         figures["memory"] = {name: trend(c["samples"], name)
                              for name in ("client", "scheduler", "worker-1", "worker-2", "worker-3")}

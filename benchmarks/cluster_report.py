@@ -106,11 +106,13 @@ def report(f: dict) -> None:
           f"{s['duplicated']} duplicated, {s['missing']} missing, {s['failures']} failures)")
     print(f"  identical to serial on {f['serial']['compared']} sampled battles: "
           f"{'yes' if f['serial']['identical'] else 'NO ' + str(f['serial']['differ'])}")
-    print(f"  identical to the local process pool's store, every row: "
+    pb = f.get("pool_battles", b)
+    print(f"  identical to the local process pool's store, every row"
+          f"{'' if pb == b else f' of its {pb:,} battles (replications 0-{pb // 2 - 1:,})'}: "
           f"{'yes' if f['same_as_pool'] else 'NO'}")
     print(f"  throughput, whole command: cluster {f['cluster_rate']:.0f} battles/s "
           f"({c['seconds']:.1f} s), process pool (--workers 2) {f['pool_rate']:.0f} battles/s "
-          f"({f['pool_seconds']:.1f} s): cluster / pool = {f['ratio']:.2f} (target >= 0.90)")
+          f"({pb:,} battles in {f['pool_seconds']:.1f} s): cluster / pool = {f['ratio']:.2f} (target >= 0.90)")
     print(f"  (1-minute load average before each: cluster {c['load_before']:.2f}, "
           f"pool {f['pool_load_before']:.2f}; this machine has {os.cpu_count()} cores)")
     cpu = f["cpu_per_battle_ms"]

@@ -1,7 +1,8 @@
 """Issue 26, item 2: benchmarks/cluster.py, in its quick form, on a real cluster started
 with Dask's own commands (``dask scheduler``, ``dask worker``), one worker SIGKILLed and
 replaced part-way: every battle stored once, identical to serial on its sample and to the
-process pool's store, and no child process left behind. Its timings are not asserted."""
+process pool's store (of a smaller pool run, on its replications), and no child process
+left behind. Its timings are not asserted."""
 from __future__ import annotations
 
 import json
@@ -41,7 +42,7 @@ def _ours(port: int, scratch: str) -> list[str]:
 def test_quick_cluster_run_stores_every_battle_once_as_serial_and_leaves_nothing(tmp_path):
     out = tmp_path / "figures.json"
     run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "cluster.py"), "--quick",
-                          "--sample", "50", "--json", str(out)],
+                          "--sample", "50", "--pool-battles", "600", "--json", str(out)],
                          capture_output=True, text=True, timeout=300, cwd=ROOT, env=_env())
     assert run.returncode == 0, run.stderr
     f = json.loads(out.read_text())
@@ -53,11 +54,14 @@ def test_quick_cluster_run_stores_every_battle_once_as_serial_and_leaves_nothing
     # The kill happened part-way, with battles still to run.
     assert 0 < f["cluster"]["killed_at_rows"] < 1000
     assert f["serial"] == {"compared": 100, "differ": [], "identical": True}
-    assert f["same_as_pool"] is True
+    # The pool ran 600 battles (replications 0-299 of each variant), each row as the cluster's.
+    assert f["pool_battles"] == 600 and f["same_as_pool"] is True
     assert f["resume"]["finished_left"] == 0 and f["resume"]["half_left"] > 0
     assert f["store_bytes"] > 1000 * 100  # the rows are on disk, not only in the WAL
     for line in ("every battle stored once: yes", "identical to serial on 100 sampled battles: yes",
-                 "cluster / pool =", "scheduler RSS", "--resume finds where it was"):
+                 "cluster / pool =", "scheduler RSS",
+                 "every row of its 600 battles (replications 0-299): yes", "(600 battles in",
+                 "--resume finds where it was"):
         assert line in run.stdout
     assert _ours(f["cluster"]["port"], f["scratch"]) == []
     assert not Path(f["scratch"]).exists()
