@@ -11,10 +11,12 @@ import hashlib
 import io
 import os
 import random
+import re
 import shutil
 import sqlite3
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -217,6 +219,28 @@ def test_a_full_disk_stops_the_study_in_one_line_and_keeps_the_batches(
     assert sql(db, "SELECT COUNT(*) FROM replications") == [(15,)]
     code, resumed = run_json(["study", path, "--db", db, "--json", "--quiet", "--resume"])
     assert code == 0 and resumed == reference
+
+
+def test_a_full_disk_under_a_temporary_store_names_it_and_leaves_nothing(tmp_path, capsys, monkeypatch):
+    """Without --db the study stores into TMPDIR: a fault there names that store and the
+    way out (--db), not a --db the user never gave, nor a --resume of a store that is gone."""
+    path, tmp = study_file(tmp_path), tmp_path / "tmp"
+    tmp.mkdir()
+    monkeypatch.setenv("TMPDIR", str(tmp))
+    monkeypatch.setattr(tempfile, "tempdir", None)  # read TMPDIR again
+    opened = ResultStore.__init__
+
+    def full_after_one(self, p, **kw):
+        opened(self, p, **kw)
+        self._conn = FullDisk(self.conn, 1)
+
+    monkeypatch.setattr(ResultStore, "__init__", full_after_one)
+    line = err_line(capsys, ["study", path, "--json", "--quiet", "--task-size", "5"])
+    store = next(iter(re.findall(r"sim: error: (\S+): ", line)), "")
+    assert store.startswith(str(tmp)) and store.endswith("results.sqlite"), line
+    assert line.endswith(": the study's temporary store (TMPDIR; --db FILE stores it elsewhere): "
+                         "cannot store a finished batch (database or disk is full)"), line
+    assert list(tmp.iterdir()) == []  # the temporary store went with the run
 
 
 @pytest.fixture

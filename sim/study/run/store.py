@@ -95,7 +95,7 @@ COLUMNS = {
 
 
 @contextmanager
-def guard(path: str, doing: str, after: str = "") -> Iterator[None]:
+def guard(path: str, doing: str, after: str = "", place: str = "--db") -> Iterator[None]:
     """SQLite's errors (a damaged file, a full disk, a read-only file) as one line.
 
     A damaged schema may be reported in text that is not UTF-8 (the names of its
@@ -104,11 +104,11 @@ def guard(path: str, doing: str, after: str = "") -> Iterator[None]:
     try:
         yield
     except sqlite3.Error as exc:
-        raise InputError(f"cannot {doing} ({exc}){after}", file=path, place="--db") from None
+        raise InputError(f"cannot {doing} ({exc}){after}", file=path, place=place) from None
     except UnicodeDecodeError:
         raise InputError(f"cannot {doing} (the database is damaged: SQLite reports it in "
                          f"text that is not UTF-8){after}; give another --db",
-                         file=path, place="--db") from None
+                         file=path, place=place) from None
 
 
 def parse_json(path: str, text: Any, table: str, column: str) -> Any:
@@ -160,10 +160,14 @@ class ResultStore:
     file, an undamaged SQLite database holding only this store's tables with their
     columns, and writable. So another program's database, a damaged or read-only store,
     or ``/dev/null`` is refused as it was found (no table added, no journal mode changed).
+    A ``temporary`` store (a study's without ``--db``, in ``TMPDIR``) says so in its errors.
     """
 
-    def __init__(self, path: str | os.PathLike):
+    def __init__(self, path: str | os.PathLike, *, temporary: bool = False):
         self.path = str(path)
+        self.temporary = temporary
+        # Where a fault is: the --db a user gave, or the folder Python's tempfile chose.
+        self.place = "the study's temporary store (TMPDIR; --db FILE stores it elsewhere)" if temporary else "--db"
         if not self.path:
             raise InputError("empty path (expected a results database to create or resume)",
                              place="--db")
@@ -179,7 +183,7 @@ class ResultStore:
                 not os.access(self.path, os.W_OK) or read_only(self.path))):
             raise InputError("is read-only, or in a read-only directory (expected a results "
                              "database that can be written: SQLite also writes beside it)",
-                             file=self.path, place="--db")
+                             file=self.path, place=self.place)
         self._conn: sqlite3.Connection | None = None
         try:
             self._open()
@@ -231,7 +235,7 @@ class ResultStore:
         return self._conn
 
     def _guard(self, doing: str, after: str = ""):
-        return guard(self.path, doing, after)
+        return guard(self.path, doing, after, self.place)
 
     def close(self) -> None:
         """Close the connection (committed batches are already on disk)."""
@@ -305,7 +309,8 @@ class ResultStore:
             else:
                 bad.append((study_hash, s.variant, s.point, s.rep, s.seed, s.error or "",
                             s.traceback or "", s.version, s.scenario_hash))
-        kept = "; the batches stored before are kept: rerun with --resume once it is fixed"
+        kept = ("" if self.temporary else
+                "; the batches stored before are kept: rerun with --resume once it is fixed")
         with self._guard("store a finished batch", kept), self.conn:
             self.conn.executemany(
                 "INSERT OR IGNORE INTO replications VALUES (?, ?, ?, ?, ?, ?, ?, ?)", ok)

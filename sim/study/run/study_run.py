@@ -95,7 +95,7 @@ def attach_store(run: StudyRun, store: ResultStore | None) -> ResultStore:
     if store is None:
         folder = tempfile.mkdtemp(prefix="sim-study-")
         weakref.finalize(run, shutil.rmtree, folder, True)
-        store = ResultStore(os.path.join(folder, "results.sqlite"))
+        store = ResultStore(os.path.join(folder, "results.sqlite"), temporary=True)
         run.owned = True
     run.store, run.db = store, store.path
     return store
