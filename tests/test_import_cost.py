@@ -111,3 +111,17 @@ def test_the_pictures_and_frames_name_their_extra():
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines() == ["sim.viz needs matplotlib: pip install 'sim[plots]'",
                                        "EventLog.to_frame needs pandas: pip install 'sim[frames]'"]
+
+
+def test_the_command_lines_version_and_help_load_no_heavy_module():
+    """``sim --version`` and every ``--help`` answer from the parser alone: no registry
+    (which loads networkx and pydantic), no engine, no study."""
+    for argv in (["--version"], ["--help"], ["run", "--help"], ["study", "--help"], ["demo", "--help"]):
+        statement = ("import contextlib, io\nfrom sim.cli import main\n"
+                     f"try:\n    with contextlib.redirect_stdout(io.StringIO()):\n        main({argv!r})\n"
+                     "except SystemExit as end:\n    assert end.code == 0, end.code")
+        loaded = _loaded_by(statement)
+        assert "sim.cli.parser" in loaded, argv
+        heavy = (*[n for n in HEAVY if not n.startswith("sim.") and n != "yaml"], "sim.systems.registry",
+                 "sim.systems.plugins", "sim.engine", "sim.study", "sim.viz", "sim.space", "sim.gym")
+        assert _in(loaded, heavy) == [], (argv, _in(loaded, heavy))

@@ -31,7 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The parser of every ``sim`` command; a parsed command's ``func`` runs it."""
     from sim import __version__
     from sim.cli import analyse, demo, rules, run, schema, select, study, validate
-    from sim.systems.plugins import ENV
+    from sim.systems import PLUGINS_ENV as ENV
 
     parser = _Parser(prog="sim", description="Discrete-event simulation of small-unit engagements.")
     parser.add_argument("--version", action="version", version=f"sim {__version__}")

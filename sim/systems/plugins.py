@@ -14,10 +14,11 @@ import sys
 from collections.abc import Iterable, Mapping
 
 from sim.errors import InputError
+from sim.systems import PLUGINS_ENV
 from sim.systems.declarations import PluginError, load_target
 from sim.systems.registry import load_installed, registered_from_python
 
-ENV = "SIM_PLUGINS"
+ENV = PLUGINS_ENV
 MODULE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 _IMPORTED: list[str] = []   # in the order imported: what a study's workers import too
 
