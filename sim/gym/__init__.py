@@ -14,7 +14,8 @@ try:
 except ImportError as err:   # pragma: no cover - the extra is installed for the tests
     raise ImportError("sim.gym needs gymnasium: pip install 'sim[gym]'") from err
 
-from sim.gym.env import BattleEnv, Reward
+from sim.gym.env import BattleEnv
+from sim.gym.seat import Reward
 
 __all__ = ["BattleEnv", "Reward"]
 
