@@ -144,7 +144,7 @@ def test_a_step_limit_truncates_the_battle_for_both_agents():
         assert set(obs) == set(rewards) == set(infos) == {"blue", "red"}
         assert not any(terminated.values()) and all(truncated.values()) == (k == 2)
     assert env.agents == [] and env.deciding is None and not env.replay.done
-    with pytest.raises(sim.InputError, match="the battle is over"):
+    with pytest.raises(sim.InputError, match="the episode is over"):
         env.step({"blue": _keep(env, "blue")})
 
 

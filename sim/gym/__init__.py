@@ -24,7 +24,7 @@ except ImportError as err:   # pragma: no cover - the extra is installed for the
     raise ImportError("sim.gym needs gymnasium: pip install 'sim[gym]'") from err
 
 from sim.gym.env import BattleEnv
-from sim.gym.seat import Reward
+from sim.gym.seat import Observation, Reward
 
 if TYPE_CHECKING:
     from sim.gym.parallel import BattleParallelEnv as BattleParallelEnv
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from sim.gym.selfplay import Policy as Policy
     from sim.gym.selfplay import self_play as self_play
 
-__all__ = ["BattleEnv", "BattleParallelEnv", "Episode", "Policy", "Reward", "self_play"]
+__all__ = ["BattleEnv", "BattleParallelEnv", "Episode", "Observation", "Policy", "Reward", "self_play"]
 
 #: The names that need pettingzoo, by their module: loaded at first use (``__getattr__``).
 _LAZY = {"BattleParallelEnv": "sim.gym.parallel", "Episode": "sim.gym.selfplay", "Policy": "sim.gym.selfplay",

@@ -105,7 +105,8 @@ class BattleParallelEnv(ParallelEnv):
         ignored) and play on to the next decision of either side, or the end."""
         if self.replay is None or not self.agents:
             raise InputError("call reset() before step()" if self.replay is None else
-                             "the battle is over: call reset() for another", place="step")
+                             "the episode is over (the battle ended, or max_cycles cut it): call reset() for another",
+                             place="step")
         side = cast(Phase, self.phase).side   # (live agents: the battle stands at a decision)
         self.replay.order(self.seats[side].orders(self._numbers(actions, side)))
         self.phase = self.replay.next_turn(*self.possible_agents)
