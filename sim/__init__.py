@@ -12,7 +12,7 @@ Load a scenario, run a battle, read its event log; run a what-if study; draw it 
 
 Ask what to do at a decision: ``sim.branch(scenario, seed, at=..., branches=...)`` replays
 a battle to a decision point and continues it under several orders (``sim.decide``);
-``sim.gym`` (the ``gym`` extra) lets an agent play one side.
+``sim.gym`` (the ``gym`` extra) lets an agent play one side, or agents both (self-play).
 
 ``sim.first_entry`` is the referee's geometry (where a straight move first comes within a
 radius); ``sim.too_tables`` the Theatre of Operation tables.

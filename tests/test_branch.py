@@ -114,6 +114,15 @@ def test_a_replay_takes_its_points_in_order_and_plays_an_agent(platoon):
     assert list(result.log.lines()) == list(b.run("fire", 5).log.lines())
 
 
+def test_a_replay_given_both_sides_stops_at_either_sides_movement_phases(platoon):
+    replay = Replay(platoon, 5)
+    phases = []
+    while (phase := replay.next_turn(*platoon.sides)) is not None:
+        phases.append((phase.turn, phase.side, phase.moves))
+    assert phases[:4] == [(1, "blue", True), (2, "red", True), (3, "blue", True), (4, "red", True)]
+    assert list(replay.battle.log.lines()) == list(sim.run(platoon, 5).log.lines())
+
+
 @pytest.mark.parametrize(("at", "branches", "message"), [
     ({"turn": 0}, {"a": {}}, "at.turn: Input should be greater than or equal to 1"),
     ({"turn": 99}, {"a": {}}, "at.turn: turn 99 is after the battle's last (24)"),

@@ -12,11 +12,11 @@ from conftest import ROOT
 
 #: Never loaded by ``import sim``: the libraries and sim's parts that a name loads when used.
 HEAVY = ("scipy", "pandas", "matplotlib", "numpy", "networkx", "simpy", "pydantic", "shapely", "yaml", "tqdm",
-         "dask", "distributed", "gymnasium", "sklearn", "statsmodels", "SALib", "sim.study", "sim.viz", "sim.decide",
-         "sim.gym", "sim.planner", "sim.engine", "sim.scenario", "sim.systems", "sim.space", "sim.agents",
+         "dask", "distributed", "gymnasium", "pettingzoo", "sklearn", "statsmodels", "SALib", "sim.study", "sim.viz",
+         "sim.decide", "sim.gym", "sim.planner", "sim.engine", "sim.scenario", "sim.systems", "sim.space", "sim.agents",
          "sim.toolkit", "sim.metrics", "sim.cli")
 #: The libraries of the extras (``pyproject.toml``): none of them is needed to run a battle or a study.
-EXTRAS = ("pandas", "matplotlib", "gymnasium", "dask", "distributed", "sklearn", "statsmodels", "SALib")
+EXTRAS = ("pandas", "matplotlib", "gymnasium", "pettingzoo", "dask", "distributed", "sklearn", "statsmodels", "SALib")
 
 
 def _python(code: str, *args: str) -> subprocess.CompletedProcess[str]:
@@ -125,3 +125,18 @@ def test_the_command_lines_version_and_help_load_no_heavy_module():
         heavy = (*[n for n in HEAVY if not n.startswith("sim.") and n != "yaml"], "sim.systems.registry",
                  "sim.systems.plugins", "sim.engine", "sim.study", "sim.viz", "sim.space", "sim.gym")
         assert _in(loaded, heavy) == [], (argv, _in(loaded, heavy))
+
+
+def test_sim_gym_loads_pettingzoo_only_when_a_parallel_name_is_used():
+    """``sim.gym``'s single-agent environment needs gymnasium alone; its parallel names load
+    pettingzoo at their first use, and say which extra brings it when it is missing."""
+    loaded = _loaded_by("import sim.gym\nsim.gym.BattleEnv")
+    assert "gymnasium" in loaded and _in(loaded, ("pettingzoo", "sim.gym.parallel")) == []
+    used = _loaded_by("import sim.gym\nsim.gym.self_play")
+    assert {"pettingzoo", "sim.gym.parallel", "sim.gym.selfplay"} <= set(used)
+    code = _without(("pettingzoo",)) + (
+        "import sim.gym\n"
+        "try:\n    sim.gym.BattleParallelEnv\nexcept ImportError as e:\n    print(e)\n")
+    out = _python(code)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines() == ["sim.gym.BattleParallelEnv needs pettingzoo: pip install 'sim[gym]'"]

@@ -6,9 +6,10 @@ the phase) at a decision point; ``run()`` plays to the end, taking every point a
 in order, when it comes. Until the first point is taken the battle is the trunk's to the
 record: nothing of the replay runs in the battle but a check at each phase's start (and,
 while a ``halted`` point is awaited, a look at each new record). ``next_turn(side)`` stops
-at the announcement of the side's next movement phase (its rules not yet begun) and
-``order(action)`` is taken at that phase's start: the way a caller outside (an agent)
-plays; ``every_turn(side, action)`` acts at each of the side's movement phases (a rollout).
+at the announcement of the side's next movement phase (its rules not yet begun; given both
+sides, at either's) and ``order(action)`` is taken at that phase's start: the way a caller
+outside (an agent) plays; ``every_turn(side, action)`` acts at each of the side's movement
+phases (a rollout).
 """
 from __future__ import annotations
 
@@ -101,13 +102,14 @@ class Replay:
         planner's sample of what chance may bring."""
         self.battle.dice = Dice(arguments.seed(seed))
 
-    def next_turn(self, side: str) -> Phase | None:
-        """Play on to the announcement of ``side``'s next movement phase; None: the battle ended."""
+    def next_turn(self, *sides: str) -> Phase | None:
+        """Play on to the announcement of the next movement phase of one of ``sides`` (its
+        ``side`` says whose); None: the battle ended."""
         # The collector rests while the battle plays on, as in a battle's run (sim.engine.collector).
         with resting():
-            return self._next_turn(side)
+            return self._next_turn(frozenset(sides))
 
-    def _next_turn(self, side: str) -> Phase | None:
+    def _next_turn(self, sides: frozenset[str]) -> Phase | None:
         battle, done = self.battle, self.battle.done
         # Event by event, to stop at the announcement before anything acts on it; each new
         # record is looked at too only while a halt is awaited (``_step``).
@@ -119,7 +121,7 @@ class Replay:
             if done.triggered:
                 break
             phase = cast(Phase, ev.value)
-            if phase.moves and phase.side == side:
+            if phase.moves and phase.side in sides:
                 return phase
         battle.env.run(until=done)
         return None
