@@ -35,7 +35,8 @@ html_show_sourcelink = False
 
 # -- Markdown ------------------------------------------------------------------------
 myst_enable_extensions = ["colon_fence", "deflist"]
-myst_heading_anchors = 4          # `page.md#a-heading` links resolve
+myst_heading_anchors = 4          # `page.md#a-heading` links resolve (and `page.md#A-heading`,
+                                  # JupyterLab's form: _jupyterlab_anchors below)
 
 # -- The lessons, executed in the build ------------------------------------------------
 nb_execution_mode = "force"       # committed without outputs: always run them
@@ -113,8 +114,22 @@ def _factory_defaults(app: Any, what: str, name: str, obj: Any, options: Any, si
     return (re.sub(r"\s*=\s*<factory>", " = ...", signature) if signature else signature), annotation
 
 
+def _jupyterlab_anchors(app: Any, doctree: Any) -> None:
+    """Let a link name a heading as JupyterLab does, too. JupyterLab gives a heading of a
+    Markdown file its text with each space a hyphen for id (``Common-random-numbers``),
+    where myst-parser's slug is lower case without punctuation (``common-random-numbers``);
+    the lessons link the glossary's entries JupyterLab's way, so that a link opened in
+    JupyterLab lands on its entry, and here each heading answers to that name as well (it
+    resolves to the heading's own anchor on the page)."""
+    slugs = app.env.metadata[app.env.docname].get("myst_slugs")
+    for line, section, text in list((slugs or {}).values()):
+        slugs.setdefault(text.replace(" ", "-"), (line, section, text))
+
+
 def setup(app: Any) -> None:
-    """Sphinx's hooks: resolve our short names, leave out parts with no page yet."""
+    """Sphinx's hooks: resolve our short names, leave out parts with no page yet, name
+    headings JupyterLab's way too."""
     app.connect("missing-reference", _ours)
+    app.connect("doctree-read", _jupyterlab_anchors)
     app.connect("autodoc-process-signature", _factory_defaults)
     app.connect("source-read", _parts_with_pages)

@@ -161,3 +161,17 @@ def test_make_test_builds_the_site_with_warnings_as_errors():
     assert "docs" in rules["test"]
     recipe = (ROOT / "Makefile").read_text().split("\ndocs:", 1)[1].split("\n\n", 1)[0]
     assert "sphinx-build -W --keep-going -n -b html docs docs/_build/html" in recipe
+
+
+def test_every_lessons_glossary_links_land_on_an_entry(site):
+    # the lessons name an entry as JupyterLab does (Common-random-numbers); the site's
+    # link goes to the heading's own anchor (docs/conf.py: _jupyterlab_anchors)
+    ids = _ids(site / "tutorials" / "glossary.html")
+    lessons = sorted((site / "tutorials").glob("0*.html"))
+    link = re.compile(r'href="glossary\.html#([^"]+)"')
+    links = {page.name: [unquote(a) for a in link.findall(page.read_text(encoding="utf-8"))] for page in lessons}
+    assert len(lessons) == 8 and all(links.values()), links
+    assert [(page, a) for page, anchors in links.items() for a in anchors if a not in ids] == []
+    glossary = (site / "tutorials" / "glossary.html").read_text(encoding="utf-8")
+    kn = re.search(r'<section id="kn">.*?</section>', glossary, re.S)
+    assert kn and "Kim and Nelson" in kn.group(0)

@@ -27,8 +27,16 @@ and the check cannot drift apart.
 
 The module also checks what every lesson shares: a link to the glossary
 (``notebooks/glossary.md``, the docs site's ``tutorials/glossary``) at the top, every
-``glossary.md#anchor`` naming one of its headings (as the site's heading anchors spell
-them), and a replay embedded as a fragment (``replay_fragment``), never as a whole page.
+``glossary.md#anchor`` naming one of its headings, and a replay embedded as a fragment
+(``replay_fragment``), never as a whole page.
+
+A glossary link names its entry as JupyterLab names a Markdown heading: the heading's text
+with each space a hyphen, case and punctuation kept (``glossary.md#Common-random-numbers``;
+JupyterLab 4's ``createHeaderId``, which its Markdown preview scrolls to when a notebook's
+link opens the file). The docs site resolves the same name to the heading's own anchor
+(``docs/conf.py``, ``_jupyterlab_anchors``). The glossary's headings are plain ASCII: a
+browser sends a fragment's other characters percent-encoded, and JupyterLab looks the
+encoded text up as it is.
 """
 from __future__ import annotations
 
@@ -86,28 +94,64 @@ def _program(nb, spec: dict) -> list[str]:
     return sources
 
 
-def _slug(heading: str) -> str:
-    # myst-parser's heading anchors (GitHub's rule): lower case, punctuation dropped
-    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+def jupyterlab_id(heading: str) -> str:
+    """The id JupyterLab gives a Markdown heading: its text (code spans as their text), each
+    space a hyphen."""
+    return heading.strip().replace("`", "").replace(" ", "-")
+
+
+def _headings() -> list[str]:
+    return re.findall(r"^#+ (.+)$", GLOSSARY.read_text(encoding="utf-8"), re.M)
+
+
+def _links(text: str) -> list[str]:
+    # the anchor of each glossary link; a destination may hold balanced parentheses
+    return re.findall(r"\]\(glossary\.md#((?:[^()\s]|\([^()\s]*\))+)\)", text)
+
+
+def test_jupyterlab_ids_are_the_headings_text_with_hyphens():
+    assert jupyterlab_id("Common random numbers") == "Common-random-numbers"
+    assert jupyterlab_id("`unit` (and `by`) in damage records") == "unit-(and-by)-in-damage-records"
+    assert _links("[a](glossary.md#Reserve-(Sniper-Reserve)) and [b](glossary.md#KN).") == \
+        ["Reserve-(Sniper-Reserve)", "KN"]
+
+
+def test_the_glossary_headings_are_plain_and_its_own_links_land():
+    ids = [jupyterlab_id(h) for h in _headings()]
+    assert len(set(ids)) == len(ids) and all(i.isascii() and not re.search(r'["<>`]', i) for i in ids)
+    text = GLOSSARY.read_text(encoding="utf-8")
+    assert set(_links(text)) <= set(ids) and "](#" not in text   # in-page links by the file's name
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def test_lesson_links_the_glossary_and_embeds_a_replay_fragment(path):
     nb = nbformat.read(path, as_version=4)
     assert "](glossary.md)" in nb.cells[0].source, "no glossary link at the top"
-    anchors = {_slug(h) for h in re.findall(r"^#+ (.+)$", GLOSSARY.read_text(encoding="utf-8"), re.M)}
-    linked = {a for c in nb.cells if c.cell_type == "markdown"
-              for a in re.findall(r"\]\(glossary\.md#([^)]+)\)", c.source)}
-    assert linked and linked <= anchors, f"no such glossary entry: {sorted(linked - anchors)}"
+    anchors = {jupyterlab_id(h) for h in _headings()}
+    linked = {a for c in nb.cells if c.cell_type == "markdown" for a in _links(c.source)}
+    assert linked, "no glossary link in the lesson's text"
+    assert linked <= anchors, f"no such glossary entry: {sorted(linked - anchors)}"
+    # every "glossary.md#" is a link read whole (none the pattern above misses)
+    markdown = [c.source for c in nb.cells if c.cell_type == "markdown"]
+    assert sum(t.count("glossary.md#") for t in markdown) == sum(len(_links(t)) for t in markdown)
     code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
     assert "replay_html(" not in code   # a whole page, whose styles would restyle the notebook
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_a_lesson_speaks_to_its_students_not_of_its_tests(path):
+    # the tests check the lesson; the student reads what to change and what to find
+    nb = nbformat.read(path, as_version=4)
+    told = [c.get("id") for c in nb.cells
+            if c.cell_type == "markdown" and re.search(r"\btests?/|test_\w+\.py", c.source)]
+    assert told == []
 
 
 def test_every_lesson_has_two_or_three_exercises():
     per = {p.stem: 0 for p in NOTEBOOKS}
     for path, _, _ in EXERCISES:
         per[path.stem] += 1
-    assert len(per) == 7 and all(2 <= n <= 3 for n in per.values()), per
+    assert len(per) == 8 and all(2 <= n <= 3 for n in per.values()), per
 
 
 @pytest.mark.parametrize("path,index,spec", EXERCISES, ids=IDS)

@@ -6,6 +6,15 @@ would. A notebook writes only into its own temporary directory (``OUT``) and rem
 at the end; lessons 01 and 04 show live controls (ipywidgets), whose callbacks the
 notebooks also call themselves, so they are exercised headless too.
 
+A lesson's own checks are not in the cells a student reads and changes: no code cell holds
+an ``assert`` (an exercise that changes a value would stop its own cell, or hide the
+picture it is about). A code cell's checks are Python statements in its metadata, under
+the key ``checks`` (``{"checks": "assert halt['dist'] == halt['radius']"}``); this test
+runs them in the lesson's kernel right after that cell, so the claims the lesson's text
+makes of its results are checked where they are made, and a check that fails names its
+cell. JupyterLab shows them under the cell's metadata (property inspector); the docs site
+does not run them.
+
 Every picture a notebook shows is checked as it is shown: a first cell (``HOOK``, run
 before the lesson's own) makes the kernel's PNG formatter pass each matplotlib Figure to
 ``sim.viz.check_legible`` (at 1280 px wide, 100 dpi: the inline pictures' dpi) before
@@ -13,7 +22,9 @@ drawing it, and the test fails naming each problem with the cell that drew it.
 """
 from __future__ import annotations
 
+import ast
 import json
+import re
 import sys
 import time
 from pathlib import Path
@@ -60,10 +71,27 @@ del _check_every_figure
 """
 
 
+CHECK = "lesson-check"   # the metadata mark of a check cell this module inserts (and removes)
+
+
+def with_checks(nb):
+    """The notebook with each code cell's ``checks`` run in a cell of their own after it."""
+    cells = []
+    for c in nb.cells:
+        cells.append(c)
+        if c.cell_type == "code" and c.metadata.get("checks"):
+            check = nbformat.v4.new_code_cell(f"# the checks of cell {c.get('id')}\n{c.metadata['checks']}")
+            check.metadata[CHECK] = c.get("id")
+            cells.append(check)
+    nb.cells = cells
+    return nb
+
+
 def run_checked(path: Path, record: Path, keep: str | None = None):
-    """Run the notebook at ``path`` with ``HOOK`` first; returns it (without the hook's
-    cell) and what the hook recorded, each problem with the lesson's cell number."""
-    nb = nbformat.read(path, as_version=4)
+    """Run the notebook at ``path`` with ``HOOK`` first and each cell's checks after it;
+    returns it (without the hook's and the checks' cells), what the hook recorded, each
+    problem with the lesson's cell number."""
+    nb = with_checks(nbformat.read(path, as_version=4))
     hook = HOOK.replace("RECORD", repr(str(record))).replace("KEEP", repr(keep))
     nb.cells.insert(0, nbformat.v4.new_code_cell(hook))
     client = nbclient.NotebookClient(
@@ -71,6 +99,9 @@ def run_checked(path: Path, record: Path, keep: str | None = None):
         resources={"metadata": {"path": str(path.parent)}})
     client.execute()
     hook = nb.cells.pop(0)
+    checks = [c for c in nb.cells if CHECK in c.metadata]
+    nb.cells = [c for c in nb.cells if CHECK not in c.metadata]
+    assert all(c.outputs == [] for c in checks), [c.outputs for c in checks if c.outputs]
     # execution counts: the hook's cell is 1; the lesson's cells are numbered from 0
     cell_of = {c.execution_count: i for i, c in enumerate(nb.cells) if c.cell_type == "code"}
     found = [json.loads(line) for line in record.read_text().splitlines()] if record.exists() else []
@@ -80,8 +111,54 @@ def run_checked(path: Path, record: Path, keep: str | None = None):
     return nb, len(found), problems
 
 
-def test_there_are_seven_notebooks():
-    assert [p.name[:2] for p in NOTEBOOKS] == ["01", "02", "03", "04", "05", "06", "07"]
+def test_there_are_eight_notebooks():
+    assert [p.name[:2] for p in NOTEBOOKS] == ["01", "02", "03", "04", "05", "06", "07", "08"]
+
+
+def _statements(source: str) -> ast.Module:
+    # a cell's IPython lines (%matplotlib, !pip) are not Python
+    return ast.parse(re.sub(r"(?m)^\s*[%!].*$", "", source))
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_no_cell_a_student_runs_asserts(path):
+    """Every code cell is one a student may change and re-run: none asserts; the lesson's
+    checks are in the cells' metadata, and at least one cell has some."""
+    nb = nbformat.read(path, as_version=4)
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    asserting = [c.get("id") for c in code if any(isinstance(n, ast.Assert) for n in ast.walk(_statements(c.source)))]
+    assert asserting == [], f"{path.name}: cells that assert: {asserting}"
+    checks = [c.metadata["checks"] for c in code if "checks" in c.metadata]
+    assert checks and all(any(isinstance(n, ast.Assert) for n in ast.walk(ast.parse(c))) for c in checks)
+    assert all(CHECK not in c.metadata for c in nb.cells)
+
+
+WORDS = 1550   # a lesson's prose (its markdown cells), read in a class period with its cells run
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_a_lesson_is_read_in_a_class_period(path):
+    nb = nbformat.read(path, as_version=4)
+    words = sum(len(c.source.split()) for c in nb.cells if c.cell_type == "markdown")
+    assert 500 < words <= WORDS, f"{path.name}: {words} words"
+
+
+def test_the_assert_finder_finds_an_assert():
+    cell = "%matplotlib inline\nx = 1\nfor i in range(2):\n    assert i < 2, 'no'"
+    assert any(isinstance(n, ast.Assert) for n in ast.walk(_statements(cell)))
+    assert not any(isinstance(n, ast.Assert) for n in ast.walk(_statements("x = 'assert'\nprint(x)")))
+
+
+def test_a_failing_check_fails_the_run(tmp_path):
+    nb = nbformat.v4.new_notebook(metadata={"kernelspec": {"name": "python3", "display_name": "Python 3",
+                                                           "language": "python"}})
+    cell = nbformat.v4.new_code_cell("x = 2")
+    cell.metadata["checks"] = "assert x == 3, 'the lesson says 3'"
+    nb.cells = [cell, nbformat.v4.new_markdown_cell("text")]
+    path = tmp_path / "lesson.ipynb"
+    nbformat.write(nb, str(path))
+    with pytest.raises(nbclient.exceptions.CellExecutionError, match="the lesson says 3"):
+        run_checked(path, tmp_path / "record.jsonl")
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])

@@ -439,3 +439,75 @@ def test_a_hidden_unit_has_a_legend_entry_exactly_when_one_is_drawn(crossing):
         assert hollow is hidden, t
         assert entries.count(key) == (1 if hidden else 0), t
         assert viz.check_legible(fig) == []
+
+
+def test_two_kinds_of_ground_of_one_colour_are_told_apart():
+    # the bookstore's two rubbles (cover 3 and cover 2): one colour, so the second is hatched
+    sc = load_scenario(SCENARIOS / "stalingrad_bookstore.yaml")
+    from matplotlib.patches import Patch
+    legend = viz.plot_map(sc).axes[0].get_legend()
+    swatches = {t.get_text(): (tuple(h.get_facecolor()), h.get_hatch())
+                for t, h in zip(legend.get_texts(), legend.legend_handles) if isinstance(h, Patch)}
+    rubble = [k for k in swatches if k.startswith("rubble")]
+    assert len(rubble) == 2 and swatches[rubble[0]][0] == swatches[rubble[1]][0]
+    assert len(set(swatches.values())) == len(swatches)   # no two entries look alike
+    hatched = {p.get_hatch() for p in viz.plot_map(sc).axes[0].patches if p.get_hatch()}
+    assert hatched == {swatches[k][1] for k in rubble} - {None}   # the map's areas as the legend
+
+
+def _row_of_units():
+    # six stands on three spots 4 cm apart along y = 40 (as lesson 7's crisis): each spot
+    # named by one label, which must sit beside its own marker, not its neighbour's
+    terrain = {"kind": "table", "width": 120, "height": 80,
+               "waypoints": {"A": [29.7, 40], "B": [33.7, 40], "C": [37.9, 40], "E": [110, 40]}}
+    blue = [unit(u, at) for u, at in (("a1", "A"), ("s3", "A"), ("a2", "B"), ("s2", "B"), ("a3", "C"), ("s1", "C"))]
+    return build(scenario(terrain, blue, [unit("r1", "E")]))
+
+
+def _labels(fig):
+    from sim.viz.labels import Placer
+    ax = fig.axes[0]
+    return ax, next(c for c in ax.get_children() if isinstance(c, Placer))
+
+
+def test_a_units_label_sits_beside_its_own_marker_or_is_led_to_it():
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from sim.viz.labels import MARKER, strays
+    fig = viz.plot_map(_row_of_units(), title="three spots in a row")
+    assert viz.check_legible(fig) == []
+    ax, placer = _labels(fig)
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    fig.draw(renderer)
+    assert strays(placer, renderer) == []
+    spots = {"a1, s3": (29.7, 40), "a2, s2": (33.7, 40), "a3, s1": (37.9, 40)}
+    for label in ax.texts:
+        if label.get_text() not in spots:
+            continue
+        box = label.get_window_extent(renderer)
+        cx, cy = (box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2
+        near = {name: math.dist((cx, cy), ax.transData.transform(p)) for name, p in spots.items()}
+        leader = placer.owners[id(label)][1]
+        if leader.get_visible():   # led: its line ends at its own marker's edge
+            end = ax.transData.transform((leader.get_xdata()[1], leader.get_ydata()[1]))
+            own = ax.transData.transform(spots[label.get_text()])
+            assert math.dist(end, own) <= MARKER * renderer.points_to_pixels(1.0) + 1e-6
+        else:
+            assert min(near, key=near.get) == label.get_text()
+
+
+def test_a_label_moved_beside_another_marker_is_reported():
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from sim.viz.labels import strays
+    fig = viz.plot_map(_row_of_units(), title="three spots in a row")
+    ax, placer = _labels(fig)
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    fig.draw(renderer)
+    label = next(t for t in ax.texts if t.get_text() == "a1, s3")
+    placer.draw = lambda renderer: None          # keep it where it is put now
+    label.xyann = (0, 0)
+    label.set(horizontalalignment="center", verticalalignment="center")
+    label.xy = (37.9, 44)                        # just above a3 and s1's marker
+    placer.owners[id(label)][1].set_visible(False)
+    assert strays(placer, renderer) == ["a1, s3"]

@@ -9,6 +9,13 @@ given as an obstacle. Labels are placed by rank (units' first, then areas', then
 waypoints'). A label marked ``optional`` (a waypoint's name) is not drawn when its point
 is under a marker (a unit stands there and is named) or it finds no free place; any other
 takes its first place.
+
+A unit's label names its own marker: a place is free for it only when the label lies nearer
+to one of the units it names than to any other named unit's marker (a reader takes a label
+for the nearest marker's), and within ``BESIDE`` points of it. A label that finds no such
+place takes the first free place further off (or, with none, the place covering least) and
+a leader line to its marker (``strays`` lists the labels that would be read as another
+marker's; ``check_legible`` reports them).
 """
 from __future__ import annotations
 
@@ -17,6 +24,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from matplotlib.artist import Artist
+from matplotlib.lines import Line2D
 from matplotlib.text import Annotation
 from matplotlib.transforms import Bbox
 
@@ -36,6 +44,7 @@ CENTRE: tuple[tuple[float, float, str, str], ...] = (
     *AROUND[6:])
 MARKER = 6.0  # half the size of a unit's or a mark's marker, in points
 PAD = 1.5     # points kept between two labels
+BESIDE = 2 * MARKER   # points: a unit's label this close to its marker needs no leader line
 
 
 def points_per_unit(ax) -> float:
@@ -67,6 +76,24 @@ def _overlaps(a: Bbox, b: Bbox) -> bool:
     return a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1
 
 
+def _reach(box: Bbox, x: float, y: float) -> float:
+    """How far the point (x, y) lies from ``box`` (0 inside it)."""
+    return math.hypot(max(box.x0 - x, 0.0, x - box.x1), max(box.y0 - y, 0.0, y - box.y1))
+
+
+def _nearest_own(box: Bbox, own: list[tuple[float, float]], others: list[tuple[float, float]]) -> bool:
+    """Whether ``box`` lies nearer one of the points ``own`` than every point of ``others``."""
+    mine = min(_reach(box, x, y) for x, y in own)
+    return all(mine < _reach(box, x, y) for x, y in others)
+
+
+def _beside(box: Bbox, own: list[tuple[float, float]], others: list[tuple[float, float]],
+            px: float) -> bool:
+    """Whether a label in ``box`` reads as naming the markers at ``own``: nearer one of them
+    than any of ``others``, and within ``BESIDE`` points of it (pixels: ``px`` a point)."""
+    return _nearest_own(box, own, others) and min(_reach(box, x, y) for x, y in own) <= BESIDE * px
+
+
 def _shared(a: Bbox, b: Bbox) -> float:
     """The area two boxes share (0 when apart)."""
     both = Bbox.intersection(a, b)
@@ -85,16 +112,33 @@ class Placer(Artist):
         self.obstacles = obstacles
         self.avoid: list[tuple[float, float]] = []   # small marks: no label on them either
         self.labels: list[tuple[int, Annotation, Sequence[tuple[float, float, str, str]], bool]] = []
+        # a unit's label: the points of the markers it names, and its leader line
+        self.owners: dict[int, tuple[list[tuple[float, float]], Line2D]] = {}
 
     def add(self, text: str, xy: tuple[float, float], places=AROUND, optional: bool = False,
-            rank: int = 1, **style: Any) -> Annotation:
-        """A label ``text`` for the point ``xy``, to go at the first free one of ``places``."""
+            rank: int = 1, names: Sequence[tuple[float, float]] | None = None,
+            **style: Any) -> Annotation:
+        """A label ``text`` for the point ``xy``, to go at the first free one of ``places``;
+        ``names``: the points of the markers it names (it must lie nearest one of them)."""
         dx, dy, ha, va = places[0]
         label = self.ax.annotate(text, xy, textcoords="offset points", xytext=(dx, dy), ha=ha,
                                  va=va, fontsize=style.pop("fontsize", FONT), **style)
         label.set_in_layout(False)
         self.labels.append((rank, label, places, optional))
+        if names is not None:
+            leader = Line2D([], [], color="dimgrey", linewidth=0.8, zorder=label.get_zorder() - 0.05,
+                            visible=False)
+            leader.set_in_layout(False)
+            self.ax.add_line(leader)
+            self.owners[id(label)] = ([tuple(p) for p in names], leader)
         return label
+
+    def _others(self, own: list[tuple[float, float]]) -> list[tuple[float, float]]:
+        """The other named markers' points (in pixels): a label naming ``own`` must not lie
+        nearer to one of them."""
+        mine = {(round(x, 9), round(y, 9)) for x, y in own}
+        return [tuple(self.ax.transData.transform(p)) for points, _ in self.owners.values() for p in points
+                if (round(p[0], 9), round(p[1], 9)) not in mine]
 
     def draw(self, renderer) -> None:
         """Place the labels for this drawing (nothing of its own is drawn)."""
@@ -121,7 +165,10 @@ class Placer(Artist):
             if optional and any(m.contains(*at) for m in marks):
                 label.set_visible(False)
                 continue
-            chosen = None
+            owner = self.owners.get(id(label))
+            own = [tuple(self.ax.transData.transform(p)) for p in owner[0]] if owner else []
+            others = self._others(owner[0]) if owner else []
+            chosen, apart = None, None   # a free place beside its markers; a free one away
             least: tuple[float, tuple[float, float, str, str]] | None = None
             for place in places:
                 dx, dy, ha, va = place
@@ -130,21 +177,58 @@ class Placer(Artist):
                 inside = (box.x0 >= frame.x0 and box.x1 <= frame.x1 and box.y0 >= frame.y0
                           and box.y1 <= frame.y1)
                 if inside and not any(_overlaps(box, t) for t in taken):
-                    chosen = box
-                    break
+                    if not owner or _beside(box, own, others, px):
+                        chosen = box
+                        break
+                    apart = apart or place
                 # no free place: the one covering least (off the frame counts as covered)
                 cost = sum(_shared(box, t) for t in taken) + (0.0 if inside else box.width * box.height)
                 if least is None or cost < least[0]:
                     least = (cost, place)
+            if owner:
+                owner[1].set_visible(False)
             if chosen is None:
-                if optional or least is None:
+                fallback = apart or (least[1] if least else None)
+                if optional or fallback is None:
                     label.set_visible(False)
                     continue
-                dx, dy, ha, va = least[1]
+                dx, dy, ha, va = fallback
                 label.set(position=(dx, dy), horizontalalignment=ha, verticalalignment=va)
                 chosen = label.get_window_extent(renderer).padded(PAD * px)
+                if owner and not _beside(chosen, own, others, px):
+                    self._lead(owner[1], chosen, own, px)
             taken.append(chosen)
         self.stale = False
+
+    def _lead(self, leader: Line2D, box: Bbox, own: list[tuple[float, float]], px: float) -> None:
+        """Join the label in ``box`` to the nearest of its markers ``own`` (pixels)."""
+        x, y = min(own, key=lambda p: _reach(box, *p))
+        bx, by = min(max(x, box.x0), box.x1), min(max(y, box.y0), box.y1)   # the box's nearest point
+        gap = math.hypot(bx - x, by - y)
+        r = min(MARKER * px, gap)          # stop at the marker's edge
+        ex, ey = (x + (bx - x) * r / gap, y + (by - y) * r / gap) if gap else (x, y)
+        inverse = self.ax.transData.inverted()
+        (x0, y0), (x1, y1) = inverse.transform([(bx, by), (ex, ey)])
+        leader.set_data([x0, x1], [y0, y1])
+        leader.set_visible(True)
+
+
+def strays(placer: Placer, renderer) -> list[str]:
+    """The unit labels of ``placer`` (drawn with ``renderer``) that are not beside their own
+    markers (nearer another named marker, or further than ``BESIDE`` points) and have no
+    leader line to them: a reader cannot tell, or takes them for another's."""
+    found = []
+    for _, label, _, _ in placer.labels:
+        owner = placer.owners.get(id(label))
+        if owner is None or not label.get_visible() or owner[1].get_visible():
+            continue
+        if not placer.ax.bbox.contains(*placer.ax.transData.transform(label.xy)):
+            continue   # its unit is out of view: the label is not drawn
+        box = label.get_window_extent(renderer)
+        own = [tuple(placer.ax.transData.transform(p)) for p in owner[0]]
+        if not _beside(box, own, placer._others(owner[0]), renderer.points_to_pixels(1.0)):
+            found.append(label.get_text())
+    return found
 
 
 def placer(ax, obstacles: Callable[[], list[tuple[float, float]]]) -> Placer:
@@ -165,7 +249,9 @@ def annotate_units(ax, ids: Sequence[str], points: Sequence[tuple[float, float]]
     scale = points_per_unit(ax)
     groups = group_by_spot(ids, points, near=2 * MARKER / scale)
     place = placer(ax, obstacles or (lambda: list(points)))
+    at = dict(zip(ids, points))
     for members, p in groups:
         place.add(", ".join(members), p, fontsize=fontsize, zorder=7, rank=0,
+                  names=[at[m] for m in members],
                   bbox={"boxstyle": "round,pad=0.1", "facecolor": "white", "alpha": 0.7,
                         "edgecolor": "none"})

@@ -19,7 +19,10 @@ after the layout engine has run):
   outside the axes (``bbox_to_anchor``, ``fig.legend(loc="outside ...")``), never on top
   of the data, however empty that corner looks;
 - **inside the figure**: no drawn text reaches more than ``slack`` pixels beyond the
-  figure's edge (it would be cut off when saved).
+  figure's edge (it would be cut off when saved);
+- **labels beside their markers**: a map's unit label (``sim.viz.labels``) lies nearer one
+  of the units it names than any other named unit, and close to it, or has a leader line
+  to it: a label beside another unit's marker is read as that unit's.
 
 Only what is drawn counts: a tick label outside the view, an annotation clipped away or a
 hidden axes is not looked at. The figure keeps its canvas.
@@ -35,6 +38,7 @@ from matplotlib.text import Text
 from matplotlib.transforms import Bbox
 
 from sim import arguments
+from sim.viz.labels import Placer, strays
 
 WIDTH = 1280      # pixels: what a classroom projector shows
 DPI = 100         # the notebooks' inline pictures and sim's PNGs (farming plots: 110)
@@ -111,6 +115,8 @@ def check_legible(fig: Any, *, width: int = WIDTH, dpi: float = DPI,
         boxes = [Text.get_window_extent(t, renderer) for t in texts]   # an arrow is not text
         legend_boxes = [(lg, lg.get_window_extent(renderer)) for lg in _legends(fig)]
         fig_box = fig.bbox.frozen()
+        astray = [(ax, name) for ax in fig.axes if ax.get_visible() for child in ax.get_children()
+                  if isinstance(child, Placer) for name in strays(child, renderer)]
     finally:
         fig.set_canvas(old)
     shown = width / (fig.get_figwidth() * dpi)
@@ -138,6 +144,10 @@ def check_legible(fig: Any, *, width: int = WIDTH, dpi: float = DPI,
                 first = lg.get_texts()[0].get_text() if lg.get_texts() else ""
                 problems.append(f'the legend ("{first}", ...) lies over the data of the '
                                 f"panel{title}")
+    for ax, name in astray:
+        title = f' "{ax.get_title()}"' if ax.get_title() else ""
+        problems.append(f'the label "{name}" of the panel{title} lies beside another unit\'s marker, '
+                        f"or away from its own with no line to it")
     return problems
 
 

@@ -47,6 +47,8 @@ HEX_COLOURS = {"open": "whitesmoke", "woods": "darkolivegreen", "building": "sad
                "hedge": "yellowgreen", "rubble": "tan", "impassable": "dimgrey"}
 FONT = 10  # points: every word on a map a projector must carry
 CROSS = 60           # a fallen unit's cross (points²)
+# The first kind of ground of a colour is plain; the next ones of that colour are hatched.
+HATCHES = (None, "///", "...", "xxx", "\\\\\\")
 COVERED_CROSS = 260  # the cross under a living unit (a dot is 70 points²): its arms show
 
 
@@ -78,27 +80,39 @@ def _kind_name(names: list[str]) -> str:
 
 def _table_ground(ax, terrain, place) -> list:
     """A table's areas, each named; one legend swatch per kind of ground (same colour,
-    cover, hindrance, sight and cost), however many areas share it."""
+    cover, hindrance, sight and cost), however many areas share it. Kinds of one colour
+    (two rubbles of other covers) are told apart by a hatching, on the map and the swatch."""
     x0, y0, x1, y1 = terrain.bounds
     ax.add_patch(Rectangle((x0, y0), x1 - x0, y1 - y0, facecolor="oldlace",
                            edgecolor="black", linewidth=1, zorder=0))
     kinds: dict[tuple, list[str]] = {}
     for area in terrain.areas:
         t = area.type
-        colour = _area_colour(t)
-        ax.add_patch(Polygon(list(area.polygon.exterior.coords), closed=True, facecolor=colour,
-                             alpha=0.45, edgecolor="black", linewidth=0.5, zorder=0.5))
+        key = (_area_colour(t), t.passable, t.cover, t.hindrance, t.blocks_sight, t.cost)
+        kinds.setdefault(key, []).append(t.name)
+    hatch: dict[tuple, str | None] = {}
+    of_colour: dict[str, int] = {}   # how many kinds of each colour so far
+    for key in kinds:
+        n = of_colour.get(key[0], 0)
+        of_colour[key[0]] = n + 1
+        hatch[key] = HATCHES[n % len(HATCHES)]
+    for area in terrain.areas:
+        t = area.type
+        key = (_area_colour(t), t.passable, t.cover, t.hindrance, t.blocks_sight, t.cost)
+        ax.add_patch(Polygon(list(area.polygon.exterior.coords), closed=True, facecolor=key[0],
+                             alpha=0.45, edgecolor="black", linewidth=0.5, zorder=0.5,
+                             hatch=hatch[key]))
         c = area.polygon.representative_point()
         place.add(area.name, (c.x, c.y), places=CENTRE, zorder=0.6, color="black",
                   fontstyle="italic")
-        key = (colour, t.passable, t.cover, t.hindrance, t.blocks_sight, t.cost)
-        kinds.setdefault(key, []).append(t.name)
     legend = [Patch(facecolor="oldlace", edgecolor="black", label="open ground")]
-    for (colour, passable, cover, hindrance, blocks, cost), names in kinds.items():
+    for key, names in kinds.items():
+        colour, passable, cover, hindrance, blocks, cost = key
         name = _kind_name(names)
         label = (_ground_key(name, cover, hindrance, blocks, cost) if passable else
                  name if name == "impassable" else f"{name} (impassable)")
-        legend.append(Patch(facecolor=colour, alpha=0.45, edgecolor="black", label=label))
+        legend.append(Patch(facecolor=colour, alpha=0.45, edgecolor="black", label=label,
+                            hatch=hatch[key]))
     return legend
 
 
