@@ -73,15 +73,18 @@ def dask_command() -> str:
     return found
 
 
-def stored_rows(db: Path) -> int:
-    """Replications stored so far (0 before the study has made its tables)."""
+def stored_rows(db: Path, before: int = 0) -> int:
+    """Replications stored so far (0 before the study has made its tables; ``before``, the
+    last count, while the study holds the store locked). A short wait for the lock: a
+    signal is handled only once SQLite's busy wait returns, and the benchmark must stop at
+    once when told to."""
     if not db.exists():
-        return 0
+        return before
     try:
-        with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=30) as conn:
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=0.5) as conn:
             return conn.execute("SELECT COUNT(*) FROM replications").fetchone()[0]
     except sqlite3.OperationalError:
-        return 0
+        return before
 
 
 def run_on_cluster(kids: Children, args, db: Path, reps: int, battles: int) -> dict:
@@ -126,11 +129,12 @@ def watch(kids: Children, argv: list[str], db: Path, every: float, act=None) -> 
     every ``every`` seconds; ``act(rows)`` after each sample."""
     t0 = time.perf_counter()
     proc = kids.start("client", argv)
-    samples = []
+    samples: list[dict] = []
+    rows = 0
     while proc.poll() is None:
         pids = {name: p.pid for name, p in kids.procs.items()}
         below = descendants(proc.pid)  # the pool's workers; none for a Dask client
-        rows = stored_rows(db)
+        rows = stored_rows(db, rows)
         sample = {"t": time.perf_counter() - t0, "rows": rows,
                   "rss": {n: rss_mib(pid) for n, pid in pids.items()},
                   "cpu": {n: cpu_seconds(pid) for n, pid in pids.items()}}
