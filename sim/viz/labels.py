@@ -130,7 +130,7 @@ class Placer(Artist):
                             visible=False)
             leader.set_in_layout(False)
             self.ax.add_line(leader)
-            self.owners[id(label)] = ([tuple(p) for p in names], leader)
+            self.owners[id(label)] = ([(float(p[0]), float(p[1])) for p in names], leader)
         return label
 
     def _others(self, own: list[tuple[float, float]]) -> list[tuple[float, float]]:
