@@ -41,6 +41,11 @@ import tempfile
 import time
 from pathlib import Path
 
+# This checkout's sim, in this process as in every child it starts (their PYTHONPATH): the
+# checks it makes itself (the serial sample, --resume's lookup) must run the same code as
+# the study did, or the store's code fingerprint refuses them (a venv of another checkout).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
 from cluster_procs import Children, Failure, cpu_seconds, descendants, free_port, rss_mib
 from cluster_report import cpu_per_battle, feed, report, timeline, trend
 from sim.study.plan.seeds import replication_seed
@@ -296,9 +301,12 @@ def main(argv: list[str] | None = None) -> dict:
             figures["store"] = check_store(db, variants, reps)
             figures["store_bytes"] = store_bytes(db)
             figures["serial"] = check_serial(study, db, reps, args.sample)
+            save()
             pool = [*study_command(args, pool_reps), "--workers", "2", "--db", str(pool_db)]
             figures["pool_load_before"] = os.getloadavg()[0]
             figures["pool_seconds"], pool_samples = watch(kids, pool, pool_db, args.every)
+            figures["pool_samples"] = pool_samples
+            save()
         figures["same_as_pool"] = same_stores(db, pool_db, pool_reps)
         figures["pool_battles"] = pool_battles = pool_reps * len(variants)
         figures["cluster_rate"] = battles / c["seconds"]

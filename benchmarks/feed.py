@@ -85,18 +85,21 @@ class Finished:
             yield [Outcome(t.cell, rep, seed, next(self.metrics)) for rep, seed in t.jobs]
 
 
+def todo(study, reps: int, first: int = 0) -> dict[int, range]:
+    """Replications ``first`` .. ``reps - 1`` of every cell, as ``run_jobs`` takes them."""
+    return {ci: range(first, reps) for ci in range(len(study.cells))}
+
+
 def client_cost(study, rows: int, size: int, metrics: list[dict], folder: Path) -> dict:
-    """The client's CPU milliseconds a batch with no Dask, with its store and without."""
+    """The client's CPU milliseconds a batch with no Dask (records, seeds, its store, which
+    every run has: the statistics are read back from it)."""
     reps = rows // len(study.cells)
-    todo = [(ci, rep) for rep in range(reps) for ci in range(len(study.cells))]
-    out = {}
-    for name, path in (("with_store", folder / "client.db"), ("without_store", None)):
-        with (ResultStore(path) if path else _Nothing()) as store:
-            run = open_run(study, True, store, False)
-            t0 = time.process_time()
-            run_jobs(run, todo, Finished(metrics), store, None, per_task=size)
-            out[f"client_ms_per_batch_{name}"] = 1e3 * (time.process_time() - t0) / (len(todo) / size)
-    return out
+    with ResultStore(folder / "client.db") as store:
+        run = open_run(study, True, store, False)
+        t0 = time.process_time()
+        run_jobs(run, todo(study, reps), reps * len(study.cells), Finished(metrics), None, per_task=size)
+        spent = time.process_time() - t0
+    return {"client_ms_per_batch": 1e3 * spent / (reps * len(study.cells) / size)}
 
 
 def instant(scenario, seed: int) -> dict:
@@ -113,8 +116,7 @@ def dask_cost(study, rows: int, size: int, folder: Path) -> dict:
     dask, port = dask_command(), free_port()
     address = f"tcp://127.0.0.1:{port}"
     reps = rows // len(study.cells)
-    todo = [(ci, rep) for rep in range(reps) for ci in range(len(study.cells))]
-    warm = 4 * size * len(study.cells)  # each worker's first task imports sim
+    warm = min(reps // 2, 4 * size)  # replications a cell: each worker's first task imports sim
     with Children(folder, env) as kids:
         kids.start("scheduler", [dask, "scheduler", "--host", "127.0.0.1", "--port", str(port),
                                  "--no-dashboard", "--no-show"])
@@ -127,22 +129,15 @@ def dask_cost(study, rows: int, size: int, folder: Path) -> dict:
         scheduler = kids.procs["scheduler"].pid
         with DaskExecutor(1, address=address) as ex, ResultStore(folder / "dask.db") as store:
             run = open_run(study, True, store, False)
-            run_jobs(run, todo[:warm], ex, store, None, "feed:instant", size)
+            cells = len(study.cells)
+            run_jobs(run, todo(study, warm), warm * cells, ex, None, "feed:instant", size)
             c0, s0, w0 = time.process_time(), cpu_seconds(scheduler), time.perf_counter()
-            run_jobs(run, todo[warm:], ex, store, None, "feed:instant", size)
+            run_jobs(run, todo(study, reps, warm), (reps - warm) * cells, ex, None, "feed:instant", size)
             client, sched, wall = (time.process_time() - c0, cpu_seconds(scheduler) - s0,
                                    time.perf_counter() - w0)
-    batches = (len(todo) - warm) / size
+    batches = (reps - warm) * len(study.cells) / size
     return {"dask_client_ms_per_batch": 1e3 * client / batches, "scheduler_ms_per_batch": 1e3 * sched / batches,
             "dask_batches_per_s": batches / wall}
-
-
-class _Nothing:
-    def __enter__(self):
-        return None
-
-    def __exit__(self, *exc):
-        return None
 
 
 def main(argv: list[str] | None = None) -> dict:
@@ -161,7 +156,7 @@ def main(argv: list[str] | None = None) -> dict:
     batch = size * cpu
     f = {"battle_cpu_ms": cpu * 1e3, "task_size": size, **store, **client, **dask,
          "workers_per_store": batch / (store["store_ms_per_batch"] / 1e3),
-         "workers_per_client_without_dask": batch / (client["client_ms_per_batch_with_store"] / 1e3),
+         "workers_per_client_without_dask": batch / (client["client_ms_per_batch"] / 1e3),
          "workers_per_client": batch / (dask["dask_client_ms_per_batch"] / 1e3),
          "workers_per_scheduler": batch / (dask["scheduler_ms_per_batch"] / 1e3)}
     print(f"a battle: {f['battle_cpu_ms']:.2f} ms of CPU; a worker's batch of {size}: {batch:.2f} s")
@@ -169,9 +164,9 @@ def main(argv: list[str] | None = None) -> dict:
           f"over the first tenth, {store['last_tenth_rows_per_s']:,.0f} over the last "
           f"of CPU ({store['store_ms_per_batch']:.1f} ms a batch, {store['store_wall_ms_per_batch']:.1f} ms "
           f"of wall time here): it keeps {f['workers_per_store']:.0f} workers busy")
-    print(f"client, no Dask, {args.client_rows:,} battles: {client['client_ms_per_batch_with_store']:.1f} ms "
-          f"a batch with its store, {client['client_ms_per_batch_without_store']:.1f} ms without: "
-          f"it keeps {f['workers_per_client_without_dask']:.0f} workers busy (before Dask's own share)")
+    print(f"client, no Dask, {args.client_rows:,} battles: {client['client_ms_per_batch']:.1f} ms "
+          f"a batch with its store (the store's share above): it keeps "
+          f"{f['workers_per_client_without_dask']:.0f} workers busy (before Dask's own share)")
     print(f"client and store on Dask, instant battles, {args.client_rows:,} battles: the client "
           f"{dask['dask_client_ms_per_batch']:.1f} ms a batch, the scheduler {dask['scheduler_ms_per_batch']:.1f} ms "
           f"({dask['dask_batches_per_s']:.0f} batches/s here): one client keeps {f['workers_per_client']:.0f} "

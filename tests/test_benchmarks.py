@@ -74,3 +74,13 @@ def test_gym_benchmark_runs_and_prints_every_figure():
     for figure in ("CartPole-v1:", "sim.gym platoon_attack, random agent:", "sim.gym platoon_attack, plan kept:",
                    "CartPole / sim.gym platoon_attack, random agent:", "load average"):
         assert figure in out.stdout
+
+
+def test_feed_benchmark_runs_and_prints_every_figure():
+    """benchmarks/feed.py at a small size (its Dask part on a real scheduler and two workers)."""
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "feed.py"), "--rows", "4000", "--client-rows",
+                          "2000", "--task-size", "100"], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    for figure in ("a battle:", "store: 4,000 rows in batches of 100:", "client, no Dask, 2,000 battles:",
+                   "one client keeps", "one scheduler"):
+        assert figure in out.stdout
