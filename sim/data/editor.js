@@ -93,11 +93,7 @@ function render({ model, el }) {
     if (ed.sketch.length < 3) { return; }
     const t = ed.doc.terrain;
     if (t.kind === "hex") {
-      const special = { ...(t.special || {}) }, letter = areaKind.value;
-      for (const name of hexesIn(groundOf(ed.doc), ed.sketch)) {
-        if (letter === (t.default || ".")) { delete special[name]; } else { special[name] = letter; }
-      }
-      t.special = special;
+      paintHexes(t, groundOf(ed.doc), ed.sketch, areaKind.value);
     } else {
       const areas = t.areas || (t.areas = []);
       const area = { name: fresh("area", new Set(areas.map((a) => a.name))) };
@@ -255,6 +251,7 @@ function render({ model, el }) {
 // Save and run: the path, the overwrite box, the run's kind and the result's summary.
 function outputs(box, model) {
   box.replaceChildren();
+  html("p", { class: "status", role: "status" }, box, model.get("status"));
   const save = html("section", { class: "save" }, box);
   html("h3", {}, save, "Save");
   const path = row(save, "file", textBox(model.get("path"), (v) => { model.set("path", v); model.save_changes(); },
@@ -264,7 +261,6 @@ function outputs(box, model) {
   over.classList.add("overwrite");
   const button = html("button", { type: "button", class: "save-button" }, save, "Save");
   button.addEventListener("click", () => model.send({ do: "save" }));
-  html("p", { class: "status", role: "status" }, save, model.get("status"));
 
   const run = html("section", { class: "run" }, box);
   html("h3", {}, run, "Run");

@@ -36,6 +36,10 @@ function textBox(value, onChange, attrs = {}) {
   const input = html("input", { type: "text", ...attrs });
   input.value = value === undefined || value === null ? "" : typeof value === "object" ? JSON.stringify(value) : String(value);
   input.addEventListener("change", () => onChange(input.value));
+  // Enter sends the value (leaving the field fires its change), and is not the notebook's
+  input.addEventListener("keydown", (e) => {
+    if (e.key === "Enter") { e.preventDefault(); e.stopPropagation(); input.blur(); }
+  });
   return input;
 }
 
@@ -103,6 +107,10 @@ function scenarioForm(box, ed) {
 function groundForm(box, ed) {
   const t = ed.doc.terrain;
   html("h3", {}, box, t.kind === "hex" ? "Hex map" : "Table (cm)");
+  if (Array.isArray(t.rows)) {
+    html("p", { class: "note" }, box, `${t.rows.length} rows of ${(t.rows[0] || "").length} hexes, given row by row`);
+    return;
+  }
   row(box, "width", textBox(t.width, (v) => ed.change("terrain.width", typed(v)), { size: 6 }), "terrain.width");
   row(box, "height", textBox(t.height, (v) => ed.change("terrain.height", typed(v)), { size: 6 }), "terrain.height");
   if (t.kind === "hex") {
@@ -145,7 +153,8 @@ function unitForm(box, ed, side, i) {
   row(box, "kind", choiceBox(rules.kinds || [], unit.kind, (v) => ed.change(`${key}.kind`, v), "(infantry)"), `${key}.kind`);
   row(box, "at", textBox(unit.at, (v) => ed.change(`${key}.at`, v), { size: 10, list: `${ed.uid}-nodes` }), `${key}.at`);
   for (const k of ["steps", "armour", "move"]) {
-    row(box, k, textBox(unit[k], (v) => ed.change(`${key}.${k}`, typed(v)), { size: 5 }), `${key}.${k}`);
+    row(box, k, textBox(unit[k], (v) => ed.change(`${key}.${k}`, typed(v)), { size: 5, placeholder: "default" }),
+        `${key}.${k}`);
   }
   if (unit.plan) {
     html("p", { class: "note" }, box, `a plan of ${unit.plan.steps.length} steps (kept as it is)`);

@@ -74,23 +74,27 @@ function tableGround(t) {
 }
 
 // A hex map, pointy-top, odd rows half a hex right: points are SVG units; nodes are hexes "q,r".
+// Its size is `width` x `height`, or that of its `rows` (one letter a hex).
 function hexGround(t) {
-  const cols = Math.max(1, Math.min(200, Number(t.width) || 1)), rows = Math.max(1, Math.min(200, Number(t.height) || 1));
-  const S = Math.min(MAP_PX[0] / (ROOT3 * (cols + 0.5)), MAP_PX[1] / (1.5 * rows + 0.5));   // a hex's radius
+  const rows = Array.isArray(t.rows) ? t.rows.map(String) : null;
+  const cols = Math.max(1, Math.min(200, rows ? Math.max(...rows.map((r) => r.length)) : Number(t.width) || 1));
+  const nrows = Math.max(1, Math.min(200, rows ? rows.length : Number(t.height) || 1));
+  const S = Math.min(MAP_PX[0] / (ROOT3 * (cols + 0.5)), MAP_PX[1] / (1.5 * nrows + 0.5));   // a hex's radius
   const centre = (c, r) => [ROOT3 * S * (c + 0.5 + 0.5 * (r & 1)), S * (1 + 1.5 * r)];
-  const hexes = [];
-  for (let r = 0; r < rows; r++) {
-    for (let c = 0; c < cols; c++) { hexes.push([`${c - Math.floor(r / 2)},${r}`, centre(c, r)]); }
+  const hexes = [];   // [name, centre, column, row]
+  for (let r = 0; r < nrows; r++) {
+    for (let c = 0; c < cols; c++) { hexes.push([`${c - Math.floor(r / 2)},${r}`, centre(c, r), c, r]); }
   }
   const corners = ([x, y]) => [0, 1, 2, 3, 4, 5].map((i) => {
     const a = (Math.PI / 180) * (60 * i - 30);
     return [x + S * Math.cos(a), y + S * Math.sin(a)];
   });
   return {
-    kind: "hex", size: [ROOT3 * S * (cols + 0.5), S * (1.5 * rows + 0.5)], units: "hex", hexes, corners,
+    kind: "hex", size: [ROOT3 * S * (cols + 0.5), S * (1.5 * nrows + 0.5)], units: "hex", hexes, corners, rows,
     screen: (p) => p,
     point: ([px, py]) => [tenth(px), tenth(py)],
     where: (node) => (hexes.find(([n]) => n === node) || [])[1] || null,
+    letter: ([name, , c, r]) => (rows ? rows[r][c] || "." : (t.special || {})[name] || t.default || "."),
     near(p) {
       let best = null, least = S;
       for (const [name, q] of hexes) {
@@ -113,9 +117,20 @@ function groundOf(doc) {
   return t.kind === "hex" ? hexGround(t) : tableGround(t);
 }
 
-// The hexes whose centres lie in a polygon (SVG units): what an area drawn on hexes paints.
-function hexesIn(ground, polygon) {
-  return ground.hexes.filter(([, c]) => inside(c, polygon)).map(([name]) => name);
+// Paint with `letter` the hexes whose centres lie in a polygon (SVG units): an area drawn on hexes.
+function paintHexes(terrain, ground, polygon, letter) {
+  const painted = ground.hexes.filter(([, c]) => inside(c, polygon));
+  if (ground.rows) {
+    const rows = ground.rows.map((r) => r.split(""));
+    for (const [, , c, r] of painted) { rows[r][c] = letter; }
+    terrain.rows = rows.map((r) => r.join(""));
+    return;
+  }
+  const special = { ...(terrain.special || {}) };
+  for (const [name] of painted) {
+    if (letter === (terrain.default || ".")) { delete special[name]; } else { special[name] = letter; }
+  }
+  terrain.special = special;
 }
 
 function letterName(doc, catalogue, letter) {
@@ -131,9 +146,8 @@ function drawMap(layers, doc, ground, state, catalogue) {
   const [w, h] = ground.size;
   make("rect", { x: 0, y: 0, width: w, height: h, fill: colourOf("open"), stroke: "#888" }, layers.ground);
   if (ground.kind === "hex") {
-    const special = t.special || {};
-    for (const [name, c] of ground.hexes) {
-      const letter = special[name] || t.default || ".";
+    for (const hex of ground.hexes) {
+      const [name, c] = hex, letter = ground.letter(hex);
       const kind = letterName(doc, catalogue, letter);
       make("polygon", { points: ground.corners(c).map((p) => p.join(",")).join(" "), fill: colourOf(kind),
                         stroke: "#b3ab95", "stroke-width": 1, class: "hex", "data-hex": name,
@@ -174,7 +188,7 @@ function drawMap(layers, doc, ground, state, catalogue) {
     const [x, y] = ground.screen(goal);
     make("path", { class: "objective", transform: `translate(${x},${y})`, fill: "gold", stroke: "#6b5200",
                    "stroke-width": 1.5, d: "M0,-13L3.8,-4.2L13,-4L5.9,2.2L8.2,11.5L0,6.2L-8.2,11.5L-5.9,2.2L-13,-4L-3.8,-4.2Z" },
-         layers.points);
+         layers.areas);   // under the waypoint it names
   }
   drawUnits(layers.units, doc, ground, state);
   drawSketch(layers.sketch, ground, state.sketch);
@@ -195,7 +209,9 @@ function drawUnits(layer, doc, ground, state) {
                             "data-id": unit.id, transform: `translate(${x},${y})` }, layer);
       make("circle", { r: 9, fill: SIDE_COLOURS[s] || "#444", stroke: bad ? "#e00" : "#111",
                        "stroke-width": state.selected === `unit:${side}:${i}` || bad ? 4 : 1.5 }, g);
-      make("text", { x: 12, y: 16, class: "name" }, g).textContent = unit.id;
+      const right = x > ground.size[0] - 70;   // a label near the right edge goes on the unit's left
+      make("text", { x: right ? -12 : 12, y: 16, "text-anchor": right ? "end" : "start", class: "name" }, g)
+        .textContent = unit.id;
     });
   });
 }
