@@ -5,8 +5,9 @@ pipe (``--remote-debugging-pipe``: no port is opened), with every wait bounded.
 (``Network.requestWillBeSent``); ``evaluate(js)`` reads the page's state; ``wait_for(js)``
 waits, up to a deadline, until an expression is true. DNS is mapped to nothing and the
 proxy is a closed local port, so even a request that slipped through could not leave the
-machine; the recorded list is what the tests assert on. Chromium is killed with its
-parent (``PR_SET_PDEATHSIG``) and at ``close``.
+machine; the recorded list is what the tests assert on (``loopback=True``: 127.0.0.1 is
+reached too, for a server the test started). Chromium is killed with its parent
+(``PR_SET_PDEATHSIG``) and at ``close``.
 """
 from __future__ import annotations
 
@@ -50,7 +51,7 @@ class BrowserError(RuntimeError):
 class Browser:
     """One headless Chromium with one page."""
 
-    def __init__(self, timeout: float = TIMEOUT):
+    def __init__(self, timeout: float = TIMEOUT, loopback: bool = False):
         exe = chromium()
         if exe is None:
             raise BrowserError("chromium is not installed (apt-get install chromium)")
@@ -62,7 +63,8 @@ class Browser:
                 "--disable-background-networking", "--disable-component-update", "--no-first-run",
                 "--disable-sync", "--disable-extensions", "--mute-audio", "--no-default-browser-check",
                 f"--user-data-dir={self.profile}", "--proxy-server=127.0.0.1:9",
-                "--host-resolver-rules=MAP * ~NOTFOUND", "--allow-file-access-from-files"]
+                "--host-resolver-rules=MAP * ~NOTFOUND" + (", EXCLUDE 127.0.0.1" if loopback else ""),
+                "--allow-file-access-from-files"]
         if os.geteuid() == 0:
             args.append("--no-sandbox")
         self.proc = subprocess.Popen(

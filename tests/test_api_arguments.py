@@ -245,6 +245,8 @@ CASES = [
     ("viz.plot_response", {"run": RUN, "key": "rules.nosuch", "path": "r.png"}, "key"),
     ("viz.plot_study", {"run": 5, "out_dir": "plots"}, "run"),
     ("viz.plot_study", {"run": RUN, "out_dir": None}, "out_dir"),
+    ("viz.editor", {"scenario": 5}, "scenario"),
+    ("viz.editor", {"ground": "moon"}, "ground"),
 ]
 
 

@@ -8,7 +8,10 @@
 - ``unit_tracks`` / ``positions_at`` and ``unit_states`` / ``states_frame``: where each
   unit is, and what it is doing, at any instant (pure functions of the log);
 - study plots (``plot_means``, ``plot_differences``, ``plot_response``, ``plot_study``);
-- ``check_legible(fig)``: what would keep a picture from being read on a projector.
+- ``check_legible(fig)``: what would keep a picture from being read on a projector;
+- ``editor(scenario=None, ground="table")``: a widget on which a scenario is drawn, checked
+  as it is drawn, saved as YAML and run (loaded at first use: it needs anywidget, the
+  ``notebooks`` extra).
 
 Every function returns a matplotlib Figure (or Animation) and, given ``path``, saves a PNG.
 No pyplot state is used, so all of it works headless as well as in Jupyter. Needs the
@@ -16,6 +19,8 @@ No pyplot state is used, so all of it works headless as well as in Jupyter. Need
 extra (pandas).
 """
 from __future__ import annotations
+
+from typing import Any
 
 try:
     import matplotlib  # noqa: F401 - the extra this package needs
@@ -32,8 +37,26 @@ from sim.viz.study_plots import plot_differences, plot_means, plot_response, plo
 from sim.viz.timeline import ACTIVITY_COLOURS, LIFECYCLE_COLOURS, plot_timeline
 from sim.viz.tracks import frame_times, position_at, positions_at, unit_tracks
 
-__all__ = ["ACTIVITY_COLOURS", "LIFECYCLE_COLOURS", "Span", "animate", "check_legible", "frame_times", "halt_table",
-           "plot_differences", "plot_map",
+__all__ = ["ACTIVITY_COLOURS", "LIFECYCLE_COLOURS", "Editor", "Span", "animate", "check_legible", "editor",
+           "frame_times", "halt_table", "plot_differences", "plot_map",
            "plot_means", "plot_response", "plot_study", "plot_timeline", "position_at",
            "positions_at", "records_of", "replay_fragment", "replay_html", "save_frame", "states_frame",
            "unit_states", "unit_tracks"]
+
+#: Names loaded at first use, by the module that has them (it needs anywidget).
+LAZY = {"Editor": "sim.viz.editing.widget", "editor": "sim.viz.editing.widget"}
+
+
+def __getattr__(name: str) -> Any:
+    """``editor`` and ``Editor``, imported when first used (``import sim.viz`` needs no anywidget)."""
+    if name not in LAZY:
+        raise AttributeError(f"module 'sim.viz' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(LAZY[name]), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(LAZY))
