@@ -50,7 +50,9 @@ class BrowserError(RuntimeError):
 class Browser:
     """One headless Chromium with one page."""
 
-    def __init__(self, timeout: float = TIMEOUT):
+    def __init__(self, timeout: float = TIMEOUT, local_server: bool = False):
+        """``local_server``: the page may reach a server on 127.0.0.1 (a JupyterLab the test
+        started); any other host stays unresolved."""
         exe = chromium()
         if exe is None:
             raise BrowserError("chromium is not installed (apt-get install chromium)")
@@ -62,7 +64,8 @@ class Browser:
                 "--disable-background-networking", "--disable-component-update", "--no-first-run",
                 "--disable-sync", "--disable-extensions", "--mute-audio", "--no-default-browser-check",
                 f"--user-data-dir={self.profile}", "--proxy-server=127.0.0.1:9",
-                "--host-resolver-rules=MAP * ~NOTFOUND", "--allow-file-access-from-files"]
+                "--host-resolver-rules=MAP * ~NOTFOUND" + (", EXCLUDE 127.0.0.1" if local_server else ""),
+                "--allow-file-access-from-files"]
         if os.geteuid() == 0:
             args.append("--no-sandbox")
         self.proc = subprocess.Popen(

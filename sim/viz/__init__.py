@@ -8,7 +8,9 @@
 - ``unit_tracks`` / ``positions_at`` and ``unit_states`` / ``states_frame``: where each
   unit is, and what it is doing, at any instant (pure functions of the log);
 - study plots (``plot_means``, ``plot_differences``, ``plot_response``, ``plot_study``);
-- ``check_legible(fig)``: what would keep a picture from being read on a projector.
+- ``check_legible(fig)``: what would keep a picture from being read on a projector;
+- ``class_mode(True)``: larger text, and the replay's inspector and the board's readout beside
+  their map, in what sim.viz makes from then on (``sim.viz.classroom``).
 
 Every function returns a matplotlib Figure (or Animation) and, given ``path``, saves a PNG.
 No pyplot state is used, so all of it works headless as well as in Jupyter. Needs the
@@ -23,6 +25,7 @@ except ImportError as err:   # pragma: no cover - the extra is installed for the
     raise ImportError("sim.viz needs matplotlib: pip install 'sim[plots]'") from err
 
 from sim.viz.animation import animate, save_frame
+from sim.viz.classroom import class_mode
 from sim.viz.common import records_of
 from sim.viz.legibility import check_legible
 from sim.viz.maps import halt_table, plot_map
@@ -32,7 +35,8 @@ from sim.viz.study_plots import plot_differences, plot_means, plot_response, plo
 from sim.viz.timeline import ACTIVITY_COLOURS, LIFECYCLE_COLOURS, plot_timeline
 from sim.viz.tracks import frame_times, position_at, positions_at, unit_tracks
 
-__all__ = ["ACTIVITY_COLOURS", "LIFECYCLE_COLOURS", "Span", "animate", "check_legible", "frame_times", "halt_table",
+__all__ = ["ACTIVITY_COLOURS", "LIFECYCLE_COLOURS", "Span", "animate", "check_legible", "class_mode",
+           "frame_times", "halt_table",
            "plot_differences", "plot_map",
            "plot_means", "plot_response", "plot_study", "plot_timeline", "position_at",
            "positions_at", "records_of", "replay_fragment", "replay_html", "save_frame", "states_frame",
