@@ -64,13 +64,14 @@ CSS = """
 """
 # Class mode (sim.viz.classroom): text at least 16 CSS px, and larger with JupyterLab's content
 # font size (its Presentation Mode raises it); the map and the inspector side by side when
-# the width allows, the map no taller than the window leaves room for (--sr-aspect: its
-# width over its height), the inspector no taller than the map's room.
+# the width allows (the legend's keys wrap in the narrower map), the map no taller than the
+# window leaves room for (--sr-aspect: its width over its height), the inspector no taller.
 CLASS_CSS = """
 .sim-replay.sr-class { font-size: max(16px, calc(1.15 * var(--jp-content-font-size1, 14px))); }
 .sim-replay.sr-class .sr-board { flex-wrap: wrap; }
-.sim-replay.sr-class .sr-map { flex: 3 1 24em; max-width: calc((100vh - 15em) * var(--sr-aspect, 1.5)); }
-.sim-replay.sr-class .sr-inspector { flex: 2 1 14em; max-height: calc(100vh - 15em); }
+.sim-replay.sr-class .sr-map { flex: 3 1 22em; max-width: calc((100vh - 15em) * var(--sr-aspect, 1.5)); }
+.sim-replay.sr-class .sr-legend span.key { white-space: normal; }
+.sim-replay.sr-class .sr-inspector { flex: 2 1 12em; max-height: calc(100vh - 15em); box-sizing: border-box; }
 """
 
 
