@@ -52,6 +52,8 @@ class Browser:
     """One headless Chromium with one page."""
 
     def __init__(self, timeout: float = TIMEOUT, loopback: bool = False):
+        """``loopback``: the page may reach a server on 127.0.0.1 (a JupyterLab the test
+        started); any other host stays unresolved."""
         exe = chromium()
         if exe is None:
             raise BrowserError("chromium is not installed (apt-get install chromium)")

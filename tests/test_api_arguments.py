@@ -216,6 +216,8 @@ CASES = [
     ("viz.replay_fragment", {"scenario": SC, "log": LOG, "width": -5}, "width"),
     ("viz.replay_fragment", {"scenario": 5, "log": LOG}, "scenario"),
     ("viz.replay_fragment", {"scenario": SC, "log": 5}, "log"),
+    ("viz.replay_fragment", {"scenario": SC, "log": LOG, "classroom": "yes"}, "classroom"),
+    ("viz.class_mode", {"on": 1}, "on"),
     ("viz.animate", {"scenario": SC, "log": LOG, "fps": 0}, "fps"),
     ("viz.animate", {"scenario": SC, "log": LOG, "frames": 2.5}, "frames"),
     ("viz.animate", {"scenario": SC, "log": {"t": 1}}, "log"),

@@ -27,6 +27,17 @@ const CSS = `
                                text-align: left; font-size: 15px; }
 .sim-board td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .sim-board .note { color: #555; font-size: 14px; }
+.sim-board button.class-mode[aria-pressed=true] { background: #06c; color: #fff; }
+/* class mode (sim.viz.classroom): text at least 16 CSS px, larger with JupyterLab's content
+   font size (its Presentation Mode raises it); on the table as large on the screen however far
+   the table is scaled (--sb-k: SVG units a CSS px); the readout beside the table when the
+   width allows, the table no taller than the window leaves room for */
+.sim-board.sb-class { --sb-px: max(16px, calc(1.15 * var(--jp-content-font-size1, 14px))); font-size: var(--sb-px); }
+.sim-board.sb-class svg { flex: 3 1 24em; min-width: 0; max-width: calc((100vh - 4em) * var(--sb-aspect, 1.3)); }
+.sim-board.sb-class svg text, .sim-board.sb-class svg .scale text { font-size: calc(var(--sb-k, 1) * var(--sb-px)); }
+.sim-board.sb-class .side { flex: 2 1 15em; max-width: none; }
+.sim-board.sb-class th, .sim-board.sb-class td, .sim-board.sb-class .note,
+.sim-board.sb-class button, .sim-board.sb-class select, .sim-board.sb-class output { font-size: var(--sb-px); }
 `;
 
 function make(tag, attrs, parent, ns = NS) {
@@ -51,8 +62,10 @@ function render({ model, el }) {
   const X = (x) => x * K, Y = (y) => (H - y) * K;        // y up, as on the maps
   const root = html("div", { class: "sim-board" }, el);
   html("style", {}, root, CSS);
-  const svg = make("svg", { viewBox: `${-M} ${-M / 2} ${W * K + 1.5 * M} ${H * K + 1.5 * M}`,
-                            width: W * K + 1.5 * M, role: "group",
+  const VW = W * K + 1.5 * M, VH = H * K + 1.5 * M;
+  root.style.setProperty("--sb-aspect", (VW / VH).toFixed(4));
+  const svg = make("svg", { viewBox: `${-M} ${-M / 2} ${VW} ${VH}`,
+                            width: VW, role: "group",
                             "aria-label": "snap-fire board: drag a firer or its circle's edge" }, root);
   make("rect", { x: 0, y: 0, width: W * K, height: H * K, fill: "#f7f6ef", stroke: "#999" }, svg);
   const scale = make("g", { class: "scale" }, svg);
@@ -86,6 +99,9 @@ function render({ model, el }) {
   const aLabel = html("label", {}, controls, "armour ");
   const armour = html("select", { class: "armour", "aria-label": "the mover's armour" }, aLabel);
   for (let a = 1; a <= 7; a++) { html("option", { value: a }, armour, String(a)); }
+  const classButton = html("button", { type: "button", class: "class-mode",
+                                       title: "class mode: larger text, the readout beside the table" },
+                           controls, "class mode");
   const readout = html("p", { class: "readout", "aria-live": "polite" }, side);
   const table = html("table", { class: "rolls" }, side);
   const head = html("tr", {}, html("thead", {}, table));
@@ -245,14 +261,27 @@ function render({ model, el }) {
     if (!rolls.length) { html("td", { colspan: 8 }, html("tr", {}, body), "no snap-fire roll"); }
   }
 
-  function draw() { drawGeometry(); drawResult(); }
+  function drawMode() {
+    const on = Boolean(model.get("classroom"));
+    root.classList.toggle("sb-class", on);
+    classButton.setAttribute("aria-pressed", on ? "true" : "false");
+    const m = svg.getScreenCTM();   // CSS px a unit of the table's drawing
+    root.style.setProperty("--sb-k", m && m.a ? String(1 / m.a) : "1");
+  }
+  function draw() { drawMode(); drawGeometry(); drawResult(); }
+  classButton.addEventListener("click", () => send("classroom", !model.get("classroom")));
+  const watch = typeof ResizeObserver === "undefined" ? null : new ResizeObserver(drawMode);
+  if (watch) { watch.observe(svg); }
   slider.addEventListener("input", () => setRadius(Number(slider.value)));
   armour.addEventListener("change", () => send("armour", Number(armour.value)));
-  const events = ["path", "firers", "radius", "armour", "halt", "entry_time", "halts", "rolls"]
+  const events = ["path", "firers", "radius", "armour", "halt", "entry_time", "halts", "rolls", "classroom"]
     .map((n) => `change:${n}`);
   for (const ev of events) { model.on(ev, draw); }
   draw();
-  return () => { for (const ev of events) { model.off(ev, draw); } };
+  return () => {
+    for (const ev of events) { model.off(ev, draw); }
+    if (watch) { watch.disconnect(); }
+  };
 }
 
 export default { render };

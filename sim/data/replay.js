@@ -28,14 +28,29 @@
     parent.appendChild(el);
     return el;
   }
+  // halts above the passing marks: a click on a halt opens the halt, not the shot that
+  // ends on it (the shot is still picked along its line)
   var layers = {};
-  ["hexes", "trails", "radii", "fallen", "units", "passing", "labels"].forEach(function (name) {
+  ["hexes", "trails", "radii", "fallen", "units", "passing", "halts", "labels"].forEach(function (name) {
     layers[name] = make("g", {"class": name}, svg);
   });
-  D.hexes.forEach(function (h) {
+  // Text on the map is sized in the picture's units: ts is how much larger than at its
+  // plain size (15) it is drawn. In class mode it is as large on the screen as the player's
+  // own text (at least 16 CSS px, more in JupyterLab's Presentation Mode) however far the
+  // map is scaled down to fit beside the inspector.
+  var ts = 1;
+  function textScale() {
+    if (!root.classList.contains("sr-class")) { return 1; }
+    var m = svg.getScreenCTM();   // the picture's scale on the screen (CSS px a unit)
+    if (!m || !m.a) { return 1; }
+    return Math.max(1, parseFloat(getComputedStyle(root).fontSize) / m.a / 15);
+  }
+  var hexText = D.hexes.map(function (h) {
     // in the top of its hex, clear of the unit at its centre and of the unit's label below
-    make("text", {x: h[0], y: h[1] - 0.42 * D.hex_r, "text-anchor": "middle", "font-size": 13, fill: "#888",
-                  "pointer-events": "none"}, layers.hexes).textContent = h[2];
+    var el = make("text", {x: h[0], y: h[1] - 0.42 * D.hex_r, "text-anchor": "middle", "font-size": 13, fill: "#888",
+                           "pointer-events": "none"}, layers.hexes);
+    el.textContent = h[2];
+    return el;
   });
   var n = D.units.length, last = D.t.length - 1, now = 0, timer = null, chosen = null;
 
@@ -103,7 +118,7 @@
     var r = D.records[m.g];
     var g = make("g", {"data-mark": m.k, "data-index": i, tabindex: 0, role: "button",
                        "aria-label": NAMES[m.k] + " at t = " + m.t.toFixed(2) + (r.unit ? " (" + r.unit + ")" : ""),
-                       visibility: "hidden"}, m.k === "fell" ? layers.fallen : layers.passing);
+                       visibility: "hidden"}, m.k === "fell" ? layers.fallen : m.k === "halt" ? layers.halts : layers.passing);
     var p = m.p;
     if (m.k === "shot") {
       // drawn as the legend's key for it says (D.shot: the page's one list of the styles)
@@ -154,13 +169,13 @@
     var places = [[11, 18, "start"], [11, -8, "start"], [-11, 18, "end"], [-11, -8, "end"],
                   [13, 5, "start"], [-13, 5, "end"], [0, 24, "middle"], [0, -14, "middle"],
                   [11, 34, "start"], [11, -24, "start"], [-11, 34, "end"], [-11, -24, "end"],
-                  [0, 40, "middle"], [0, -30, "middle"]];
+                  [0, 40, "middle"], [0, -30, "middle"]].map(function (c) { return [c[0] * ts, c[1] * ts, c[2]]; });
     function gap(box, s) {
       var dx = Math.max(box[0] - s.x, 0, s.x - box[2]), dy = Math.max(box[1] - s.y, 0, s.y - box[3]);
       return Math.sqrt(dx * dx + dy * dy);
     }
     spots.forEach(function (s, si) {
-      var text = s.ids.join(", "), w = 8.4 * text.length + 2, h = 16;
+      var text = s.ids.join(", "), w = 8.4 * ts * text.length + 2, h = 16 * ts;
       var best = null;
       for (var c = 0; c < places.length; c++) {
         var x = s.x + places[c][0], y = s.y + places[c][1], left = {start: x, end: x - w, middle: x - w / 2};
@@ -175,7 +190,7 @@
       }
       var pick = best[1];
       taken.push(best[2]);
-      make("text", {x: s.x + pick[0], y: s.y + pick[1], "text-anchor": pick[2], "font-size": 15,
+      make("text", {x: s.x + pick[0], y: s.y + pick[1], "text-anchor": pick[2], "font-size": 15 * ts,
                     "paint-order": "stroke", stroke: "white", "stroke-width": 4,
                     "pointer-events": "none"}, layers.labels).textContent = text;
     });
@@ -183,6 +198,9 @@
 
   function draw(t, keepHash) {
     now = Math.max(D.t[0], Math.min(D.end, t));
+    ts = textScale();
+    var hexSize = root.classList.contains("sr-class") ? 15 * ts : 13;   // as large as a unit's in class mode
+    hexText.forEach(function (el) { el.setAttribute("font-size", hexSize); });
     var spots = [];
     for (var i = 0; i < n; i++) {
       var u = D.units[i], look = lookAt(u, now), p = look[1] === "gone" ? null : whereAt(u, now);
@@ -320,8 +338,25 @@
     }
     return v;
   }
+  // The clock is also kept in the tab's sessionStorage, for a reload after the host dropped
+  // it from the URL: JupyterLab writes a document's path alone in the URL whenever another
+  // tab (and then this one again) is chosen. Read back on a reload only, and only when the
+  // URL names no time: a link opens where it says, a fresh visit at the start.
+  var stored = "sim-replay " + (key === "t" ? location.pathname + " " : "") + key;
+  function keep() {
+    try { sessionStorage.setItem(stored, String(now)); } catch (e) { /* no storage here */ }
+  }
+  function kept() {
+    try {
+      var nav = performance.getEntriesByType ? performance.getEntriesByType("navigation")[0] : null;
+      if (!nav || nav.type !== "reload") { return null; }
+      var v = parseFloat(sessionStorage.getItem(stored));
+      return isFinite(v) ? v : null;
+    } catch (e) { return null; }
+  }
   function writeHash() {
     if (timer !== null) { return; }   // while playing the hash rests; it is written on pause
+    keep();
     // nine decimals: short, and within 1e-9 of the instant, so the link reopens on it
     var mine = encodeURIComponent(key) + "=" + Number(now.toFixed(9));
     var parts = hashParts().filter(function (s) { return decodeURIComponent(s.split("=")[0]) !== key; });
@@ -332,7 +367,7 @@
   }
   window.addEventListener("hashchange", function () {
     var t = hashTime();
-    if (t !== null && Math.abs(t - now) > 1e-6) { pause(); draw(t, true); }
+    if (t !== null && Math.abs(t - now) > 1e-6) { pause(); draw(t, true); keep(); }
   });
 
   // -- the controls ----------------------------------------------------------------------
@@ -391,8 +426,26 @@
     // a key the player used is not also a notebook's shortcut (arrows move between cells)
     if (handled) { e.stopPropagation(); }
   });
-  var start = hashTime();
-  draw(start === null ? D.t[0] : start, start === null);
+  // -- class mode: a button turns it on and off; the map's text follows the map's size
+  var classButton = root.querySelector("button.class-mode");
+  classButton.addEventListener("click", function () {
+    var on = !root.classList.contains("sr-class");
+    root.classList.toggle("sr-class", on);
+    classButton.setAttribute("aria-pressed", on ? "true" : "false");
+    draw(now, true);
+  });
+  if (window.ResizeObserver) {
+    var seen = "";
+    var watch = new ResizeObserver(function () {
+      var size = svg.getBoundingClientRect().width + " " + getComputedStyle(root).fontSize;
+      if (size !== seen && root.dataset.ready) { seen = size; draw(now, true); }
+    });
+    watch.observe(svg);
+    watch.observe(inspector);
+  }
+  var start = hashTime(), back = start === null ? kept() : null;
+  if (back !== null) { start = atInstant(back); }
+  draw(start === null ? D.t[0] : start, start === null);   // a time read back goes in the URL again
   pause();
   root.dataset.ready = "1";
 })();

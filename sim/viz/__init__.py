@@ -12,6 +12,8 @@
 - ``editor(scenario=None, ground="table")``: a widget on which a scenario is drawn, checked
   as it is drawn, saved as YAML and run (loaded at first use: it needs anywidget, the
   ``notebooks`` extra).
+- ``class_mode(True)``: larger text, and the replay's inspector and the board's readout beside
+  their map, in what sim.viz makes from then on (``sim.viz.classroom``).
 
 Every function returns a matplotlib Figure (or Animation) and, given ``path``, saves a PNG.
 No pyplot state is used, so all of it works headless as well as in Jupyter. Needs the
@@ -28,6 +30,7 @@ except ImportError as err:   # pragma: no cover - the extra is installed for the
     raise ImportError("sim.viz needs matplotlib: pip install 'sim[plots]'") from err
 
 from sim.viz.animation import animate, save_frame
+from sim.viz.classroom import class_mode
 from sim.viz.common import records_of
 from sim.viz.legibility import check_legible
 from sim.viz.maps import halt_table, plot_map
@@ -37,8 +40,8 @@ from sim.viz.study_plots import plot_differences, plot_means, plot_response, plo
 from sim.viz.timeline import ACTIVITY_COLOURS, LIFECYCLE_COLOURS, plot_timeline
 from sim.viz.tracks import frame_times, position_at, positions_at, unit_tracks
 
-__all__ = ["ACTIVITY_COLOURS", "LIFECYCLE_COLOURS", "Editor", "Span", "animate", "check_legible", "editor",
-           "frame_times", "halt_table", "plot_differences", "plot_map",
+__all__ = ["ACTIVITY_COLOURS", "LIFECYCLE_COLOURS", "Editor", "Span", "animate", "check_legible", "class_mode",
+           "editor", "frame_times", "halt_table", "plot_differences", "plot_map",
            "plot_means", "plot_response", "plot_study", "plot_timeline", "position_at",
            "positions_at", "records_of", "replay_fragment", "replay_html", "save_frame", "states_frame",
            "unit_states", "unit_tracks"]

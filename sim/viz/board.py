@@ -31,6 +31,7 @@ from sim.errors import InputError
 from sim.replication import BattleResult, run_battle
 from sim.scenario.load import scenario_from_dict
 from sim.scenario.schema import Scenario
+from sim.viz.classroom import classroom as class_mode_on
 
 WIDTH, HEIGHT = 120.0, 100.0   # the lesson's table, in cm
 MOVE = 100.0                   # the mover's move a phase: 100 cm in a phase of length 1
@@ -117,6 +118,9 @@ class Board(anywidget.AnyWidget):
     #: the mover's armour: a snap-fire roll hits on a d6 >= it (7: never)
     armour = _Checked(7, _armour).tag(sync=True)
     seed = _Checked(1, arguments.seed).tag(sync=True)
+    #: class mode (sim.viz.classroom): larger text, the readout and rolls beside the table
+    #: when the width allows; the board's "class mode" button turns it on and off
+    classroom = _Checked(False, arguments.flag).tag(sync=True)
     #: the first halt point [x, y], or None when the mover passes outside every circle
     halt: traitlets.List[float] = traitlets.List(default_value=None, allow_none=True, read_only=True).tag(sync=True)
     #: the time of the first halt, or None
@@ -129,7 +133,9 @@ class Board(anywidget.AnyWidget):
     def __init__(self, **geometry: Any):
         unknown = sorted(set(geometry) - set(self.class_trait_names()))
         if unknown:   # HasTraits would only warn
-            raise InputError("expected path, firers, radius, armour, seed or a widget trait", place=unknown[0])
+            raise InputError("expected path, firers, radius, armour, seed, classroom or a widget trait",
+                             place=unknown[0])
+        geometry.setdefault("classroom", class_mode_on(None))   # as sim.viz.class_mode set it
         super().__init__(**geometry)
         self.battle: BattleResult = self.recompute()
 
@@ -151,7 +157,7 @@ class Board(anywidget.AnyWidget):
         """The battle the board shows, built from its geometry."""
         return lane(self.path, self.firers, self.radius, self.armour)
 
-    @traitlets.observe("path", "firers", "radius", "armour", "seed")
+    @traitlets.observe("path", "firers", "radius", "armour", "seed")  # not classroom: a look only
     def _changed(self, change: dict[str, Any]) -> None:
         self.battle = self.recompute()
 

@@ -15,6 +15,7 @@ from sim.files import write_figure
 from sim.scenario.load import load_scenario
 from sim.scenario.schema import Scenario
 from sim.space.terrain import Terrain
+from sim.viz.classroom import classroom, enlarge
 
 SIDE_COLOURS = ("tab:blue", "tab:red", "tab:green", "tab:purple")
 NAMED = {"blue": "tab:blue", "red": "tab:red", "green": "tab:green", "german": "grey",
@@ -94,7 +95,11 @@ def new_axes(ax, figsize=(8, 5.5)):
     return fig, fig.add_subplot()
 
 
-def save(fig, path, dpi: int = 100):
+def save(fig, path, dpi: float = 100, *, ours: bool = True):
+    """``fig`` (enlarged in class mode when sim.viz made it: ``ours``), written to ``path`` if given."""
+    if ours and classroom(None):
+        enlarge(fig)
+        dpi = max(dpi, fig.dpi)   # the resolution class mode chose
     if path is not None:
         write_figure(fig, path, dpi=dpi)
     return fig

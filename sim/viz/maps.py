@@ -223,6 +223,7 @@ def plot_map(scenario, log=None, t: float | None = None, ax=None, path=None, *,
     x0, y0, x1, y1 = terrain.bounds
     # The map about 7.5 in wide, the legend beside it; its height follows the map's shape.
     aspect = (y1 - y0 + 1) / (x1 - x0 + 1)
+    ours = ax is None   # a figure of the caller's keeps its size
     fig, ax = new_axes(ax, figsize=(12, min(9.0, max(4.5, 7.5 * aspect + 1.6))))
     marks_at: list[tuple[float, float]] = []    # markers no label may cover
     ground = draw_terrain(ax, terrain, graph=graph, coords=coords, obstacles=lambda: marks_at)
@@ -321,7 +322,7 @@ def plot_map(scenario, log=None, t: float | None = None, ax=None, path=None, *,
         ax.legend(handles=[*sides, *marks, *ground], handler_map=keys, loc="upper left",
                   bbox_to_anchor=(1.01, 1), fontsize=FONT, framealpha=0.9, title="units, marks, ground",
                   title_fontsize=FONT)
-    return save(fig, path)
+    return save(fig, path, ours=ours)
 
 
 def _trails(ax, tracks, spans, snipers, end, t, colour) -> None:

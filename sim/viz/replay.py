@@ -24,6 +24,7 @@ from matplotlib.figure import Figure
 from sim import arguments
 from sim.catalogue import TITLES
 from sim.engine.jsonl import clean
+from sim.viz.classroom import classroom as is_classroom
 from sim.viz.common import HEX_RADIUS, scenario_of
 from sim.viz.features import draw_features
 from sim.viz.html import escape, page, png_uri
@@ -33,6 +34,7 @@ from sim.viz.rolls import explain, is_roll, learn_tests
 from sim.viz.tracks import GONE, Battle, position_on, state_at
 
 DPI = 160   # the picture's pixels per inch: its ground names stay readable when it scales
+CLASS_DPI = 240   # in class mode: the ground's names half as large again, for a map scaled to fit
 HEX_LABELS = 400   # a hex map of at most this many hexes gets each hex's "q,r" written over it (SVG text)
 #: How a shot is drawn, by its roll's outcome: the page draws it and its legend key from this.
 SHOT = {"ok": {"stroke": "#c00", "dash": "none", "words": "solid red"},
@@ -58,17 +60,29 @@ CSS = """
                       margin-right: 0.3em; border: 1px solid #555; }
 .sim-replay [data-mark], .sim-replay [data-unit] { cursor: pointer; }
 .sim-replay [data-mark]:focus, .sim-replay [data-unit]:focus { outline: 2px solid #06c; }
+.sim-replay button.class-mode[aria-pressed=true] { background: #06c; color: #fff; }
+"""
+# Class mode (sim.viz.classroom): text at least 16 CSS px, and larger with JupyterLab's content
+# font size (its Presentation Mode raises it); the map and the inspector side by side when
+# the width allows (the legend's keys wrap in the narrower map), the map no taller than the
+# window leaves room for (--sr-aspect: its width over its height), the inspector no taller.
+CLASS_CSS = """
+.sim-replay.sr-class { font-size: max(16px, calc(1.15 * var(--jp-content-font-size1, 14px))); }
+.sim-replay.sr-class .sr-board { flex-wrap: wrap; }
+.sim-replay.sr-class .sr-map { flex: 3 1 22em; max-width: calc((100vh - 15em) * var(--sr-aspect, 1.5)); }
+.sim-replay.sr-class .sr-legend span.key { white-space: normal; }
+.sim-replay.sr-class .sr-inspector { flex: 2 1 12em; max-height: calc(100vh - 15em); box-sizing: border-box; }
 """
 
 
 def _picture(terrain: Any, width: int, starts: list[tuple[float, float]],
-             scenario: Any = None) -> tuple[Any, float, int, str, list, bool]:
+             scenario: Any = None, dpi: int = DPI) -> tuple[Any, float, int, str, list, bool]:
     """A map from table to picture pixels, its scale (pixels per table unit), the
     picture's height, the terrain as a PNG (data: URI), the ground legend handles, and
     whether the hexes' names are to be written over it (they are drawn as text, not in
     the picture, to stay readable). A waypoint's name is left out where a unit starts on it:
     the unit's own label, drawn over the picture, would cover it."""
-    fig = Figure(figsize=(width / DPI, width / DPI), dpi=DPI)
+    fig = Figure(figsize=(width / dpi, width / dpi), dpi=dpi)
     ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
     hexes = terrain.kind == "hex" and len(terrain.nodes) <= HEX_LABELS
     ground = draw_terrain(ax, terrain, graph=False, coords=False, obstacles=lambda: starts)
@@ -78,24 +92,26 @@ def _picture(terrain: Any, width: int, starts: list[tuple[float, float]],
     (left, right), (bottom, top) = ax.get_xlim(), ax.get_ylim()
     scale = width / (right - left)
     height = max(1, round(abs(top - bottom) * scale))
-    fig.set_size_inches(width / DPI, height / DPI)
+    fig.set_size_inches(width / dpi, height / dpi)
 
     def px(x: float, y: float) -> list[float]:
         return [round((x - left) * scale, 1), round((top - y) / (top - bottom) * height, 1)]
-    return px, scale, height, png_uri(fig, dpi=DPI, colours=64), ground, hexes
+    return px, scale, height, png_uri(fig, dpi=dpi, colours=64), ground, hexes
 
 
-def replay_data(scenario: Any, log: Any, frames: Any = 60, fps: int = 8,
-                width: int = 1000) -> tuple[dict[str, Any], str, list[tuple[str, str, float]]]:
+def replay_data(scenario: Any, log: Any, frames: Any = 60, fps: int = 8, width: int = 1000,
+                classroom: bool = False) -> tuple[dict[str, Any], str, list[tuple[str, str, float]]]:
     """The replay's data (pixel positions over the terrain picture), the picture as a
     data: URI, and the ground legend (label, colour, alpha). ``pos``/``fill`` (each frame's
-    units) are for checks; the page computes them from ``units`` at any instant."""
+    units) are for checks; the page computes them from ``units`` at any instant.
+    ``classroom``: the picture's names drawn larger, for class mode."""
     arguments.count(fps, "fps")
     arguments.count(width, "width")
     b = Battle(scenario, log, frames)
     recs, times, tracks, spans = b.records, b.times, b.tracks, b.spans
     starts = [(tr[0][1], tr[0][2]) for tr in tracks.values() if tr]
-    px, scale, height, picture, ground, hexes = _picture(b.terrain, width, starts, b.scenario)
+    px, scale, height, picture, ground, hexes = _picture(b.terrain, width, starts, b.scenario,
+                                                        CLASS_DPI if classroom else DPI)
     end = recs[-1]["t"] if recs else 0.0
     units = [u for u in tracks if tracks[u]]
     look = looks(spans, units, b.snipers)
@@ -193,12 +209,15 @@ def _shot_key(outcome: str, text: str) -> str:
             f'stroke-dasharray="{look["dash"]}"/></svg>{look["words"]}: {text}</span>')
 
 
-def _button(cls: str, text: str, title: str) -> str:
-    return f'<button type="button" class="{cls}" title="{title}" aria-label="{title}">{text}</button>'
+def _button(cls: str, text: str, title: str, pressed: bool | None = None) -> str:
+    state = "" if pressed is None else f' aria-pressed="{"true" if pressed else "false"}"'
+    return f'<button type="button" class="{cls}" title="{title}" aria-label="{title}"{state}>{text}</button>'
 
 
-def _fragment(scenario: Any, log: Any, fps: int, frames: Any, width: int, page_hash: bool) -> str:
-    data, picture, ground = replay_data(scenario, log, frames=frames, fps=fps, width=width)
+def _fragment(scenario: Any, log: Any, fps: int, frames: Any, width: int, page_hash: bool,
+              classroom: bool) -> str:
+    data, picture, ground = replay_data(scenario, log, frames=frames, fps=fps, width=width,
+                                         classroom=classroom)
     legend = _legend(data, ground)
     for key in ("pos", "fill", "track"):   # the page computes these from the spells
         data.pop(key, None)
@@ -217,9 +236,13 @@ def _fragment(scenario: Any, log: Any, fps: int, frames: Any, width: int, page_h
         _button("play", "▶ play", "play or pause (space)"),
         _button("step", "frame ▶", "one frame on (Right)"),
         _button("next-event", "event ▶", "next event (Shift+Right)"),
-        _button("last", "▶|", "last frame (End)")])
-    return (f'<div class="sim-replay" id="{rid}" data-hash="{key}" tabindex="0" data-frame="0" data-playing="0">'
-            f"<style>{CSS}</style>"
+        _button("last", "▶|", "last frame (End)"),
+        _button("class-mode", "class mode", "class mode: larger text, the inspector beside the map",
+                pressed=classroom)])
+    mode = " sr-class" if classroom else ""
+    return (f'<div class="sim-replay{mode}" id="{rid}" data-hash="{key}" tabindex="0" data-frame="0" '
+            f'data-playing="0" style="--sr-aspect: {w / h:.4f}">'
+            f"<style>{CSS}{CLASS_CSS}</style>"
             f'<div class="sr-controls">{controls}'
             f'<input class="time" type="range" min="0" max="{len(data["t"]) - 1}" value="0" '
             f'aria-label="time"><span class="clock" aria-live="polite"></span></div>'
@@ -234,17 +257,22 @@ def _fragment(scenario: Any, log: Any, fps: int, frames: Any, width: int, page_h
             f"<script>{script}</script></div>")
 
 
-def replay_fragment(scenario: Any, log: Any, fps: int = 8, frames: Any = 60, width: int = 1000) -> str:
+def replay_fragment(scenario: Any, log: Any, fps: int = 8, frames: Any = 60, width: int = 1000,
+                    classroom: bool | None = None) -> str:
     """The replay as an HTML fragment for a notebook cell (``IPython.display.HTML``): its
-    styles apply to itself only, and its clock goes in the URL hash under its own id."""
-    return _fragment(scenario_of(scenario), log, fps, frames, width, page_hash=False)
+    styles apply to itself only, and its clock goes in the URL hash under its own id.
+    ``classroom``: open it in class mode (None: as ``sim.viz.class_mode`` set it)."""
+    return _fragment(scenario_of(scenario), log, fps, frames, width, page_hash=False,
+                     classroom=is_classroom(classroom))
 
 
 def replay_html(scenario: Any, log: Any, fps: int = 8, frames: Any = 60, width: int = 1000,
-                page_title: str | None = None) -> str:
+                page_title: str | None = None, classroom: bool | None = None) -> str:
     """The replay as one self-contained HTML page: open it from a file, offline; ``#t=12.5``
-    opens it at that time. In a notebook, show ``replay_fragment`` instead."""
+    opens it at that time. In a notebook, show ``replay_fragment`` instead. ``classroom``:
+    open it in class mode (None: as ``sim.viz.class_mode`` set it)."""
+    mode = is_classroom(classroom)
     scenario = scenario_of(scenario)
     title = page_title or f"{getattr(scenario, 'name', 'battle')}: replay"
-    body = f"<h1>{escape(title)}</h1>\n" + _fragment(scenario, log, fps, frames, width, page_hash=True)
+    body = f"<h1>{escape(title)}</h1>\n" + _fragment(scenario, log, fps, frames, width, page_hash=True, classroom=mode)
     return page(title, body)

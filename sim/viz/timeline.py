@@ -47,6 +47,7 @@ def plot_timeline(log: Any, ax: Any = None, path: Any = None, *, scenario: Any =
                 seen.append(u)
         units = sorted(seen, key=lambda u: (u not in snipers, seen.index(u)))
     lane = {u: i for i, u in enumerate(units)}
+    ours = ax is None   # a figure of the caller's keeps its size
     fig, ax = new_axes(ax, figsize=(12, 0.45 * len(units) + 2.2))
     with_life = {s.unit for s in spans if s.lane == "lifecycle"}
     for s in spans:
@@ -110,4 +111,4 @@ def plot_timeline(log: Any, ax: Any = None, path: Any = None, *, scenario: Any =
               title="thin bars: activity; thick: a sniper's state" if both else None,
               title_fontsize=10)
     ax.set_title(title or f"{getattr(scenario, 'name', 'battle')}: timeline", fontsize=12)
-    return save(fig, path)
+    return save(fig, path, ours=ours)
