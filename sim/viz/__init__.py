@@ -8,7 +8,9 @@
 - ``unit_tracks`` / ``positions_at`` and ``unit_states`` / ``states_frame``: where each
   unit is, and what it is doing, at any instant (pure functions of the log);
 - study plots (``plot_means``, ``plot_differences``, ``plot_response``, ``plot_study``);
-- ``check_legible(fig)``: what would keep a picture from being read on a projector.
+- ``check_legible(fig)``: what would keep a picture from being read on a projector;
+- ``play(scenario, side, seed)``: a board in a notebook on which a person plays one side
+  against the other side's planner (an anywidget: the ``notebooks`` extra; loaded when used).
 
 Every function returns a matplotlib Figure (or Animation) and, given ``path``, saves a PNG.
 No pyplot state is used, so all of it works headless as well as in Jupyter. Needs the
@@ -16,6 +18,8 @@ No pyplot state is used, so all of it works headless as well as in Jupyter. Need
 extra (pandas).
 """
 from __future__ import annotations
+
+from typing import Any
 
 try:
     import matplotlib  # noqa: F401 - the extra this package needs
@@ -33,7 +37,16 @@ from sim.viz.timeline import ACTIVITY_COLOURS, LIFECYCLE_COLOURS, plot_timeline
 from sim.viz.tracks import frame_times, position_at, positions_at, unit_tracks
 
 __all__ = ["ACTIVITY_COLOURS", "LIFECYCLE_COLOURS", "Span", "animate", "check_legible", "frame_times", "halt_table",
-           "plot_differences", "plot_map",
+           "play", "plot_differences", "plot_map",
            "plot_means", "plot_response", "plot_study", "plot_timeline", "position_at",
            "positions_at", "records_of", "replay_fragment", "replay_html", "save_frame", "states_frame",
            "unit_states", "unit_tracks"]
+
+
+def __getattr__(name: str) -> Any:
+    # ``play`` needs anywidget (the notebooks extra): loaded at its first use only
+    if name == "play":
+        from sim.viz.play_board import play
+
+        return play
+    raise AttributeError(f"module 'sim.viz' has no attribute {name!r}")
