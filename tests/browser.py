@@ -50,7 +50,7 @@ class BrowserError(RuntimeError):
 class Browser:
     """One headless Chromium with one page."""
 
-    def __init__(self, timeout: float = TIMEOUT):
+    def __init__(self, timeout: float = TIMEOUT, loopback: bool = False):
         exe = chromium()
         if exe is None:
             raise BrowserError("chromium is not installed (apt-get install chromium)")
@@ -62,7 +62,9 @@ class Browser:
                 "--disable-background-networking", "--disable-component-update", "--no-first-run",
                 "--disable-sync", "--disable-extensions", "--mute-audio", "--no-default-browser-check",
                 f"--user-data-dir={self.profile}", "--proxy-server=127.0.0.1:9",
-                "--host-resolver-rules=MAP * ~NOTFOUND", "--allow-file-access-from-files"]
+                # ``loopback``: a server of the test's own on 127.0.0.1 is reached, nothing else
+                "--host-resolver-rules=MAP * ~NOTFOUND" + (", EXCLUDE 127.0.0.1" if loopback else ""),
+                "--allow-file-access-from-files"]
         if os.geteuid() == 0:
             args.append("--no-sandbox")
         self.proc = subprocess.Popen(

@@ -170,3 +170,13 @@ def test_sim_viz_loads_no_widget_until_play_is_used():
             "assert f.__module__ == 'sim.viz.play_board'\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert out.returncode == 0, out.stderr
+
+
+def test_every_record_of_a_played_battle_is_of_its_declared_type():
+    from sim.systems.registry import REGISTRY
+
+    session = _played()
+    check = REGISTRY.records.checker(session.scenario.composition)
+    records = session.battle.log.records
+    assert [check(r) for r in records] == [None] * len(records)
+    assert any("orders" in r for r in records)
