@@ -234,6 +234,8 @@ def test_a_battle_played_with_the_mouse_in_jupyterlab(lab, chrome):
     page.shot("debrief")
     assert debrief.count("The planner would have chosen") == phase, debrief
     assert "Turn 1: you ordered: b1 go to SAFE" in debrief and "Turn 3: you ordered: b1 hold where it stands" in debrief
-    assert page.js(f"!!document.querySelector('{PLAY} .sp-replay .sim-replay[data-ready]')")
+    assert page.js(f"document.querySelector('{PLAY} .sp-replay-title').textContent") == "The whole battle"
+    assert page.js(f"document.querySelector('{PLAY} .sp-replay .sim-replay[data-ready]').dataset.frame") == "0"
+    assert page.js(f"document.querySelectorAll('{PLAY} .sp-replay .sim-replay').length") == 1
     downloaded = page.js(f"fetch(document.querySelector('{PLAY} a.sp-log').href).then((r) => r.text())")
     assert downloaded == _python_log()
