@@ -180,3 +180,23 @@ def test_every_record_of_a_played_battle_is_of_its_declared_type():
     records = session.battle.log.records
     assert [check(r) for r in records] == [None] * len(records)
     assert any("orders" in r for r in records)
+
+
+def test_a_group_sent_to_a_node_goes_in_its_formation_and_the_rollouts_give_it_again(prefixes):
+    from sim.space.route_planners import offset_node
+
+    scenario = sim.apply_overrides(sim.load_scenario(str(SCENARIOS / "platoon_attack.yaml")), {
+        "policies": {"red": {"decide": {"policy": "mcts", "rollouts": 2, "depth": 1, "by": "side"}}},
+        "groups.support.formation": {"s2": [0, 10], "s3": [0, -10]}})
+    session = Session(scenario, "blue", 2)
+    assert [(c.name, c.units) for c in session.controls()] == [("assault", ("a1", "a2", "a3")),
+                                                               ("support", ("s1", "s2", "s3"))]
+    session.end_phase({"support": "to FIRE"})
+    told = {r["unit"]: r["choice"] for r in session.battle.log.records if r.get("policy") == PLAYER and "unit" in r}
+    places = {"s1": "FIRE", "s2": offset_node(scenario.map, "FIRE", [0, 10]),
+              "s3": offset_node(scenario.map, "FIRE", [0, -10])}
+    assert told == {u: f"to {p}" for u, p in places.items()} and len(set(places.values())) == 3
+    session.end_phase({"assault": "hold"})
+    lines = list(session.battle.log.lines())
+    decided = next(i for i, r in enumerate(session.battle.log.records) if r.get("rollouts") and r["turn"] == 4)
+    assert [p for turn, p in prefixes if turn == 4] == [lines[:decided]] * 2
