@@ -113,7 +113,7 @@ class DecideRecord(Record):
     A unit's choice says which unit and where (``unit``, ``pos``, ``node``); a target
     policy lists its ``candidates``; a planner's summary gives its ``actions`` (a choice
     per control), ``controls``, the ``rollouts`` it spent and each choice's mean value
-    and visits.
+    and visits; a person's decision (policy ``player``) its ``orders`` (control -> order).
     """
 
     policy: str
@@ -128,6 +128,7 @@ class DecideRecord(Record):
     rollouts: NotRequired[int]
     values: NotRequired[dict[str, float]]
     visits: NotRequired[dict[str, int]]
+    orders: NotRequired[dict[str, str]]
 
 
 #: The records any battle may write, whatever its rules, by event (``sim.events.CORE_EVENTS``).

@@ -79,6 +79,9 @@ class Battle:
         #: Called at every phase's start, after the plans are brought up to date and before
         #: the rules play it: where a caller takes decisions mid-battle (sim.decide).
         self.decision_hook: Callable[[Phase], None] | None = None
+        #: The sides a person plays through the hook (sim.decide.orders): each of their
+        #: decisions is a record from which a planner's rollouts give it again.
+        self.played: frozenset[str] = frozenset()
 
     # -- queries used by rules -------------------------------------------------------
     def units_of(self, side: str) -> list[Unit]:

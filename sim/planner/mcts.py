@@ -65,7 +65,8 @@ def _label(controls: list[list[str]], choices: tuple[str, ...], scenario: Any, b
 
 def mcts(battle: Any, side: str, phase: Phase, policy: Any) -> None:
     """Search the menu for ``side`` now and tell its units the choice (module doc)."""
-    if getattr(battle, "decision_hook", None) is not None:
+    if getattr(battle, "decision_hook", None) is not None and not battle.played:
+        # a replayed battle's choices are not in its log, except a person's orders (rollout)
         raise InputError(PLANNED, place=f"policies.{side}.decide")
     problem = check(battle.scenario, side, policy)   # refused at load: here for a scenario built otherwise
     if problem is not None:

@@ -7,21 +7,31 @@ battle's log (its ``decide`` records of policy ``mcts``), made again at their ph
 records and all: up to the decision the rollout is the real battle, record for record.
 There it takes fresh dice (``Replay.reseed``): a sample of what chance may bring, never the
 real battle's own future. A side's choices after the tree's last level are the plan's.
+
+A side a person plays (``Battle.played``, ``sim.decide.orders``) is given its past orders
+again, read back from its ``decide`` records of policy ``player``, at their phases; after
+the decision it does as ``PLAYED`` says.
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-from sim.decide.menu import MENU, tell
+from sim.decide.menu import MENU, take_over, tell
+from sim.decide.orders import again, past_orders
 from sim.decide.replay import Replay
 from sim.engine.clock import Phase
 from sim.events import CONTRACT_KEYS, DECIDE
 
-__all__ = ["POLICY", "Rollout", "past_decisions", "score"]
+__all__ = ["PLAYED", "POLICY", "Rollout", "past_decisions", "replay_played", "score"]
 
 #: The ``policy`` of the planner's records (its summary and its units' choices).
 POLICY = "mcts"
+#: What a side a person plays does in a rollout after the decision: ``plan``, its units keep
+#: to their plans (a unit still on its way where it was sent gets there first), as a
+#: planner's own side does after the tree's last level. The rollouts cannot know the
+#: person's next orders; any other reading (the last order repeated, say) would be a guess.
+PLAYED = "plan"
 
 
 class _Horizon(Exception):
@@ -67,6 +77,14 @@ def score(battle: Any, side: str, material: float) -> float:
     return won + material * (enemy - own) / max(total, 1)
 
 
+def replay_played(replay: Replay, records: Sequence[dict[str, Any]], sides: Sequence[str]) -> None:
+    """Make the played ``sides`` of ``replay`` give again the orders ``records`` have (their
+    plans taken over from the start, as a played battle's are; after those orders, ``PLAYED``)."""
+    for side in sides:
+        take_over(replay.battle, side)
+        replay.every_turn(side, again(side, past_orders(records, side)))
+
+
 class Rollout:
     """Rollouts of the real ``battle`` from ``side``'s decision at ``turn``."""
 
@@ -75,12 +93,15 @@ class Rollout:
         self.scenario, self.seed = battle.scenario, battle.seed
         self.side, self.controls, self.turn, self.policy = side, controls, turn, policy
         self.past = past_decisions(battle.log.records, side)
+        self.played = sorted(battle.played)
+        self.records = battle.log.records[:] if self.played else []
 
     def run(self, plan: Sequence[Sequence[str]], dice: int) -> float:
         """The score of one rollout: ``plan`` (a choice per control, a decision each, from
         this one on), the dice of seed ``dice`` from the decision on."""
         replay = Replay(self.scenario, self.seed)
         replay.battle.plans.deciders = {}   # the rollout's choices are made here
+        replay_played(replay, self.records, self.played)
         ahead = {"n": 0}
 
         def act(battle: Any, phase: Phase | None) -> None:

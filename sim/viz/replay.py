@@ -99,6 +99,13 @@ def _picture(terrain: Any, width: int, starts: list[tuple[float, float]],
     return px, scale, height, png_uri(fig, dpi=dpi, colours=64), ground, hexes
 
 
+def terrain_picture(scenario: Any, width: int = 1000) -> tuple[Any, int, str]:
+    """The replay's terrain picture of ``scenario`` (no unit's start left out): the map from
+    table to picture pixels, the picture's height and the PNG as a data: URI (``sim.viz.play_board``)."""
+    px, _, height, picture, _, _ = _picture(scenario.map, width, [], scenario)
+    return px, height, picture
+
+
 def replay_data(scenario: Any, log: Any, frames: Any = 60, fps: int = 8, width: int = 1000,
                 classroom: bool = False) -> tuple[dict[str, Any], str, list[tuple[str, str, float]]]:
     """The replay's data (pixel positions over the terrain picture), the picture as a

@@ -1,0 +1,221 @@
+// The play board (sim.viz.play_board.PlayBoard), an anywidget front end: the map (the terrain
+// picture, its nodes, the units where they stand), a row of orders for each unit or group
+// of the person's side (the menu's choices, or "go to..." then a node clicked on the map),
+// and End phase, which sends the orders and one more phase ended. Python plays the phase
+// and the planner's answer and sends back the new state, the phase's replay (an HTML
+// fragment whose own script draws it), what happened and the planner's answer in words,
+// and at the end the debrief and the log. Nothing here plays the battle, and every text
+// from the model goes in by textContent (the replay fragment is the package's own HTML,
+// whose log text is escaped by the Python that made it).
+const NS = "http://www.w3.org/2000/svg";
+const CSS = `
+.sim-play { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; font-size: 15px; color: #222;
+            line-height: 1.35; max-width: 100%; }
+.sim-play .sp-top { display: flex; flex-wrap: wrap; gap: 1em; align-items: flex-start; }
+.sim-play .sp-map { flex: 3 1 36em; min-width: 0; }
+.sim-play .sp-map svg { width: 100%; height: auto; display: block; border: 1px solid #bbb; }
+.sim-play .sp-side { flex: 1 1 16em; max-width: 30em; }
+.sim-play .sp-status { font-weight: bold; margin: 0.2em 0 0.5em; }
+.sim-play .sp-error { color: #a00; min-height: 1.2em; }
+.sim-play .sp-control { border-top: 1px solid #ddd; padding: 0.35em 0; }
+.sim-play .sp-control.armed { background: #fff6d6; }
+.sim-play .sp-control .sp-name { font-weight: bold; }
+.sim-play .sp-control .sp-order { color: #063; margin-left: 0.4em; }
+.sim-play .sp-choices { display: flex; flex-wrap: wrap; gap: 0.25em; margin-top: 0.25em; }
+.sim-play button { font: inherit; font-size: 14px; padding: 0.15em 0.5em; cursor: pointer; }
+.sim-play button[aria-pressed=true] { background: #cfe3ff; border: 1px solid #06c; }
+.sim-play button.sp-end { font-weight: bold; font-size: 15px; margin-top: 0.6em; padding: 0.3em 1em; }
+.sim-play .node { cursor: pointer; }
+.sim-play .node .hit { fill: transparent; stroke: none; }
+.sim-play .node .dot { fill: #fff; fill-opacity: 0.5; stroke: #777; stroke-width: 1; pointer-events: none; }
+.sim-play.armed .node .dot { stroke: #06c; stroke-width: 1.5; fill-opacity: 0.8; }
+.sim-play .node:hover .dot, .sim-play .node.dest .dot { fill: #06c; fill-opacity: 0.9; }
+.sim-play svg text { font-size: 15px; paint-order: stroke; stroke: #fff; stroke-width: 4px;
+                     stroke-linejoin: round; pointer-events: none; }
+.sim-play h3 { font-size: 16px; margin: 0.9em 0 0.3em; }
+.sim-play .sp-lines { font-size: 14px; margin: 0; }
+.sim-play .sp-lines .sp-line { margin-top: 0.25em; }
+.sim-play .sp-lines .sp-sub { margin-left: 1.5em; color: #333; }
+.sim-play .sp-answer { background: #f4f7fb; border: 1px solid #ccd; padding: 0.4em 0.6em; }
+.sim-play .sp-debrief { background: #f7fbf4; border: 1px solid #cdc; padding: 0.4em 0.6em; }
+`;
+
+// An element (HTML, or SVG when its tag is one of the map's), its attributes set, its text
+// (as text) put in, appended to its parent.
+const SVG_TAGS = new Set(["svg", "g", "image", "circle", "text", "title"]);
+function html(tag, attrs, parent, text) {
+  const made = SVG_TAGS.has(tag) ? document.createElementNS(NS, tag) : document.createElement(tag);
+  Object.entries(attrs).forEach(([k, v]) => made.setAttribute(k, v));
+  if (text !== undefined) { made.textContent = text; }
+  return parent ? parent.appendChild(made) : made;
+}
+const make = html;
+
+// Put the replay fragment in place and run its script (a script set by innerHTML does not run).
+function showReplay(box, fragment) {
+  box.innerHTML = fragment;
+  for (const old of box.querySelectorAll("script:not([type])")) {
+    const s = document.createElement("script");
+    s.textContent = old.textContent;
+    old.replaceWith(s);
+  }
+}
+
+function words(order) {
+  return order && order.startsWith("to ") ? "go to " + order.slice(3) : order;
+}
+
+function render({ model, el }) {
+  const root = html("div", { class: "sim-play" }, el);
+  html("style", {}, root, CSS);
+  const top = html("div", { class: "sp-top" }, root);
+  const mapBox = html("div", { class: "sp-map" }, top);
+  const [W, H] = model.get("size");
+  const svg = make("svg", { viewBox: `0 0 ${W} ${H}`, role: "group",
+                            "aria-label": "the map: click a node to send the chosen unit there" }, mapBox);
+  make("image", { href: model.get("picture"), x: 0, y: 0, width: W, height: H }, svg);
+  const nodeLayer = make("g", { class: "nodes" }, svg);
+  const unitLayer = make("g", { class: "units" }, svg);
+  const side = html("div", { class: "sp-side" }, top);
+  const status = html("div", { class: "sp-status", "aria-live": "polite" }, side);
+  const error = html("div", { class: "sp-error", role: "alert" }, side);
+  const rows = html("div", { class: "sp-controls" }, side);
+  const endButton = html("button", { type: "button", class: "sp-end" }, side, "End phase");
+  const after = html("div", { class: "sp-after" }, root);
+  const debriefBox = html("div", { class: "sp-debrief-box" }, after);
+  const storyBox = html("div", { class: "sp-story-box" }, after);
+  const answerBox = html("div", { class: "sp-answer-box" }, after);
+  const replayTitle = html("h3", { class: "sp-replay-title" }, after);
+  const replayBox = html("div", { class: "sp-replay" }, after);
+
+  let orders = {};        // control -> order, for this phase (none: keep to the plan)
+  let armed = null;       // the control whose destination the next node clicked is
+  let busy = false;
+
+  for (const [name, x, y] of model.get("nodes")) {
+    const g = make("g", { class: "node", "data-node": name, tabindex: -1 }, nodeLayer);
+    make("circle", { class: "hit", cx: x, cy: y, r: 12 }, g);
+    make("circle", { class: "dot", cx: x, cy: y, r: 5 }, g);
+    make("title", {}, g).textContent = name;
+    g.addEventListener("click", () => {
+      if (armed === null || busy) { return; }
+      orders[armed] = "to " + name;
+      armed = null;
+      drawControls();
+    });
+  }
+
+  function drawUnits() {
+    unitLayer.replaceChildren();
+    for (const u of model.get("state").units) {
+      if (!u.on_board) { continue; }
+      const g = make("g", { class: "unit", "data-unit": u.id }, unitLayer);
+      make("circle", { cx: u.at[0], cy: u.at[1], r: 11, fill: u.colour, stroke: "#111", "stroke-width": 2,
+                       "pointer-events": "none" }, g);
+      make("text", { x: u.at[0] + 14, y: u.at[1] - 10 }, g).textContent = u.id;
+    }
+    for (const n of nodeLayer.children) {
+      n.classList.toggle("dest", Object.values(orders).includes("to " + n.dataset.node));
+    }
+  }
+
+  function drawControls() {
+    const state = model.get("state");
+    root.classList.toggle("armed", armed !== null);
+    rows.replaceChildren();
+    for (const c of state.controls) {
+      const order = orders[c.name] || "plan";
+      const row = html("div", { class: "sp-control" + (armed === c.name ? " armed" : ""),
+                                "data-control": c.name }, rows);
+      html("span", { class: "sp-name" }, row, c.units.length > 1 ? `${c.name} (${c.units.join(", ")})` : c.name);
+      html("span", { class: "sp-order" }, row, armed === c.name ? "click a node on the map" : words(order));
+      const choices = html("div", { class: "sp-choices" }, row);
+      for (const [choice, text] of model.get("menu")) {
+        const b = html("button", { type: "button", "data-choice": choice, title: text,
+                                   "aria-pressed": String(order === choice && armed !== c.name) }, choices,
+                       choice.replace("_", " "));
+        b.addEventListener("click", () => { orders[c.name] = choice; armed = null; drawControls(); });
+      }
+      const go = html("button", { type: "button", "data-choice": "to",
+                                  title: "then click a node on the map",
+                                  "aria-pressed": String(order.startsWith("to ") || armed === c.name) },
+                      choices, "go to…");
+      go.addEventListener("click", () => { armed = c.name; drawControls(); });
+    }
+    drawUnits();
+  }
+
+  function drawStatus() {
+    const s = model.get("state");
+    if (s.over) {
+      status.textContent = `The battle is over: ${s.winner ? s.winner + " wins" : "no winner"} (${s.reason}).`;
+    } else if (busy) {
+      status.textContent = "The engine plays the phase, then the planner answers…";
+    } else {
+      status.textContent = `Turn ${s.turn}, ${s.side}'s ${s.phase}: give each unit an order, then End phase.`;
+    }
+    endButton.disabled = busy || s.over;
+    endButton.hidden = s.over;
+  }
+
+  function lines(box, title, cls, list) {
+    box.replaceChildren();
+    if (!list.length) { return; }
+    html("h3", {}, box, title);
+    const div = html("div", { class: "sp-lines " + cls }, box);
+    for (const line of list) {   // a line indented by two spaces belongs to the one before it
+      html("div", { class: line.startsWith("  ") ? "sp-sub" : "sp-line" }, div, line.trim());
+    }
+  }
+
+  function drawAfter() {
+    const s = model.get("state");
+    lines(storyBox, s.over ? "The last phase" : "What happened", "sp-story", model.get("story"));
+    lines(answerBox, "The planner's answer", "sp-answer", model.get("answers"));
+    debriefBox.replaceChildren();
+    if (s.over) {
+      lines(debriefBox, "Debrief: your decisions against the planner's", "sp-debrief", model.get("debrief"));
+      const blob = new Blob([model.get("log_jsonl")], { type: "application/x-ndjson" });
+      const a = html("a", { class: "sp-log", download: "battle.jsonl", href: URL.createObjectURL(blob) },
+                     debriefBox, "Download the battle's log (JSON Lines, as sim run --log writes it)");
+      a.style.display = "inline-block";
+      a.style.marginTop = "0.5em";
+    }
+    const fragment = model.get("replay");
+    replayTitle.textContent = fragment ? (s.over ? "The whole battle" : "The phase, as it happened") : "";
+    if (fragment && replayBox.dataset.shown !== String(model.get("ended")) + String(s.over)) {
+      replayBox.dataset.shown = String(model.get("ended")) + String(s.over);
+      showReplay(replayBox, fragment);
+    }
+  }
+
+  endButton.addEventListener("click", () => {
+    if (busy) { return; }
+    busy = true;
+    error.textContent = "";
+    drawStatus();
+    const sent = {};
+    for (const c of model.get("state").controls) {
+      if (orders[c.name] && orders[c.name] !== "plan") { sent[c.name] = orders[c.name]; }
+    }
+    model.set("orders", sent);
+    model.set("ended", model.get("ended") + 1);
+    model.save_changes();
+  });
+
+  function refresh() {
+    busy = false;
+    orders = {};
+    armed = null;
+    drawControls();
+    drawStatus();
+    drawAfter();
+    root.dataset.ended = String(model.get("ended"));
+    root.dataset.over = String(model.get("state").over);
+  }
+  model.on("change:state", refresh);
+  refresh();
+  return () => model.off("change:state", refresh);
+}
+
+export default { render };
