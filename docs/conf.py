@@ -67,6 +67,7 @@ nitpick_ignore_regex = [
     ("py:.*", r"(collections\.abc|fractions|os|enum|typing|types)\..*"),   # the standard library
     ("py:.*", r"(simpy|pydantic|annotated_types|numpy|networkx|nx|matplotlib|shapely|pandas)(\..*)?"),
     ("py:.*", r"(gymnasium|spaces|pettingzoo)(\..*)?"),   # sim.gym's libraries (``spaces``: gymnasium's)
+    ("py:.*", r"(traitlets|anywidget|t)\..*"),   # the widgets' traits (``t``: traitlets' typing)
     ("py:class", r"BaseModel"),          # pydantic's, as a signature spells it
     # the orders' models are documented as scenario keys (scenario.md), not as classes
     ("py:class", r"sim\.scenario\.orders\.\w+"),
