@@ -249,6 +249,10 @@ CASES = [
     ("viz.plot_study", {"run": RUN, "out_dir": None}, "out_dir"),
     ("viz.editor", {"scenario": 5}, "scenario"),
     ("viz.editor", {"ground": "moon"}, "ground"),
+    ("viz.play", {"scenario": 5}, "scenario"),
+    ("viz.play", {"scenario": str(SCENARIOS / "kill_zone_play.yaml"), "side": "green"}, "side"),
+    ("viz.play", {"scenario": str(SCENARIOS / "kill_zone_play.yaml"), "seed": -1}, "seed"),
+    ("viz.play", {"scenario": str(SCENARIOS / "kill_zone_play.yaml"), "debrief_rollouts": 0}, "debrief_rollouts"),
 ]
 
 

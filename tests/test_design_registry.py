@@ -111,9 +111,12 @@ def test_no_code_outside_a_design_names_a_design():
     names = set(REGISTRY.designs.names())
     assert {"grid", "lhs", "nolh", "saltelli", "morris"} <= names
     own = ROOT / "sim" / "study" / "plan" / "designs"
+    # The same word as a scenario's key, not a design: the editor writes a table's ``grid``.
+    scenario_keys = {"sim/viz/editing/document.py": {"grid"}}
     found = []
     for folder in ("study", "cli", "reference", "viz"):
         for path in sorted((ROOT / "sim" / folder).rglob("*.py")):
-            mine = {path.stem} if path.parent == own else set()
-            found += [f"{path.relative_to(ROOT)}: {n!r}" for n in sorted(_names_in_code(path) & names - mine)]
+            where = str(path.relative_to(ROOT))
+            mine = ({path.stem} if path.parent == own else set()) | scenario_keys.get(where, set())
+            found += [f"{where}: {n!r}" for n in sorted(_names_in_code(path) & names - mine)]
     assert found == []
