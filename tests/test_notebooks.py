@@ -4,7 +4,8 @@ The notebooks are committed without outputs; this runs each one with nbclient in
 current interpreter's ``python3`` kernel, from the ``notebooks/`` folder as a teacher
 would. A notebook writes only into its own temporary directory (``OUT``) and removes it
 at the end; lessons 01 and 04 show live controls (ipywidgets), whose callbacks the
-notebooks also call themselves, so they are exercised headless too.
+notebooks also call themselves, so they are exercised headless too, and lesson 09 shows the
+play board and the editor (anywidgets), which it drives through their Python interfaces.
 
 A lesson's own checks are not in the cells a student reads and changes: no code cell holds
 an ``assert`` (an exercise that changes a value would stop its own cell, or hide the
@@ -37,7 +38,7 @@ pytest.importorskip("ipykernel")
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
 LIMIT = 600  # seconds: a cell that runs this long has hung (not a speed target)
-WIDGETS = {"01_snap_fire", "04_what_if_study"}   # the lessons with live controls
+WIDGETS = {"01_snap_fire", "04_what_if_study", "09_play_and_draw"}   # the lessons with live controls
 KEEPS_TEMP: set[str] = set()   # notebooks allowed to leave their temporary folder (none)
 
 # Run first in the kernel: the PNG formatter (whatever backend registered it, now or later
@@ -111,8 +112,8 @@ def run_checked(path: Path, record: Path, keep: str | None = None):
     return nb, len(found), problems
 
 
-def test_there_are_eight_notebooks():
-    assert [p.name[:2] for p in NOTEBOOKS] == ["01", "02", "03", "04", "05", "06", "07", "08"]
+def test_there_are_nine_notebooks():
+    assert [p.name[:2] for p in NOTEBOOKS] == ["01", "02", "03", "04", "05", "06", "07", "08", "09"]
 
 
 def _statements(source: str) -> ast.Module:
