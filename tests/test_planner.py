@@ -198,3 +198,34 @@ def test_a_behaviours_check_must_be_callable():
 
     with pytest.raises(sim.PluginError, match="'check'"):
         sp.register(sp.Behaviour(DECIDE, "not_checked", mcts, "", check=5))
+
+
+def test_the_joint_choices_of_several_controls_are_each_searched_once():
+    """A joint choice is a number below 4 ** n, each of the 4 ** n pairs, triples ... of the
+    searched choices once (the menu's ``next_step`` is not searched); decoded in the menu's
+    base 5 instead, two controls made 16 numbers of which some repeated, some gave the first
+    control next_step and none gave the second control seek_cover with the first on plan."""
+    import itertools
+
+    from sim.planner.rollout import SEARCHED, joint
+
+    assert SEARCHED == ("plan", "hold", "fall_back", "seek_cover")
+    for n in (1, 2, 3):
+        made = [joint(i, n) for i in range(len(SEARCHED) ** n)]
+        assert sorted(made) == sorted(itertools.product(SEARCHED, repeat=n))
+
+
+def test_a_planner_by_group_tries_every_pair_of_choices():
+    import yaml
+
+    doc = yaml.safe_load((SCENARIOS / "platoon_attack.yaml").read_text())   # blue: two groups
+    doc.setdefault("policies", {}).setdefault("blue", {})["decide"] = {
+        "policy": "mcts", "by": "group", "rollouts": 16, "depth": 1, "horizon": 1}
+    doc["turns"] = 1
+    result = sim.run(sim.scenario_from_dict(doc), seed=3)
+    summaries = _summaries(result.log)
+    assert summaries
+    tried = summaries[0]["visits"]
+    assert len(tried) == 16 and set(tried.values()) == {1}
+    pairs = {tuple(part.split(": ")[1] for part in label.split("; ")) for label in tried}
+    assert len(pairs) == 16 and all(c != "next_step" for pair in pairs for c in pair)

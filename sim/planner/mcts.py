@@ -20,7 +20,7 @@ from sim.agents.choices import DECIDE as DECIDER
 from sim.decide.replay import PLANNED
 from sim.engine.clock import Phase
 from sim.errors import InputError
-from sim.planner.rollout import POLICY, Rollout, joint, make, trigger
+from sim.planner.rollout import POLICY, SEARCHED, Rollout, joint, make, trigger
 from sim.planner.search import Tree
 from sim.systems.behaviours import Behaviour
 
@@ -77,7 +77,7 @@ def mcts(battle: Any, side: str, phase: Phase, policy: Any) -> None:
         return
     rng = np.random.default_rng([battle.seed, battle.scenario.sides.index(side), phase.turn])
     n = len(controls)
-    tree = Tree(4 ** n, policy.depth, policy.exploration, rng)
+    tree = Tree(len(SEARCHED) ** n, policy.depth, policy.exploration, rng)
     rollout = Rollout(battle, side, controls, phase.turn, policy)
     dice: list[int] = []
     spent, start = 0, time.perf_counter()

@@ -17,16 +17,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sim.decide.menu import MENU, take_over, tell
+from sim.decide.menu import take_over, tell
 from sim.decide.orders import again, past_orders
 from sim.decide.replay import Replay
 from sim.engine.clock import Phase
 from sim.events import CONTRACT_KEYS, DECIDE
 
-__all__ = ["PLAYED", "POLICY", "Rollout", "past_decisions", "replay_played", "score"]
+__all__ = ["PLAYED", "POLICY", "SEARCHED", "Rollout", "past_decisions", "replay_played", "score"]
 
 #: The ``policy`` of the planner's records (its summary and its units' choices).
 POLICY = "mcts"
+#: The choices the planner searches at a decision: the menu but ``next_step`` (which a person
+#: or an agent may give). A joint choice of ``n`` controls is a number below ``len(SEARCHED) ** n``.
+SEARCHED: tuple[str, ...] = ("plan", "hold", "fall_back", "seek_cover")
 #: What a side a person plays does in a rollout after the decision: ``plan``, its units keep
 #: to their plans (a unit still on its way where it was sent gets there first), as a
 #: planner's own side does after the tree's last level. The rollouts cannot know the
@@ -129,9 +132,10 @@ class Rollout:
 
 
 def joint(index: int, controls: int) -> tuple[str, ...]:
-    """The joint choice numbered ``index``: a menu choice per control (the first fastest)."""
+    """The joint choice numbered ``index``: a choice of ``SEARCHED`` per control (the first
+    fastest), so that the numbers below ``len(SEARCHED) ** controls`` are each joint choice once."""
     out = []
     for _ in range(controls):
-        index, k = divmod(index, len(MENU))
-        out.append(MENU[k])
+        index, k = divmod(index, len(SEARCHED))
+        out.append(SEARCHED[k])
     return tuple(out)
