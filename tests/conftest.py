@@ -175,14 +175,22 @@ PY = sys.executable
 def browser():
     """A headless Chromium (``tests/browser.py``); ``make test`` installs it, so under CI a
     missing browser fails the test rather than skipping it."""
-    from browser import Browser, chromium
+    from browser import Browser
+
+    need_chromium()
+    with Browser() as b:
+        yield b
+
+
+def need_chromium() -> None:
+    """Skip a browser test where Chromium is missing; under CI (``make test`` installs it),
+    fail it instead."""
+    from browser import chromium
 
     if chromium() is None:
         if os.environ.get("CI"):
             pytest.fail("chromium is not installed (make test installs it)")
         pytest.skip("chromium is not installed (apt-get install chromium)")
-    with Browser() as b:
-        yield b
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -18,7 +18,8 @@ import pytest
 pytest.importorskip("anywidget")
 pytest.importorskip("jupyterlab")
 import sim  # noqa: E402 - after the skips
-from browser import LOCAL, Browser, chromium  # noqa: E402
+from browser import LOCAL, Browser  # noqa: E402
+from conftest import need_chromium  # noqa: E402
 from lab_server import Lab, notebook  # noqa: E402
 
 EDITOR = "document.querySelector('.sim-editor')"
@@ -31,10 +32,7 @@ KERNEL_IDLE = ("(() => { const p = window.jupyterapp && window.jupyterapp.shell.
 @pytest.fixture
 def lab():
     """A JupyterLab serving a fresh folder with the drawing notebook; ended with the test."""
-    if chromium() is None:
-        if os.environ.get("CI"):
-            pytest.fail("chromium is not installed (make test installs it)")
-        pytest.skip("chromium is not installed (apt-get install chromium)")
+    need_chromium()
     with tempfile.TemporaryDirectory(prefix="sim-editor-") as tmp:
         work, home = Path(tmp, "work"), Path(tmp, "home")
         work.mkdir()

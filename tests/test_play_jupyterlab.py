@@ -11,20 +11,16 @@ from __future__ import annotations
 import base64
 import json
 import os
-import secrets
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, need_chromium
 
 pytest.importorskip("anywidget")
 pytest.importorskip("jupyterlab")
+from lab_server import Lab  # noqa: E402 - after the skips
 
 SCENARIO = ROOT / "scenarios" / "kill_zone_play.yaml"
 SEED = 4
@@ -36,14 +32,26 @@ NOTEBOOK = {
                           f"board = sim.viz.play({str(SCENARIO)!r}, side='blue', seed={SEED})\n", "board"]}],
     "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
     "nbformat": 4, "nbformat_minor": 5}
-#: No news from the network: the notification that asks for it stays away.
-NO_NEWS = {"@jupyterlab/apputils-extension/notification.jupyterlab-settings": {"fetchNews": "false"}}
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+@pytest.fixture
+def lab(tmp_path):
+    """A JupyterLab server on 127.0.0.1 (``tests/lab_server.py``) serving ``tmp_path/root``
+    with the play notebook; its URL base and token. Its kernel ends with it."""
+    root, home = tmp_path / "root", tmp_path / "home"
+    root.mkdir()
+    home.mkdir()
+    (root / "play.ipynb").write_text(json.dumps(NOTEBOOK), encoding="utf-8")
+    server = Lab(root, home)
+    try:
+        yield f"http://127.0.0.1:{server.port}", server.token
+    finally:
+        server.close()
+    assert server.proc.returncode is not None
+    deadline = time.monotonic() + 10
+    while _processes_with(str(home / "runtime")) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _processes_with(str(home / "runtime")) == [], "the kernel outlived the server"
 
 
 def _processes_with(text: str) -> list[int]:
@@ -59,61 +67,11 @@ def _processes_with(text: str) -> list[int]:
 
 
 @pytest.fixture
-def lab(tmp_path):
-    """A JupyterLab server on 127.0.0.1 serving ``tmp_path/root``; its URL base and token."""
-    root, runtime = tmp_path / "root", tmp_path / "runtime"
-    root.mkdir()
-    (root / "play.ipynb").write_text(json.dumps(NOTEBOOK), encoding="utf-8")
-    for name, value in NO_NEWS.items():
-        (tmp_path / "settings" / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / "settings" / name).write_text(json.dumps(value), encoding="utf-8")
-    port, token = _free_port(), secrets.token_hex(16)
-    env = dict(os.environ, JUPYTER_CONFIG_DIR=str(tmp_path / "config"), JUPYTER_RUNTIME_DIR=str(runtime),
-               IPYTHONDIR=str(tmp_path / "ipython"), JUPYTERLAB_SETTINGS_DIR=str(tmp_path / "settings"),
-               JUPYTERLAB_WORKSPACES_DIR=str(tmp_path / "workspaces"), PYTHONPATH=str(ROOT))
-    base = f"http://127.0.0.1:{port}"
-    with open(tmp_path / "server.log", "wb") as log:
-        server = subprocess.Popen(
-            [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
-             "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
-             *(["--allow-root"] if os.geteuid() == 0 else [])],
-            env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, cwd=root,
-            start_new_session=True)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert server.poll() is None, (tmp_path / "server.log").read_text()
-            try:
-                urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2).close()
-                break
-            except OSError:
-                assert time.monotonic() < deadline, "JupyterLab did not start in 60 s"
-                time.sleep(0.3)
-        yield base, token
-    finally:
-        try:   # the server shuts its kernels down, then itself
-            urllib.request.urlopen(urllib.request.Request(f"{base}/api/shutdown?token={token}", method="POST"),
-                                   timeout=10).close()
-            server.wait(timeout=30)
-        except (OSError, subprocess.TimeoutExpired):
-            os.killpg(server.pid, 9)
-            server.wait(timeout=10)
-    assert server.returncode is not None
-    deadline = time.monotonic() + 10
-    while _processes_with(str(runtime)) and time.monotonic() < deadline:
-        time.sleep(0.2)
-    assert _processes_with(str(runtime)) == [], "the kernel outlived the server"
-
-
-@pytest.fixture
 def chrome():
     """A headless Chromium that reaches 127.0.0.1 (and nothing else); ended with the test."""
-    from browser import Browser, chromium
+    from browser import Browser
 
-    if chromium() is None:
-        if os.environ.get("CI"):
-            pytest.fail("chromium is not installed (make test installs it)")
-        pytest.skip("chromium is not installed (apt-get install chromium)")
+    need_chromium()
     b = Browser(timeout=60, loopback=True)
     try:
         b.send("Emulation.setDeviceMetricsOverride", {"width": 1500, "height": 1000, "deviceScaleFactor": 1,
