@@ -142,6 +142,11 @@ class Browser:
                 raise BrowserError(f"still false after {timeout or self.timeout} s: {expression}")
             self.evaluate("new Promise(r => setTimeout(r, 100))")
 
+    def screen(self, width: int, height: int) -> None:
+        """Show the page in a window of ``width`` × ``height`` CSS pixels (a laptop, a projector)."""
+        self.send("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1,
+                                                         "mobile": False}, session=True)
+
     def outside_requests(self) -> list[str]:
         """Every request the page made that was not for a local file or inline data."""
         return [u for u in self.requests if not u.startswith(LOCAL)]

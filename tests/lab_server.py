@@ -38,6 +38,18 @@ def notebook(path: Path, *cells: str) -> Path:
     return path
 
 
+def processes_with(text: str) -> list[int]:
+    """The processes whose command line names ``text`` (a kernel's, by its runtime folder)."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and text in (proc / "cmdline").read_bytes().decode(errors="replace"):
+                found.append(int(proc.name))
+        except OSError:
+            continue
+    return found
+
+
 class Lab:
     """One JupyterLab server serving a folder, ended with the test."""
 

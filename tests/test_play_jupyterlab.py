@@ -20,7 +20,7 @@ from conftest import ROOT, need_chromium
 
 pytest.importorskip("anywidget")
 pytest.importorskip("jupyterlab")
-from lab_server import Lab  # noqa: E402 - after the skips
+from lab_server import Lab, processes_with  # noqa: E402 - after the skips
 
 SCENARIO = ROOT / "scenarios" / "kill_zone_play.yaml"
 SEED = 4
@@ -49,21 +49,9 @@ def lab(tmp_path):
         server.close()
     assert server.proc.returncode is not None
     deadline = time.monotonic() + 10
-    while _processes_with(str(home / "runtime")) and time.monotonic() < deadline:
+    while processes_with(str(home / "runtime")) and time.monotonic() < deadline:
         time.sleep(0.2)
-    assert _processes_with(str(home / "runtime")) == [], "the kernel outlived the server"
-
-
-def _processes_with(text: str) -> list[int]:
-    """The processes whose command line names ``text`` (the kernel's, by its runtime folder)."""
-    found = []
-    for proc in Path("/proc").iterdir():
-        try:
-            if proc.name.isdigit() and text in (proc / "cmdline").read_bytes().decode(errors="replace"):
-                found.append(int(proc.name))
-        except OSError:
-            continue
-    return found
+    assert processes_with(str(home / "runtime")) == [], "the kernel outlived the server"
 
 
 @pytest.fixture
@@ -72,13 +60,9 @@ def chrome():
     from browser import Browser
 
     need_chromium()
-    b = Browser(timeout=60, loopback=True)
-    try:
-        b.send("Emulation.setDeviceMetricsOverride", {"width": 1500, "height": 1000, "deviceScaleFactor": 1,
-                                                      "mobile": False}, session=True)
+    with Browser(timeout=60, loopback=True) as b:
+        b.screen(1500, 1000)
         yield b
-    finally:
-        b.close()
     assert b.proc.poll() is not None
 
 
