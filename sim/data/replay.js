@@ -15,6 +15,7 @@
   var svg = root.querySelector("svg.sr-svg");
   var inspector = root.querySelector(".sr-inspector");
   var EPS = 1e-9;
+  var MOVING_KEYS = ["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Home", "End", "PageUp", "PageDown"];
   function make(tag, attrs, parent) {
     var el = document.createElementNS(NS, tag);
     for (var k in attrs) { el.setAttribute(k, attrs[k]); }
@@ -412,6 +413,9 @@
   slider.addEventListener("input", function () { pause(); drawFrame(parseInt(slider.value, 10)); });
   root.addEventListener("keydown", function (e) {
     var tag = e.target.tagName;
+    // JupyterLab's notebook takes a key that reaches the page: an arrow key would move it to
+    // another cell and cancel what the key does here (the slider's step). Those stay here.
+    if (MOVING_KEYS.indexOf(e.key) >= 0 && !e.ctrlKey && !e.metaKey && !e.altKey) { e.stopPropagation(); }
     if (tag === "INPUT") { return; }                       // the slider keeps its own keys
     var el = e.target, handled = true;
     if (e.key === "Enter" && el.getAttribute && (el.hasAttribute("data-mark") || el.hasAttribute("data-unit"))) {
@@ -423,7 +427,7 @@
     else if (e.key === "Home") { e.preventDefault(); pause(); drawFrame(0); }
     else if (e.key === "End") { e.preventDefault(); pause(); drawFrame(last); }
     else { handled = false; }
-    // a key the player used is not also a notebook's shortcut (arrows move between cells)
+    // a key the player used is not also a notebook's shortcut
     if (handled) { e.stopPropagation(); }
   });
   // -- class mode: a button turns it on and off; the map's text follows the map's size

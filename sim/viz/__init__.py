@@ -16,6 +16,8 @@
   their map, in what sim.viz makes from then on (``sim.viz.classroom``).
 - ``play(scenario, side, seed)``: a board in a notebook on which a person plays one side
   against the other side's planner (an anywidget: the ``notebooks`` extra; loaded when used).
+- ``Choice`` and ``Slider``: a notebook's controls whose keys stay in them (an arrow key
+  never also moves JupyterLab's notebook), for ``ipywidgets.interactive_output``.
 
 Every function returns a matplotlib Figure (or Animation) and, given ``path``, saves a PNG.
 No pyplot state is used, so all of it works headless as well as in Jupyter. Needs the
@@ -42,18 +44,20 @@ from sim.viz.study_plots import plot_differences, plot_means, plot_response, plo
 from sim.viz.timeline import ACTIVITY_COLOURS, LIFECYCLE_COLOURS, plot_timeline
 from sim.viz.tracks import frame_times, position_at, positions_at, unit_tracks
 
-__all__ = ["ACTIVITY_COLOURS", "LIFECYCLE_COLOURS", "Editor", "Span", "animate", "check_legible", "class_mode",
+__all__ = ["ACTIVITY_COLOURS", "LIFECYCLE_COLOURS", "Choice", "Editor", "Slider", "Span", "animate",
+           "check_legible", "class_mode",
            "editor", "frame_times", "halt_table", "play", "plot_differences", "plot_map",
            "plot_means", "plot_response", "plot_study", "plot_timeline", "position_at",
            "positions_at", "records_of", "replay_fragment", "replay_html", "save_frame", "states_frame",
            "unit_states", "unit_tracks"]
 
 #: Names loaded at first use, by the module that has them (it needs anywidget).
-LAZY = {"Editor": "sim.viz.editing.widget", "editor": "sim.viz.editing.widget", "play": "sim.viz.play_board"}
+LAZY = {"Editor": "sim.viz.editing.widget", "editor": "sim.viz.editing.widget", "play": "sim.viz.play_board",
+        "Choice": "sim.viz.controls", "Slider": "sim.viz.controls"}
 
 
 def __getattr__(name: str) -> Any:
-    """``editor``, ``Editor`` and ``play``, imported when first used (``import sim.viz`` needs no anywidget)."""
+    """The names of ``LAZY``, imported when first used (``import sim.viz`` needs no anywidget)."""
     if name not in LAZY:
         raise AttributeError(f"module 'sim.viz' has no attribute {name!r}")
     import importlib

@@ -1,9 +1,11 @@
-"""Class mode, replay links and glossary links in a real JupyterLab, in headless Chromium at
-1280 × 720: a notebook that turns class mode on and shows a replay puts the replay's inspector
+"""Class mode, replay links, glossary links and keys in a real JupyterLab, in headless Chromium
+at 1280 × 720: a notebook that turns class mode on and shows a replay puts the replay's inspector
 beside its map, both in the window, with text of 16 CSS px or more (more under Presentation
 Mode); a real click on a halt opens the halt; the time a student stepped to comes back after
 the page is reloaded (the notebook saved, as JupyterLab does before a reload asks); and a
-lesson's glossary link opens the glossary at its entry, not at its top. The plain-page
+lesson's glossary link opens the glossary at its entry, not at its top; and an arrow key
+pressed on a lesson's controls (``sim.viz.Choice``, ``Slider``), a replay or the live board
+changes them and never also moves the notebook to another cell. The plain-page
 versions of these checks are ``tests/test_class_mode.py``; this file checks them where a
 class meets them, inside JupyterLab's own layout, router and sanitizer."""
 from __future__ import annotations
@@ -28,6 +30,13 @@ SOURCE = ("import sim\nfrom IPython.display import HTML\nfrom sim import viz\n"
           "log = run_battle(sc, 1).log\nhalt = log.where(event='halt')[0]\n"
           "HTML(viz.replay_fragment(sc, log, frames=20))")
 
+KEYS = (SOURCE.replace("viz.class_mode(True)\n", "").replace("HTML(", "from IPython.display import display\n"
+                                                              "display(HTML(").replace("=20))", "=20)))")
+        + "\nfrom sim.viz.board import Board\n"
+        "variant = viz.Choice('variant', ['zone of control', 'snap fire', 'minefield'])\n"
+        "replications = viz.Slider('replications', 60, least=20, most=400, step=20)\n"
+        "board = Board()\ndisplay(variant, replications, board)")
+
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
@@ -35,6 +44,7 @@ def lab(tmp_path_factory):
     the lessons' folder; its kernels end with it."""
     root, home = tmp_path_factory.mktemp("root"), tmp_path_factory.mktemp("home")
     notebook(root / "replay.ipynb", SOURCE)
+    notebook(root / "keys.ipynb", KEYS, "print(variant.value, replications.value, board.firers[0])")
     shutil.copy(ROOT / "notebooks" / "glossary.md", root / "glossary.md")
     shutil.copy(ROOT / "notebooks" / "01_snap_fire.ipynb", root / "01_snap_fire.ipynb")
     server = Lab(root, home)
@@ -60,7 +70,9 @@ def page(lab):
 
 
 def _open(b, lab: Lab, path: str) -> None:
-    b.send("Page.navigate", {"url": lab.url(f"lab/tree/{path}")}, session=True)
+    """Open ``path`` alone: ``?reset`` drops the tabs an earlier test left in the workspace,
+    whose outputs would otherwise answer this test's queries first."""
+    b.send("Page.navigate", {"url": lab.url(f"lab/tree/{path}") + "&reset"}, session=True)
     b.wait_for("!!document.querySelector('.jp-Notebook .jp-Cell .jp-InputArea')"
                " || !!document.querySelector('.jp-RenderedMarkdown h1')", timeout=120)
 
@@ -163,3 +175,38 @@ def test_a_lessons_glossary_link_opens_the_glossary_at_its_entry(lab, page):
     assert top != entry and page.evaluate(
         f"document.querySelector({json.dumps(heading)}).closest('.jp-MarkdownViewer')"
         ".querySelector('h1, h2').getBoundingClientRect().bottom") < 0
+
+
+def _key(b, key: str, code: int) -> None:
+    for kind in ("rawKeyDown", "keyUp"):
+        b.send("Input.dispatchKeyEvent", {"type": kind, "key": key, "code": key, "windowsVirtualKeyCode": code},
+               session=True)
+
+
+def test_an_arrow_key_on_a_control_a_replay_or_the_board_stays_there(lab, page):
+    _open(page, lab, "keys.ipynb")
+    _idle(page)
+    _command(page, "notebook:run-all-cells")
+    page.wait_for(f"{READY} && !!document.querySelector('.sim-board g.firer') && "
+                  "!!document.querySelector('.sim-control input[type=range]')", timeout=120)
+    _idle(page)
+    _command(page, "notebook:enter-command-mode")
+    active = "window.jupyterapp.shell.currentWidget.content.activeCellIndex"
+    page.evaluate("window.jupyterapp.shell.currentWidget.content.activeCellIndex = 0")
+    what = {".sim-control select": "document.querySelector('.sim-control select').value",
+            ".sim-control input[type=range]": "document.querySelector('.sim-control output').textContent",
+            f"{REPLAY}": f"document.querySelector('{REPLAY}').dataset.frame",
+            ".sim-board g.firer": "document.querySelector('.sim-board g.firer').dataset.y"}
+    for selector, shown in what.items():
+        before = page.evaluate(shown)
+        page.evaluate(f"document.querySelector({json.dumps(selector)}).focus()")
+        _key(page, "ArrowRight" if selector == REPLAY else "ArrowDown", 39 if selector == REPLAY else 40)
+        page.wait_for(f"{shown} !== {json.dumps(before)}", timeout=10)
+        _key(page, "ArrowDown", 40)   # a replay leaves ArrowDown alone: the notebook still must not take it
+        assert page.evaluate(active) == 0, selector
+    # what the keys chose reached Python
+    page.evaluate("window.jupyterapp.shell.currentWidget.content.activeCellIndex = 1")
+    _command(page, "notebook:run-cell")
+    last = "document.querySelectorAll('.jp-Cell')[1].querySelector('.jp-OutputArea-output')"
+    page.wait_for(f"!!{last}", timeout=60)
+    assert page.evaluate(f"{last}.textContent").startswith("minefield 20 "), page.evaluate(f"{last}.textContent")
