@@ -37,7 +37,8 @@ def lab():
         work, home = Path(tmp, "work"), Path(tmp, "home")
         work.mkdir()
         home.mkdir()
-        notebook(work / "draw.ipynb", "from sim.viz import editor\ne = editor(ground='table')\ne")
+        notebook(work / "draw.ipynb", "from sim.viz import editor\ne = editor(ground='table')\ne",
+                 "editor(ground='hex')")
         server = Lab(work, home)
         try:
             yield server
@@ -93,8 +94,13 @@ def test_a_scenario_drawn_with_the_mouse_is_checked_saved_and_run(lab):
         b.wait_for(KERNEL_IDLE, 90)
         b.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
         b.wait_for(f"{EDITOR} !== null && {EDITOR}.querySelector('svg .ground rect') !== null", 90)
-        # a new table: no unit yet, and the check says so
-        b.wait_for(f"{CHECK}.includes(\"force 'blue' is empty\")")
+        # a new table: no unit yet, and the check says so, marking the blue force's own field
+        b.wait_for(f"{CHECK}.includes(\"key forces.blue: force 'blue' is empty\")")
+        assert b.evaluate(f"{EDITOR}.querySelector('.bad-key').dataset.key") == "forces.blue"
+        # on a hex map a node's field suggests every hex, "q,r" (12 x 10 of them), not only waypoints
+        hexes = b.evaluate("[...document.querySelectorAll('.sim-editor')[1].querySelectorAll('datalist option')]"
+                           ".map((o) => o.value)")
+        assert len(hexes) == 120 and len(set(hexes)) == 120 and {"0,0", "-4,9", "11,0"} <= set(hexes)
 
         # An area: woods, cover 2, four corners clicked, closed on the first.
         _click(b, *_centre(b, "button[data-tool=area]"))
@@ -119,8 +125,17 @@ def test_a_scenario_drawn_with_the_mouse_is_checked_saved_and_run(lab):
         b.wait_for(f"{EDITOR}.querySelectorAll('.unit').length === 2")
         b.wait_for(f"{CHECK} === '✓ valid scenario'")
 
-        # The blue unit advances to W1, the objective; a turn limit of 0 is refused, then mended.
+        # Under red's unit lie the unit and the woods: a click chooses the unit, the next the
+        # woods, the next the unit again, and the form says how many marks lie there.
         _click(b, *_centre(b, "button[data-tool=select]"))
+        red_unit = _on_table(b, 60, 30)
+        for heading, note in (("Unit r1 (red)", "1 of 2"), ("Area area1", "2 of 2"), ("Unit r1 (red)", "1 of 2")):
+            _click(b, *red_unit)
+            b.wait_for(f"{EDITOR}.querySelector('.selection h3').textContent === {heading!r}")
+            assert b.evaluate(f"{EDITOR}.querySelector('.under-pointer').textContent").startswith(note + " marks here")
+        assert b.evaluate(f"{EDITOR}.querySelector('.bad-key')") is None   # a force with a unit is no error
+
+        # The blue unit advances to W1, the objective; a turn limit of 0 is refused, then mended.
         _click(b, *_centre(b, ".unit[data-id=b1] circle"))
         b.wait_for(f"{EDITOR}.querySelector('.selection h3').textContent === 'Unit b1 (blue)'")
         _choose(b, "[data-key='forces.blue.0.orders.type']", "advance")

@@ -312,12 +312,14 @@ REFERENCES = {
                                ["key forces.blue.0.orders.to", "'NOWHERE' is not on the map"]),
     "objective_missing_node": (OPEN, "objective: OBJ", "objective: NOWHERE",
                                ["key victory.objective", "not on the map"]),
-    "attacker_unknown_side": (OPEN, "attacker: blue", "attacker: green", ["victory.attacker 'green'"]),
-    "forces_side_unknown": (OPEN, "  red:\n", "  green:\n", ["forces must have exactly the sides"]),
+    "attacker_unknown_side": (OPEN, "attacker: blue", "attacker: green",
+                              ["key victory.attacker: victory.attacker 'green'"]),
+    "forces_side_unknown": (OPEN, "  red:\n", "  green:\n", ["key forces: forces must have exactly the sides"]),
     "duplicate_unit_id": (OPEN, "id: b2,", "id: b1,", ["unique", "b1"]),
     "empty_force": (OPEN, "  red:\n    - {id: r1, at: R1, steps: 2, armour: 4}\n"
                           "    - {id: r2, at: R2, steps: 2, armour: 4}\n"
-                          "    - {id: r3, at: R3, steps: 2, armour: 4}\n", "  red: []\n", ["force 'red' is empty"]),
+                          "    - {id: r3, at: R3, steps: 2, armour: 4}\n", "  red: []\n",
+                    ["key forces.red: force 'red' is empty"]),
     "no_forces": (OPEN, "forces:\n", "forces: {}\nxforces:\n", ["unknown key"]),
     "sniper_candidate_missing": (CROSSING, "candidates: [HIDE_RUIN,", "candidates: [NOPE,",
                                  ["sniper_team.candidates.0", "'NOPE' is not on the map"]),

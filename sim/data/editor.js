@@ -25,7 +25,7 @@ function render({ model, el }) {
   const where = html("p", { class: "where note" }, root);
 
   const ed = {
-    doc: clone(model.get("document")), catalogue: model.get("catalogue"), selected: null, sketch: [],
+    doc: clone(model.get("document")), catalogue: model.get("catalogue"), selected: null, underPointer: [], sketch: [],
     tool: TOOLS.SELECT, uid: `sim-editor-${Math.random().toString(36).slice(2)}`,
     rules: () => model.get("rules"),
     change(path, value) { setKey(ed.doc, path, value); ed.commit(); },
@@ -34,7 +34,9 @@ function render({ model, el }) {
       model.save_changes();
       draw();
     },
-    nodeNames: () => Object.keys(ed.doc.terrain.waypoints || {}),
+    // what a node field suggests: the waypoints on a table, every hex "q,r" on a hex map
+    nodeNames: () => (ed.doc.terrain.kind === "hex" ? groundOf(ed.doc).hexes.map(([name]) => name)
+      : Object.keys(ed.doc.terrain.waypoints || {})),
     chooseRules(choice) {
       const cat = ed.catalogue, now = cat.rulesets[ed.doc.ruleset] || { base: ed.doc.base, modules: ed.doc.modules || [] };
       const next = choice === "base + modules" ? { base: now.base || Object.keys(cat.bases)[0], modules: now.modules || [] }
@@ -121,6 +123,7 @@ function render({ model, el }) {
 
   svg.addEventListener("click", (e) => {
     const ground = groundOf(ed.doc), screen = pointOf(e), p = ground.point(screen);
+    if (ed.tool !== TOOLS.SELECT) { ed.underPointer = []; }
     if (ed.tool === TOOLS.AREA) {
       const first = ed.sketch.length ? ground.screen(ed.sketch[0]) : null;
       if (ed.sketch.length >= 3 && Math.hypot(first[0] - screen[0], first[1] - screen[1]) <= SNAP_PX) {
@@ -148,9 +151,19 @@ function render({ model, el }) {
       ed.selected = `unit:${sideName}:${units.length - 1}`;
       ed.commit();
     } else if (ed.tool === TOOLS.SELECT) {
-      const hit = e.target.closest(".unit, .waypoint, .area");
-      ed.selected = !hit ? null : hit.classList.contains("unit") ? `unit:${hit.dataset.side}:${hit.dataset.index}`
-        : hit.classList.contains("waypoint") ? `waypoint:${hit.dataset.name}` : `area:${hit.dataset.index}`;
+      // every mark under the pointer, topmost first; a click at the marks the last click found
+      // chooses the next one down, so a waypoint under a unit or an area under both can be reached
+      const marks = [];
+      for (const el of root.getRootNode().elementsFromPoint(e.clientX, e.clientY)) {
+        const hit = el.closest(".unit, .waypoint, .area");
+        const mark = !hit || !svg.contains(hit) ? null : hit.classList.contains("unit")
+          ? `unit:${hit.dataset.side}:${hit.dataset.index}`
+          : hit.classList.contains("waypoint") ? `waypoint:${hit.dataset.name}` : `area:${hit.dataset.index}`;
+        if (mark && !marks.includes(mark)) { marks.push(mark); }
+      }
+      const again = marks.length > 1 && marks.join("|") === ed.underPointer.join("|");   // the same place again
+      ed.selected = !marks.length ? null : again ? marks[(marks.indexOf(ed.selected) + 1) % marks.length] : marks[0];
+      ed.underPointer = marks;
       draw();
     }
   });

@@ -92,6 +92,10 @@ function scenarioForm(box, ed) {
   row(box, "turns", textBox(doc.turns, (v) => ed.change("turns", typed(v)), { inputmode: "numeric", size: 5 }), "turns");
   (doc.sides || []).forEach((side, s) => {
     row(box, `side ${s + 1}`, textBox(side, (v) => ed.renameSide(s, v), { size: 10 }), `sides.${s}`);
+    // the force itself, so an error about it (an empty force) marks a field of its own
+    const units = ((doc.forces || {})[side] || []).length;
+    row(box, `${side} units`, html("output", { class: "force" }, null, units ? String(units) : "none yet"), `forces.${side}`,
+        "placed with the Unit tool");
   });
   const victory = doc.victory || {};
   row(box, "attacker", choiceBox(doc.sides || [], victory.attacker, (v) => ed.change("victory.attacker", v)),
@@ -125,7 +129,11 @@ function groundForm(box, ed) {
 
 // The area, waypoint or unit selected on the map.
 function selectionForm(box, ed) {
-  const [kind, a, b] = (ed.selected || "").split(":");
+  const [kind, a, b] = (ed.selected || "").split(":"), here = ed.underPointer || [];
+  if (here.length > 1 && here.includes(ed.selected)) {
+    html("p", { class: "note under-pointer" }, box,
+         `${here.indexOf(ed.selected) + 1} of ${here.length} marks here: click again for the next`);
+  }
   if (kind === "area") {
     const i = Number(a), key = `terrain.areas.${i}`, area = ed.doc.terrain.areas[i];
     html("h3", {}, box, `Area ${area.name || `area${i}`}`);

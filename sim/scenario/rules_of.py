@@ -131,8 +131,10 @@ def pydantic_message(err: ValidationError, system: Composition,
     if first["type"] == "missing":   # a misspelt key: say so, not that the right one is missing
         first = next((e for e in errors if e["type"] == "extra_forbidden" and e["loc"][:-1] == first["loc"][:-1]),
                      first)
+    # a whole-scenario check names the key it is about (schema.KeyedValueError)
+    keyed = getattr(first.get("ctx", {}).get("error"), "path", ())
     loc = _as_written(tuple(p for p in first["loc"]
-                            if not (isinstance(p, str) and p.startswith("function-"))), data)
+                            if not (isinstance(p, str) and p.startswith("function-"))) + tuple(keyed), data)
     kind = first["type"]
     if kind == "extra_forbidden":
         # a plug-in's keys are not in the package's docs: its schema lists them

@@ -24,6 +24,14 @@ MAX_TURNS = 200
 M = TypeVar("M", bound=BaseModel)
 
 
+class KeyedValueError(ValueError):
+    """A whole-scenario check's failure that belongs to one key (``path``): the error names it."""
+
+    def __init__(self, message: str, path: tuple[Any, ...]) -> None:
+        super().__init__(message)
+        self.path = path
+
+
 class Strict(Sealed):
     """No unknown keys and no coercion: `move: true` or `steps: "3"` is an error.
 
@@ -144,7 +152,8 @@ class Scenario(Strict):
     @model_validator(mode="after")
     def _consistent(self) -> Scenario:
         if set(self.forces) != set(self.sides):
-            raise ValueError(f"forces must have exactly the sides {self.sides}, got {sorted(self.forces)}")
+            raise KeyedValueError(f"forces must have exactly the sides {self.sides}, got {sorted(self.forces)}",
+                                  ("forces",))
         ids = [u.id for side in self.sides for u in self.forces[side]]
         if len(ids) > MAX_UNITS:
             raise ValueError(f"{len(ids)} units (expected at most {MAX_UNITS})")
@@ -153,9 +162,10 @@ class Scenario(Strict):
             raise ValueError(f"unit ids must be unique, repeated: {dup}")
         for side in self.sides:
             if not self.forces[side]:
-                raise ValueError(f"force '{side}' is empty (expected at least one unit)")
+                raise KeyedValueError(f"force '{side}' is empty (expected at least one unit)", ("forces", side))
         if self.victory.attacker not in self.sides:
-            raise ValueError(f"victory.attacker '{self.victory.attacker}' is not one of {self.sides}")
+            raise KeyedValueError(f"victory.attacker '{self.victory.attacker}' is not one of {self.sides}",
+                                  ("victory", "attacker"))
         return self
 
     def units(self) -> Iterator[tuple[str, Any]]:
