@@ -44,6 +44,9 @@ nb_execution_in_temp = False      # from docs/tutorials/, so a lesson finds ../s
 nb_execution_timeout = 120        # seconds a cell (a hang, not a speed target)
 nb_execution_raise_on_error = True
 nb_ipywidgets_js: dict[str, dict[str, str]] = {}   # no CDN script: a widget shows its text form
+# ... and so the page takes that text form (text/html, else text/plain) instead of the widget's
+# view, which without the script is an empty <script> tag
+nb_mime_priority_overrides = [("html", "application/vnd.jupyter.widget-view+json", None)]
 nb_merge_streams = True
 
 # -- The API ---------------------------------------------------------------------------

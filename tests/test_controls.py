@@ -28,6 +28,7 @@ def test_a_choice_holds_one_of_its_options():
         with pytest.raises(InputError, match="^value: "):
             c.value = bad
     assert c.value == "snap fire"   # a refused value leaves the one it had
+    assert repr(c) == "Choice(variant: 'snap fire' of 2)"   # the text form the docs site shows
 
 
 def test_a_slider_holds_a_whole_number_on_its_steps():
@@ -38,6 +39,7 @@ def test_a_slider_holds_a_whole_number_on_its_steps():
         with pytest.raises(InputError, match="^value: "):
             s.value = bad
     assert s.value == 400
+    assert repr(s) == "Slider(replications: 400 of 20 to 400 in steps of 20)"
     with pytest.raises(InputError, match="^most: expected an integer >= 21, got 20$"):
         viz.Slider("n", 20, least=20, most=20)
     with pytest.raises(InputError, match="^step: "):

@@ -122,6 +122,19 @@ def test_the_lesson_shows_its_pictures_and_its_outputs(site, browser):
     assert "halt at (44.0, 50.0) at t = 0.44" in browser.evaluate("document.body.innerText")
 
 
+def test_a_live_widget_shows_its_text_form_on_the_site(site, browser):
+    """Without the widgets' script a widget's view is an empty tag: the site shows the text
+    form (what the widget holds) instead, and never the empty view."""
+    for page in sorted((site / "tutorials").glob("*.html")):
+        assert "application/vnd.jupyter.widget-view+json" not in page.read_text(encoding="utf-8"), page.name
+    browser.open(site / "tutorials" / "01_snap_fire.html")
+    assert "Board(firers=[[50.0, 58.0]], radius=10): halt at (44.00, 50.00)" in browser.evaluate("document.body.innerText")
+    browser.open(site / "tutorials" / "09_play_and_draw.html")
+    text = browser.evaluate("document.body.innerText")
+    assert "PlayBoard(kill_zone_play, blue, seed=4): turn 1, blue to give orders" in text
+    assert "Editor('kill_zone_play' on table ground): valid scenario" in text
+
+
 def test_the_api_pages_document_base_game_and_every_public_name(site, browser):
     plugin = site / "reference" / "api" / "plugin.html"
     browser.open(plugin)

@@ -61,6 +61,10 @@ class Choice(anywidget.AnyWidget):
         self.set_trait("description", arguments.text(description, "description"))
         self.value = options[0] if value is None else value
 
+    def __repr__(self) -> str:
+        # the text form: what a page without the widget's script (the docs site) shows
+        return f"Choice({self.description}: {self.value!r} of {len(self.options)})"
+
     @traitlets.validate("value")
     def _value(self, proposal: dict[str, Any]) -> str:
         return arguments.choice(proposal["value"], "value", self.options)
@@ -90,6 +94,9 @@ class Slider(anywidget.AnyWidget):
             self.set_trait("step", step)
             self.set_trait("description", arguments.text(description, "description"))
         self.value = value
+
+    def __repr__(self) -> str:
+        return f"Slider({self.description}: {self.value} of {self.least} to {self.most} in steps of {self.step})"
 
     @traitlets.validate("value")
     def _value(self, proposal: dict[str, Any]) -> int:
