@@ -128,7 +128,8 @@ def test_a_live_widget_shows_its_text_form_on_the_site(site, browser):
     for page in sorted((site / "tutorials").glob("*.html")):
         assert "application/vnd.jupyter.widget-view+json" not in page.read_text(encoding="utf-8"), page.name
     browser.open(site / "tutorials" / "01_snap_fire.html")
-    assert "Board(firers=[[50.0, 58.0]], radius=10): halt at (44.00, 50.00)" in browser.evaluate("document.body.innerText")
+    board = "Board(firers=[[50.0, 58.0]], radius=10): halt at (44.00, 50.00)"
+    assert board in browser.evaluate("document.body.innerText")
     browser.open(site / "tutorials" / "09_play_and_draw.html")
     text = browser.evaluate("document.body.innerText")
     assert "PlayBoard(kill_zone_play, blue, seed=4): turn 1, blue to give orders" in text
