@@ -249,9 +249,28 @@ def test_units_on_one_spot_share_one_label():
             "victory": {"attacker": "blue", "destroy": False}}
     fig = viz.plot_map(build(data))
     ax = fig.axes[0]
-    labels = sorted(t.get_text() for t in ax.texts if t.get_text() in ("b1, b2", "b1", "b2", "r1"))
-    assert labels == ["b1, b2", "r1"]
+
+    def names() -> list[str]:
+        fig.draw_without_rendering()   # labels are joined by spot when the figure is drawn
+        return sorted(t.get_text() for t in ax.texts if t.get_visible() and t.get_text() in
+                      ("b1, b2", "b1", "b2", "r1", "b3", "b3, b4", "b4", "b1, b2, b3, b4"))
+
+    assert names() == ["b1, b2", "r1"]
     assert ax.get_xlabel() == "x (cm)" and ax.get_ylabel() == "y (cm)"
+    # two units 4 cm apart: one spot on the whole 100 cm table, two once the map is zoomed to
+    # 12 cm (as a lesson does after plot_map): the labels follow the scale the map is drawn at
+    data["terrain"]["waypoints"] |= {"C": [50, 30], "D": [54, 30]}
+    data["forces"]["blue"] += [{"id": "b3", "at": "C"}, {"id": "b4", "at": "D"}]
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(4, 3))
+    ax = fig.add_subplot()
+    viz.plot_map(build(data), ax=ax, legend=False)
+    assert names() == ["b1, b2", "b3, b4", "r1"]
+    ax.set_xlim(46, 58)
+    ax.set_ylim(26, 34)
+    assert names() == ["b1, b2", "b3", "b4", "r1"]   # (b1, b2 and r1 are out of view, not drawn)
+    assert viz.check_legible(fig) == []
 
 
 def test_span_fields():

@@ -58,10 +58,10 @@ def points_per_unit(ax) -> float:
     return min(w / max(x1 - x0, 1e-9), h / max(y1 - y0, 1e-9))
 
 
-def group_by_spot(ids: Sequence[str], points: Sequence[tuple[float, float]],
-                  near: float) -> list[tuple[list[str], tuple[float, float]]]:
-    """Units closer than ``near`` (data units) to a group's first unit join it."""
-    groups: list[tuple[list[str], tuple[float, float]]] = []
+def group_by_spot(ids: Sequence[Any], points: Sequence[tuple[float, float]],
+                  near: float) -> list[tuple[list[Any], tuple[float, float]]]:
+    """Units closer than ``near`` (in the points' units) to a group's first unit join it."""
+    groups: list[tuple[list[Any], tuple[float, float]]] = []
     for uid, p in zip(ids, points):
         for members, q in groups:
             if math.dist(p, q) < near:
@@ -114,6 +114,8 @@ class Placer(Artist):
         self.labels: list[tuple[int, Annotation, Sequence[tuple[float, float, str, str]], bool]] = []
         # a unit's label: the points of the markers it names, and its leader line
         self.owners: dict[int, tuple[list[tuple[float, float]], Line2D]] = {}
+        # annotate_units' labels, one a unit: joined by spot when drawn, at the final scale
+        self.units: list[tuple[str, tuple[float, float], Annotation]] = []
 
     def add(self, text: str, xy: tuple[float, float], places=AROUND, optional: bool = False,
             rank: int = 1, names: Sequence[tuple[float, float]] | None = None,
@@ -140,9 +142,25 @@ class Placer(Artist):
         return [tuple(self.ax.transData.transform(p)) for points, _ in self.owners.values() for p in points
                 if (round(p[0], 9), round(p[1], 9)) not in mine]
 
+    def _join_units(self, px: float) -> None:
+        """One label a spot, for the axes' limits and size as drawn (a zoom after the map was
+        drawn parts units the whole map's scale put on one spot): units whose markers
+        overlap there share their first unit's label, naming them all; the others' are emptied."""
+        if not self.units:
+            return
+        screen = [tuple(self.ax.transData.transform(p)) for _, p, _ in self.units]
+        spots = group_by_spot(range(len(self.units)), screen, near=2 * MARKER * px)
+        for members, _ in spots:
+            first = self.units[members[0]][2]
+            first.set_text(", ".join(self.units[m][0] for m in members))
+            self.owners[id(first)] = ([self.units[m][1] for m in members], self.owners[id(first)][1])
+            for m in members[1:]:
+                self.units[m][2].set_text("")
+
     def draw(self, renderer) -> None:
         """Place the labels for this drawing (nothing of its own is drawn)."""
         px = renderer.points_to_pixels(1.0)
+        self._join_units(px)
         taken = []
         for x, y in self.obstacles():
             if math.isfinite(x) and math.isfinite(y):
@@ -246,12 +264,9 @@ def annotate_units(ax, ids: Sequence[str], points: Sequence[tuple[float, float]]
     """Label the units at ``points``: one label per spot, placed clear of the others."""
     if not ids:
         return
-    scale = points_per_unit(ax)
-    groups = group_by_spot(ids, points, near=2 * MARKER / scale)
     place = placer(ax, obstacles or (lambda: list(points)))
-    at = dict(zip(ids, points))
-    for members, p in groups:
-        place.add(", ".join(members), p, fontsize=fontsize, zorder=7, rank=0,
-                  names=[at[m] for m in members],
-                  bbox={"boxstyle": "round,pad=0.1", "facecolor": "white", "alpha": 0.7,
-                        "edgecolor": "none"})
+    for uid, p in zip(ids, points):   # joined by spot when drawn (Placer._join_units)
+        label = place.add(uid, p, fontsize=fontsize, zorder=7, rank=0, names=[p],
+                          bbox={"boxstyle": "round,pad=0.1", "facecolor": "white", "alpha": 0.7,
+                                "edgecolor": "none"})
+        place.units.append((uid, (float(p[0]), float(p[1])), label))
