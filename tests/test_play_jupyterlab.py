@@ -74,7 +74,7 @@ def chrome():
     need_chromium()
     b = Browser(timeout=60, loopback=True)
     try:
-        b.send("Emulation.setDeviceMetricsOverride", {"width": 1500, "height": 1000, "deviceScaleFactor": 1,
+        b.send("Emulation.setDeviceMetricsOverride", {"width": 1280, "height": 720, "deviceScaleFactor": 1,
                                                       "mobile": False}, session=True)
         yield b
     finally:

@@ -4,7 +4,9 @@
 // and End phase, which sends the orders and one more phase ended. Python plays the phase
 // and the planner's answer and sends back the new state, the phase's replay (an HTML
 // fragment whose own script draws it), what happened and the planner's answer in words,
-// and at the end the debrief and the log. Nothing here plays the battle, and every text
+// and at the end the debrief and the log. A message Python refuses comes back as
+// "refused" (one line, shown by End phase, role=alert) with the orders it holds. Nothing
+// here plays the battle, and every text
 // from the model goes in by textContent (the replay fragment is the package's own HTML,
 // whose log text is escaped by the Python that made it).
 const NS = "http://www.w3.org/2000/svg";
@@ -16,7 +18,8 @@ const CSS = `
 .sim-play .sp-map svg { width: 100%; height: auto; display: block; border: 1px solid #bbb; }
 .sim-play .sp-side { flex: 1 1 16em; max-width: 30em; }
 .sim-play .sp-status { font-weight: bold; margin: 0.2em 0 0.5em; }
-.sim-play .sp-error { color: #a00; min-height: 1.2em; }
+.sim-play .sp-error { color: #a00; margin-top: 0.4em; }
+.sim-play .sp-error:empty { display: none; }
 .sim-play .sp-control { border-top: 1px solid #ddd; padding: 0.35em 0; }
 .sim-play .sp-control.armed { background: #fff6d6; }
 .sim-play .sp-control .sp-name { font-weight: bold; }
@@ -78,9 +81,9 @@ function render({ model, el }) {
   const unitLayer = make("g", { class: "units" }, svg);
   const side = html("div", { class: "sp-side" }, top);
   const status = html("div", { class: "sp-status", "aria-live": "polite" }, side);
-  const error = html("div", { class: "sp-error", role: "alert" }, side);
   const rows = html("div", { class: "sp-controls" }, side);
   const endButton = html("button", { type: "button", class: "sp-end" }, side, "End phase");
+  const error = html("div", { class: "sp-error", role: "alert" }, side);
   const after = html("div", { class: "sp-after" }, root);
   const debriefBox = html("div", { class: "sp-debrief-box" }, after);
   const storyBox = html("div", { class: "sp-story-box" }, after);
@@ -203,6 +206,18 @@ function render({ model, el }) {
     model.save_changes();
   });
 
+  // Python refused what was sent: say why, and show the orders it holds (it sent them first)
+  function told() {
+    const why = model.get("refused");
+    error.textContent = why ? "Not taken: " + why : "";
+    if (!why) { return; }
+    busy = false;
+    orders = { ...model.get("orders") };
+    armed = null;
+    drawControls();
+    drawStatus();
+  }
+
   function refresh() {
     busy = false;
     orders = {};
@@ -214,8 +229,10 @@ function render({ model, el }) {
     root.dataset.over = String(model.get("state").over);
   }
   model.on("change:state", refresh);
+  model.on("change:refused", told);
   refresh();
-  return () => model.off("change:state", refresh);
+  told();
+  return () => { model.off("change:state", refresh); model.off("change:refused", told); };
 }
 
 export default { render };

@@ -11,7 +11,10 @@ board shows: the phase's replay (``sim.viz.replay_fragment``: halts, shots and r
 inspectable), what happened in words, the planner's choice and what it considered. At the
 end: the debrief (``sim.play.debrief``) and the whole battle as a replay and a log
 (``log_jsonl``, the ``sim run --log`` format; ``save_log(path)``). Nothing is computed in
-the browser, and the same seed and clicks give the same log.
+the browser, and the same seed and clicks give the same log. A message of the front end
+that Python refuses (an order the unit cannot carry out, a stale End phase) is told on the
+board (``refused``: the ``InputError``'s one line) and the page is sent back what Python
+holds; from Python, the same assignment raises the ``InputError``.
 
 >>> board = play("scenarios/kill_zone_play.yaml", side="blue", seed=1)
 >>> board.orders = {"b1": "to SAFE"}
@@ -71,6 +74,8 @@ class PlayBoard(anywidget.AnyWidget):
     debrief: traitlets.List[str] = traitlets.List(read_only=True).tag(sync=True)
     #: the whole log so far as JSON Lines (the sim run --log format)
     log_jsonl = traitlets.Unicode(read_only=True).tag(sync=True)
+    #: why the front end's last message was refused (one line naming the place); "" once one is taken
+    refused = traitlets.Unicode(read_only=True).tag(sync=True)
 
     def __init__(self, session: Session, debrief_rollouts: int | None = None) -> None:
         super().__init__()
@@ -92,11 +97,28 @@ class PlayBoard(anywidget.AnyWidget):
             self._show()
 
     def set_state(self, sync_data: dict[str, Any]) -> None:
-        """What the front end sends: the orders and the phases ended only."""
+        """What the front end sends (the inputs only), all of it taken or none: else why (``refused``)."""
+        self.set_trait("refused", "")
+        try:
+            self._check(sync_data)
+        except InputError as err:
+            # told on the board (the kernel's log is out of a student's sight), and the page
+            # set back to what Python holds: its model keeps the refused values otherwise
+            self.send_state(sorted(INPUTS))   # first: the page reads them when told
+            self.set_trait("refused", " ".join(str(err).splitlines()))
+            return
+        super().set_state(sync_data)
+
+    def _check(self, sync_data: dict[str, Any]) -> None:
+        # every value before any is set (traitlets undoes a message's values on a TraitError
+        # alone): a refused order must not leave its End phase counted
         derived = sorted(set(sync_data) - INPUTS)
         if derived:
             raise InputError("is the engine's to set, not the front end's", place=derived[0])
-        super().set_state(sync_data)
+        if "orders" in sync_data:
+            self.session.check(sync_data["orders"])
+        if "ended" in sync_data:
+            self._next(sync_data["ended"])
 
     def __repr__(self) -> str:
         s = self.state
@@ -109,9 +131,12 @@ class PlayBoard(anywidget.AnyWidget):
 
     @traitlets.validate("ended")
     def _ended(self, proposal: dict[str, Any]) -> int:
+        return self._next(proposal["value"])
+
+    def _next(self, value: Any) -> int:
         # (checked against the phases played, not the trait: the front end's message sets the
         # trait before the check, inside ipywidgets' hold of notifications)
-        value, played = proposal["value"], len(self.session.played)
+        played = len(self.session.played)
         if isinstance(value, bool) or value != played + 1:
             raise InputError(f"expected {played + 1} (one more phase ended), got {value!r}", place="ended")
         if self.session.over:
