@@ -219,7 +219,7 @@ def test_a_refused_message_from_the_page_is_told_on_the_board_and_the_page_set_b
     assert board.refused.startswith("orders.b1: expected one of plan, hold") and "'run'" in board.refused
     assert board.ended == 0 and board.orders == {} and board.state["turn"] == 1 and board.log_jsonl == log
     # the page is sent what Python holds, then why (the page reads the orders when it is told)
-    assert [m["state"] for m in back] == [{"ended": 0, "orders": {}}, {"refused": board.refused}]
+    assert [m["state"] for m in back] == [{"classroom": False, "ended": 0, "orders": {}}, {"refused": board.refused}]
     # the same refusal again is told again: cleared, then set (the page sees both changes)
     again = _from_the_page(board, {"orders": {"b1": "run"}, "ended": 1})
     assert [m["state"]["refused"] for m in again if "refused" in m["state"]] == ["", board.refused]

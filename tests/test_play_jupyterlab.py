@@ -132,6 +132,27 @@ def _order(page: Page, control: str, order: str) -> None:
     assert page.js(f"document.querySelector(\"{row} .sp-order\").textContent") == shown
 
 
+def _rect(page: Page, selector: str) -> list[float]:
+    return page.js(f"(() => {{ const r = document.querySelector({json.dumps(selector)}).getBoundingClientRect();"
+                   " return [r.left, r.top, r.right, r.bottom]; })()")
+
+
+def _class_mode(page: Page) -> None:
+    """Class mode by its button: the orders and what happened beside the map, in the notebook's
+    panel at 1280 x 720, the text 16 CSS px or more; the phase's replay made again in class mode."""
+    page.click(f"{PLAY} button.sp-class-mode")
+    page.wait(f"!!document.querySelector('{PLAY}.sp-class .sp-side .sp-news')"
+              f" && !!document.querySelector('{PLAY} .sp-replay .sim-replay.sr-class[data-ready]')")
+    page.js(f"document.querySelector('{PLAY}').scrollIntoView()")
+    panel = _rect(page, ".jp-NotebookPanel .jp-WindowedPanel-outer")
+    svg, side, end = (_rect(page, f"{PLAY} {s}") for s in (".sp-map svg", ".sp-side", ".sp-end"))
+    assert side[0] >= svg[2], (svg, side)
+    for r in (svg, side, end):   # (to a pixel: the panel's border)
+        assert panel[0] - 1 <= r[0] and panel[1] - 1 <= r[1] and r[2] <= panel[2] + 1 and r[3] <= panel[3] + 1, r
+    assert page.js(f"parseFloat(getComputedStyle(document.querySelector('{PLAY} .sp-line')).fontSize)") >= 16
+    page.shot("class-mode")
+
+
 def _python_log() -> str:
     import sim.viz
 
@@ -187,6 +208,7 @@ def test_a_battle_played_with_the_mouse_in_jupyterlab(lab, chrome):
             answer = page.js(f"document.querySelector('{PLAY} .sp-answer').textContent")
             assert answer.startswith("Red's planner, turn 2: it chose "), answer
             assert "in 8 rollouts" in answer and "mean " in answer, answer
+            _class_mode(page)   # the rest of the battle as a class sees it on a projector
     assert page.js(status) == "The battle is over: blue wins (objective)."
     debrief = page.js(f"document.querySelector('{PLAY} .sp-debrief').textContent")
     page.shot("debrief")
