@@ -50,6 +50,14 @@ def processes_with(text: str) -> list[int]:
     return found
 
 
+def gone(text: str, seconds: float = 15) -> list[int]:
+    """Wait (at most ``seconds``) until no process names ``text``; those left."""
+    deadline = time.monotonic() + seconds
+    while processes_with(text) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    return processes_with(text)
+
+
 class Lab:
     """One JupyterLab server serving a folder, ended with the test."""
 

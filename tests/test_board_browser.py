@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import base64
 import json
-from importlib import resources
+from typing import Any
 
 import pytest
 
@@ -47,10 +47,10 @@ document.body.dataset.ready = "1";
 """
 
 
-def harness(board: Board) -> str:
-    """The harness page for a board's present state."""
+def harness(board: Any) -> str:
+    """The harness page for a board's (any anywidget's) present state."""
     state = {k: v for k, v in board.get_state().items() if not k.startswith("_")}
-    module = resources.files("sim").joinpath("data/board.js").read_bytes()
+    module = board._esm.encode("utf-8")
     return HARNESS.format(state=json.dumps(state).replace("</", "<\\/"),
                           module=base64.b64encode(module).decode("ascii"))
 

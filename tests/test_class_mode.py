@@ -1,7 +1,8 @@
 """Class mode and links that survive a reload, in headless Chromium at 1280 × 720: in class
-mode the replay's inspector and the board's readout sit beside their map, both in the
-window, with text of 16 CSS px or more (more, not less, under JupyterLab's Presentation Mode
-font size); a real click on a halt opens the halt, not the shot drawn to it; a replay's
+mode the replay's inspector, the board's readout and the play board's orders, story and
+answer sit beside their map, both in the window, with text of 16 CSS px or more (more, not
+less, under JupyterLab's Presentation Mode font size); a real click on a halt opens the
+halt, not the shot drawn to it (in the play board's phase replay too); a replay's
 ``#t=`` comes back after a reload, even once the host page dropped it from the URL; a
 figure made in class mode shows its smallest text at 16 px or more."""
 from __future__ import annotations
@@ -241,3 +242,126 @@ def test_class_mode_is_a_switch_that_replays_and_boards_follow(battle):
             viz.replay_fragment(sc, log, frames=3, classroom=bad)
         with pytest.raises(InputError):
             Board(classroom=bad)
+
+
+PLAY = "document.querySelector('.sim-play')"
+#: every piece of the play board's own text (not the map's, not the replay's)
+PLAY_TEXT = ".sp-status, .sp-name, .sp-order, .sp-choices button, .sp-buttons button, .sp-news h3, .sp-line, .sp-sub"
+
+
+@pytest.fixture(scope="module")
+def played():
+    """A play board of kill_zone_play at seed 4, three phases on: the third's replay has b1's halt."""
+    pytest.importorskip("anywidget")
+    from sim.viz import play
+
+    board = play(str(SCENARIOS / "kill_zone_play.yaml"), side="blue", seed=4, debrief_rollouts=2)
+    for _ in range(3):
+        board.end_phase({})
+    return board
+
+
+def _play_page(browser, board, tmp_path, host: str = "") -> None:
+    page = tmp_path / "play.html"
+    page.write_text(harness(board).replace('<div id="host">', f'<div id="host" {host}>'), encoding="utf-8")
+    _load(browser, page.as_uri(), "document.body.dataset.ready === '1' && !!document.querySelector("
+                                  "'.sp-replay .sim-replay[data-ready]')")
+
+
+def _smallest_play_text(browser) -> float:
+    return browser.evaluate(f"Math.min(...[...{PLAY}.querySelectorAll({PLAY_TEXT!r})]"
+                            ".map(e => parseFloat(getComputedStyle(e).fontSize)))")
+
+
+def _real_click(browser, selector: str) -> None:
+    """A real click at the middle of ``selector``, which nothing covers there."""
+    x, y = browser.evaluate(f"(() => {{ const b = document.querySelector({selector!r}).getBoundingClientRect();"
+                            " return [b.x + b.width / 2, b.y + b.height / 2]; })()")
+    assert browser.evaluate(f"document.querySelector({selector!r}).contains(document.elementFromPoint({x}, {y}))")
+    for kind in ("mousePressed", "mouseReleased"):
+        browser.send("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "button": "left",
+                                                  "buttons": 1 if kind == "mousePressed" else 0,
+                                                  "clickCount": 1}, session=True)
+
+
+def test_in_class_mode_the_play_boards_orders_and_story_are_beside_the_map(played, screen, tmp_path):
+    map_ = ".sim-play .sp-map svg"
+    for mode in (False, True):
+        played.classroom = mode          # as the button does: the picture and the replay made again
+        assert ('class="sim-replay sr-class"' in played.replay) is mode
+        _play_page(screen, played, tmp_path)
+        svg, side, news = _rect(screen, map_), _rect(screen, ".sim-play .sp-side"), _rect(screen, ".sim-play .sp-news")
+        if not mode:   # as before: what happened under the map, the text smaller
+            assert news[1] >= svg[3] and _smallest_play_text(screen) < 16
+            continue
+        assert side[0] >= svg[2] and news[0] >= svg[2] and news[1] >= _rect(screen, ".sim-play .sp-end")[3]
+        for r in (svg, side, _rect(screen, ".sim-play .sp-end")):   # wholly in the window
+            assert r[0] >= 0 and r[1] >= 0 and r[2] <= 1280 and r[3] <= 720, (svg, side)
+        assert screen.evaluate(f"{PLAY}.querySelector('.sp-story .sp-line').textContent") == \
+            "Your orders: every unit keeps to its plan."
+        assert _smallest_play_text(screen) == pytest.approx(16.1)
+        assert _smallest_map_text(screen, map_) >= 16 - 0.01
+        # the phase's replay: in class mode, its inspector beside its map; a real click on the halt opens it
+        replay = ".sp-replay .sim-replay"
+        screen.evaluate(f"document.querySelector({replay!r}).scrollIntoView()")
+        halt = f"{replay} g[data-mark=halt][visibility=visible]"
+        for _ in range(10):
+            if screen.evaluate(f"!!document.querySelector({halt!r})"):
+                break
+            screen.evaluate(f"document.querySelector('{replay} button.next-event').click()")
+        _real_click(screen, halt)
+        inspector = f"{replay} .sr-inspector"
+        assert screen.evaluate(f"document.querySelector({inspector!r}).textContent").startswith("halt at t = 13.00")
+        # every unit's name wholly on the picture: r2 stands in its corner, and its name beside it, not cut off
+        names = screen.evaluate(f"(() => {{ const s = document.querySelector('{replay} svg.sr-svg'),"
+                                " v = s.viewBox.baseVal; return [...s.querySelectorAll('g.labels text')].map(t => {"
+                                " const b = t.getBBox(); return [t.textContent, b.x >= 0 && b.y >= 0 &&"
+                                " b.x + b.width <= v.width && b.y + b.height <= v.height]; }); })()")
+        assert ["r2", True] in names and all(inside for _, inside in names), names
+        screen.evaluate(f"document.querySelector({replay!r}).scrollIntoView()")   # the records made the page longer
+        rsvg, box = _rect(screen, f"{replay} svg.sr-svg"), _rect(screen, inspector)
+        assert box[0] >= rsvg[2]
+        for r in (rsvg, box):
+            assert r[0] >= 0 and r[1] >= 0 and r[2] <= 1280 and r[3] <= 720, (rsvg, box)
+        # the button turns it off: Python is sent the mode, and the page shows it at once
+        screen.evaluate(f"{PLAY}.scrollIntoView()")
+        _real_click(screen, ".sim-play button.sp-class-mode")
+        assert screen.evaluate("window.sent.at(-1)") == {"classroom": False}
+        assert screen.evaluate(f"{PLAY}.querySelector('button.sp-class-mode').getAttribute('aria-pressed')") == "false"
+        assert _rect(screen, ".sim-play .sp-news")[1] >= _rect(screen, map_)[3]
+
+
+def test_presentation_modes_larger_font_makes_the_play_board_larger(played, screen, tmp_path):
+    played.classroom = True
+    sizes = []
+    for font in ("14px", "17px"):
+        _play_page(screen, played, tmp_path, f"class='jp-Notebook' style='--jp-content-font-size1: {font}'")
+        sizes.append((_smallest_play_text(screen), _smallest_map_text(screen, ".sim-play .sp-map svg")))
+    assert sizes[0][0] == pytest.approx(16.1) and sizes[1][0] == pytest.approx(19.55)
+    assert sizes[0][1] >= 16 - 0.01 and sizes[1][1] >= 19.55 - 0.01
+
+
+def test_the_play_board_follows_class_mode_and_its_button(played):
+    from sim.viz import play
+
+    scenario = str(SCENARIOS / "kill_zone_play.yaml")
+    try:
+        viz.class_mode(True)
+        board = play(scenario, seed=4)
+        assert board.classroom is True and play(scenario, classroom=False).classroom is False
+    finally:
+        viz.class_mode(False)
+    assert play(scenario).classroom is False
+    # the button's message: the picture's names drawn larger (as a replay's in class mode), the replay too
+    played.classroom = False
+    plain = played.picture, played.replay
+    played.set_state({"classroom": True})
+    assert played.refused == "" and played.picture != plain[0] and played.picture == board.picture
+    assert 'class="sim-replay sr-class"' in played.replay and 'class="sim-replay"' in plain[1]
+    for bad in ("yes", 1):
+        with pytest.raises(InputError, match="classroom: expected True or False"):
+            play(scenario, classroom=bad)
+        with pytest.raises(InputError, match="classroom: expected True or False"):
+            board.classroom = bad
+        played.set_state({"classroom": bad})
+        assert played.refused.startswith("classroom: expected True or False") and played.classroom is True

@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import json
 import shutil
-import time
 
 import pytest
 
 from conftest import ROOT, need_chromium
 
 pytest.importorskip("jupyterlab")
-from lab_server import Lab, notebook, processes_with  # noqa: E402 - after the skip
+from lab_server import Lab, gone, notebook  # noqa: E402 - after the skip
 
 REPLAY = ".jp-OutputArea .sim-replay"
 READY = f"!!document.querySelector('{REPLAY}') && document.querySelector('{REPLAY}').dataset.ready === '1'"
@@ -35,7 +34,8 @@ KEYS = (SOURCE.replace("viz.class_mode(True)\n", "").replace("HTML(", "from IPyt
         + "\nfrom sim.viz.board import Board\n"
         "variant = viz.Choice('variant', ['zone of control', 'snap fire', 'minefield'])\n"
         "replications = viz.Slider('replications', 60, least=20, most=400, step=20)\n"
-        "board = Board()\ndisplay(variant, replications, board)")
+        "board = Board()\ndisplay(variant, replications, board)\n"
+        f"display(viz.play({str(ROOT / 'scenarios' / 'kill_zone_play.yaml')!r}, side='blue', seed=4))")
 
 
 @pytest.fixture(scope="module")
@@ -52,10 +52,7 @@ def lab(tmp_path_factory):
         yield server
     finally:
         server.close()
-    deadline = time.monotonic() + 10
-    while processes_with(str(home / "runtime")) and time.monotonic() < deadline:
-        time.sleep(0.2)
-    assert processes_with(str(home / "runtime")) == [], "a kernel outlived the server"
+    assert gone(str(home / "runtime"), 10) == [], "a kernel outlived the server"
 
 
 @pytest.fixture
@@ -188,7 +185,8 @@ def test_an_arrow_key_on_a_control_a_replay_or_the_board_stays_there(lab, page):
     _idle(page)
     _command(page, "notebook:run-all-cells")
     page.wait_for(f"{READY} && !!document.querySelector('.sim-board g.firer') && "
-                  "!!document.querySelector('.sim-control input[type=range]')", timeout=120)
+                  "!!document.querySelector('.sim-control input[type=range]') && "
+                  "!!document.querySelector('.sim-play button[data-choice]')", timeout=120)
     _idle(page)
     _command(page, "notebook:enter-command-mode")
     active = "window.jupyterapp.shell.currentWidget.content.activeCellIndex"
@@ -196,12 +194,14 @@ def test_an_arrow_key_on_a_control_a_replay_or_the_board_stays_there(lab, page):
     what = {".sim-control select": "document.querySelector('.sim-control select').value",
             ".sim-control input[type=range]": "document.querySelector('.sim-control output').textContent",
             f"{REPLAY}": f"document.querySelector('{REPLAY}').dataset.frame",
-            ".sim-board g.firer": "document.querySelector('.sim-board g.firer').dataset.y"}
+            ".sim-board g.firer": "document.querySelector('.sim-board g.firer').dataset.y",
+            ".sim-play button[data-choice]": None}   # the play board's buttons: a key moves nothing there
     for selector, shown in what.items():
-        before = page.evaluate(shown)
         page.evaluate(f"document.querySelector({json.dumps(selector)}).focus()")
-        _key(page, "ArrowRight" if selector == REPLAY else "ArrowDown", 39 if selector == REPLAY else 40)
-        page.wait_for(f"{shown} !== {json.dumps(before)}", timeout=10)
+        if shown:
+            before = page.evaluate(shown)
+            _key(page, "ArrowRight" if selector == REPLAY else "ArrowDown", 39 if selector == REPLAY else 40)
+            page.wait_for(f"{shown} !== {json.dumps(before)}", timeout=10)
         _key(page, "ArrowDown", 40)   # a replay leaves ArrowDown alone: the notebook still must not take it
         assert page.evaluate(active) == 0, selector
     # what the keys chose reached Python

@@ -99,6 +99,11 @@ def test_a_command_that_needs_a_missing_extra_says_which_before_any_battle(tmp_p
         assert out.returncode == 2, out.stderr
         assert out.stderr == f"sim: error: {option}: {option} needs {missing}: pip install 'sim[{extra}]'\n"
         assert out.stdout == "" and not value.exists()
+    # sim play: Voila (the notebooks extra) serves its page
+    code = _without(("voila",)) + "from sim.cli import main\nsys.exit(main(sys.argv[1:]))\n"
+    out = _python(code, "play", str(ROOT / "scenarios" / "kill_zone_play.yaml"), "--no-browser")
+    assert (out.returncode, out.stdout) == (2, "")
+    assert out.stderr == "sim: error: sim play needs voila: pip install 'sim[notebooks]'\n"
 
 
 def test_the_pictures_and_frames_name_their_extra():
@@ -116,7 +121,8 @@ def test_the_pictures_and_frames_name_their_extra():
 def test_the_command_lines_version_and_help_load_no_heavy_module():
     """``sim --version`` and every ``--help`` answer from the parser alone: no registry
     (which loads networkx and pydantic), no engine, no study."""
-    for argv in (["--version"], ["--help"], ["run", "--help"], ["study", "--help"], ["demo", "--help"]):
+    for argv in (["--version"], ["--help"], ["run", "--help"], ["study", "--help"], ["demo", "--help"],
+                 ["play", "--help"]):
         statement = ("import contextlib, io\nfrom sim.cli import main\n"
                      f"try:\n    with contextlib.redirect_stdout(io.StringIO()):\n        main({argv!r})\n"
                      "except SystemExit as end:\n    assert end.code == 0, end.code")

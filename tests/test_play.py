@@ -149,9 +149,7 @@ def test_bad_input_is_one_input_error():
         board.orders = {"b1": "to NOWHERE"}
     with pytest.raises(sim.InputError, match="ended: expected 1"):
         board.ended = 2
-    with pytest.raises(sim.InputError, match="state: is the engine's to set"):
-        board.set_state({"state": {}})
-    assert board.ended == 0 and board.state["turn"] == 1
+    assert board.ended == 0 and board.state["turn"] == 1 and board.refused == ""
     session = _played()
     with pytest.raises(sim.InputError, match="the battle is over"):
         session.end_phase({})
@@ -200,3 +198,40 @@ def test_a_group_sent_to_a_node_goes_in_its_formation_and_the_rollouts_give_it_a
     lines = list(session.battle.log.lines())
     decided = next(i for i, r in enumerate(session.battle.log.records) if r.get("rollouts") and r["turn"] == 4)
     assert [p for turn, p in prefixes if turn == 4] == [lines[:decided]] * 2
+
+
+def _from_the_page(board, state: dict) -> list[dict]:
+    """``state`` as the front end sends it (a comm message to the widget); what the widget sent back."""
+    sent: list[dict] = []
+    board._send = lambda msg, buffers=None: sent.append(msg)
+    board._handle_msg({"content": {"data": {"method": "update", "state": state, "buffer_paths": []}},
+                       "buffers": []})
+    return [m for m in sent if m["method"] == "update"]
+
+
+def test_a_refused_message_from_the_page_is_told_on_the_board_and_the_page_set_back():
+    from sim.viz import play
+
+    board = play(str(PLAY), side="blue", seed=4, debrief_rollouts=2)
+    log = board.log_jsonl
+    # an order the unit cannot carry out, with its End phase: neither is taken
+    back = _from_the_page(board, {"orders": {"b1": "run"}, "ended": 1})
+    assert board.refused.startswith("orders.b1: expected one of plan, hold") and "'run'" in board.refused
+    assert board.ended == 0 and board.orders == {} and board.state["turn"] == 1 and board.log_jsonl == log
+    # the page is sent what Python holds, then why (the page reads the orders when it is told)
+    assert [m["state"] for m in back] == [{"classroom": False, "ended": 0, "orders": {}}, {"refused": board.refused}]
+    # the same refusal again is told again: cleared, then set (the page sees both changes)
+    again = _from_the_page(board, {"orders": {"b1": "run"}, "ended": 1})
+    assert [m["state"]["refused"] for m in again if "refused" in m["state"]] == ["", board.refused]
+    for bad, told in (({"ended": 2}, "ended: expected 1 (one more phase ended), got 2"),
+                      ({"state": {}}, "state: is the engine's to set, not the front end's"),
+                      ({"orders": {"r1": "hold"}, "ended": 1}, "orders: no unit or group 'r1' of blue")):
+        _from_the_page(board, bad)
+        assert board.refused.startswith(told) and board.ended == 0 and board.state["turn"] == 1
+    # the next message taken clears it
+    _from_the_page(board, {"orders": {"b1": "to SAFE"}, "ended": 1})
+    assert board.refused == "" and board.state["turn"] == 3 and board.story[0] == "Your orders: b1 go to SAFE."
+    # from Python the same values still raise
+    with pytest.raises(sim.InputError, match=r"orders\.b1: expected one of plan"):
+        board.orders = {"b1": "run"}
+    assert board.refused == ""

@@ -8,19 +8,16 @@ with the log of the same orders played from Python. The server, its kernel and t
 browser end with the test. ``SIM_PLAY_SHOTS=DIR`` keeps a screenshot of each step there."""
 from __future__ import annotations
 
-import base64
 import json
-import os
-import time
-from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, need_chromium
+from conftest import ROOT
+from mouse import Page, chromium, give
 
 pytest.importorskip("anywidget")
 pytest.importorskip("jupyterlab")
-from lab_server import Lab, processes_with  # noqa: E402 - after the skips
+from lab_server import Lab, gone  # noqa: E402 - after the skips
 
 SCENARIO = ROOT / "scenarios" / "kill_zone_play.yaml"
 SEED = 4
@@ -48,72 +45,33 @@ def lab(tmp_path):
     finally:
         server.close()
     assert server.proc.returncode is not None
-    deadline = time.monotonic() + 10
-    while processes_with(str(home / "runtime")) and time.monotonic() < deadline:
-        time.sleep(0.2)
-    assert processes_with(str(home / "runtime")) == [], "the kernel outlived the server"
+    assert gone(str(home / "runtime"), 10) == [], "the kernel outlived the server"
 
 
 @pytest.fixture
 def chrome():
-    """A headless Chromium that reaches 127.0.0.1 (and nothing else); ended with the test."""
-    from browser import Browser
-
-    need_chromium()
-    with Browser(timeout=60, loopback=True) as b:
-        b.screen(1500, 1000)
+    """A headless Chromium at 1280 x 720 that reaches 127.0.0.1 (and nothing else); ended with the test."""
+    with chromium() as b:
         yield b
-    assert b.proc.poll() is not None
-
-
-class Page:
-    """The JupyterLab page as the test's mouse sees it."""
-
-    def __init__(self, browser) -> None:
-        self.b = browser
-        self.shots = os.environ.get("SIM_PLAY_SHOTS")
-        self.n = 0
-
-    def js(self, expression: str):
-        return self.b.evaluate(expression)
-
-    def wait(self, expression: str, timeout: float = 60) -> None:
-        self.b.wait_for(expression, timeout=timeout)
-
-    def click(self, selector: str) -> None:
-        """A real click (pressed and released) at the middle of the element, scrolled into view."""
-        box = self.js(f"(() => {{ const e = document.querySelector({json.dumps(selector)});"
-                      " if (!e) return null; e.scrollIntoView({block: 'center'});"
-                      " const b = e.getBoundingClientRect(); return [b.x + b.width / 2, b.y + b.height / 2]; })()")
-        assert box is not None, f"nothing to click: {selector}"
-        x, y = box
-        # what is under the pointer must be the element itself (or inside it): nothing covers it
-        assert self.js(f"document.querySelector({json.dumps(selector)})"
-                       f".contains(document.elementFromPoint({x}, {y}))"), \
-            (f"covered: {selector}", self.js(f"document.elementFromPoint({x}, {y}).outerHTML.slice(0, 200)"))
-        for kind, buttons in (("mouseMoved", 0), ("mousePressed", 1), ("mouseReleased", 0)):
-            self.b.send("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "button": "left",
-                                                     "buttons": buttons, "clickCount": 1}, session=True)
-
-    def shot(self, name: str) -> None:
-        if self.shots:
-            self.n += 1
-            data = self.b.send("Page.captureScreenshot", {"format": "png"}, session=True)["data"]
-            Path(self.shots, f"{self.n:02d}-{name}.png").write_bytes(base64.b64decode(data))
 
 
 PLAY = ".jp-OutputArea .sim-play"
 
 
-def _order(page: Page, control: str, order: str) -> None:
-    row = f"{PLAY} .sp-control[data-control='{control}']"
-    if order.startswith("to "):
-        page.click(f"{row} button[data-choice='to']")
-        page.click(f"{PLAY} .node[data-node='{order[3:]}'] .hit")
-    else:
-        page.click(f"{row} button[data-choice='{order}']")
-    shown = "go to " + order[3:] if order.startswith("to ") else order
-    assert page.js(f"document.querySelector(\"{row} .sp-order\").textContent") == shown
+def _class_mode(page: Page) -> None:
+    """Class mode by its button: the orders and what happened beside the map, in the notebook's
+    panel at 1280 x 720, the text 16 CSS px or more; the phase's replay made again in class mode."""
+    page.click(f"{PLAY} button.sp-class-mode")
+    page.wait(f"!!document.querySelector('{PLAY}.sp-class .sp-side .sp-news')"
+              f" && !!document.querySelector('{PLAY} .sp-replay .sim-replay.sr-class[data-ready]')")
+    page.js(f"document.querySelector('{PLAY}').scrollIntoView()")
+    panel = page.rect(".jp-NotebookPanel .jp-WindowedPanel-outer")
+    svg, side, end = (page.rect(f"{PLAY} {s}") for s in (".sp-map svg", ".sp-side", ".sp-end"))
+    assert side[0] >= svg[2], (svg, side)
+    for r in (svg, side, end):   # (to a pixel: the panel's border)
+        assert panel[0] - 1 <= r[0] and panel[1] - 1 <= r[1] and r[2] <= panel[2] + 1 and r[3] <= panel[3] + 1, r
+    assert page.js(f"parseFloat(getComputedStyle(document.querySelector('{PLAY} .sp-line')).fontSize)") >= 16
+    page.shot("class-mode")
 
 
 def _python_log() -> str:
@@ -144,7 +102,7 @@ def test_a_battle_played_with_the_mouse_in_jupyterlab(lab, chrome):
     phase = 0
     while page.js(f"document.querySelector('{PLAY}').dataset.over") == "false":
         for control, order in (CLICKS[phase] if phase < len(CLICKS) else {}).items():
-            _order(page, control, order)
+            give(page, PLAY, control, order)
         if phase == 0:
             page.shot("orders")
         page.click(f"{PLAY} .sp-end")
@@ -171,6 +129,7 @@ def test_a_battle_played_with_the_mouse_in_jupyterlab(lab, chrome):
             answer = page.js(f"document.querySelector('{PLAY} .sp-answer').textContent")
             assert answer.startswith("Red's planner, turn 2: it chose "), answer
             assert "in 8 rollouts" in answer and "mean " in answer, answer
+            _class_mode(page)   # the rest of the battle as a class sees it on a projector
     assert page.js(status) == "The battle is over: blue wins (objective)."
     debrief = page.js(f"document.querySelector('{PLAY} .sp-debrief').textContent")
     page.shot("debrief")

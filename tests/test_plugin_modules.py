@@ -23,7 +23,7 @@ from sim.experimental import unregister_system
 COMMANDS = {
     "run": ["run", "x.yaml"], "validate": ["validate", "x.yaml"], "rules": ["rules"],
     "schema": ["schema"], "study": ["study", "x.yaml"], "select": ["select", "x.yaml"],
-    "demo": ["demo", "--fast"], "analyse": ["analyse", "x.yaml", "--db", "x.db"],
+    "demo": ["demo", "--fast"], "analyse": ["analyse", "x.yaml", "--db", "x.db"], "play": ["play", "x.yaml"],
 }
 
 # A module's text (None: one Python or sim has imported already) and what its line says.

@@ -8,6 +8,7 @@ expected. docs/reference/guarantees.md, "The command line (a contract)", gives t
   ``--plugins``, the plug-ins' self-check), ``sim rules``, ``sim schema``;
 - ``study``, ``select``, ``demo``, ``analyse``: ``sim study``, ``sim select``, ``sim demo``,
   ``sim analyse``;
+- ``play``: ``sim play``, the play board as a web page of its own (``sim.play.page``);
 - ``shared``: the option values the commands check alike, and the one-line message;
 - ``pairs``: options that take effect only with another, refused alone;
 - ``outputs``: output paths, checked before anything runs (an output never replaces an input).

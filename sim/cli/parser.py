@@ -19,6 +19,7 @@ HELP = {
     "select": "the best variant of a study, with a guarantee (Kim and Nelson's KN)",
     "demo": "the main job: a what-if study on built-in defaults",
     "analyse": "sensitivity indices and metamodels of a stored study",
+    "play": "play a side against a planner on a web page of its own (the play board)",
 }
 
 
@@ -30,13 +31,13 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     """The parser of every ``sim`` command; a parsed command's ``func`` runs it."""
     from sim import __version__
-    from sim.cli import analyse, demo, rules, run, schema, select, study, validate
+    from sim.cli import analyse, demo, play, rules, run, schema, select, study, validate
     from sim.systems import PLUGINS_ENV as ENV
 
     parser = _Parser(prog="sim", description="Discrete-event simulation of small-unit engagements.")
     parser.add_argument("--version", action="version", version=f"sim {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    for module in (run, validate, rules, schema, study, select, demo, analyse):
+    for module in (run, validate, rules, schema, study, select, demo, analyse, play):
         name = module.__name__.rsplit(".", 1)[1]
         p = sub.add_parser(name, help=HELP[name], description=getattr(module, "DESCRIPTION", None))
         module.add_arguments(p)

@@ -4,19 +4,23 @@
 // and End phase, which sends the orders and one more phase ended. Python plays the phase
 // and the planner's answer and sends back the new state, the phase's replay (an HTML
 // fragment whose own script draws it), what happened and the planner's answer in words,
-// and at the end the debrief and the log. Nothing here plays the battle, and every text
-// from the model goes in by textContent (the replay fragment is the package's own HTML,
-// whose log text is escaped by the Python that made it).
+// and at the end the debrief and the log. A message Python refuses comes back as
+// "refused" (one line, shown by End phase, role=alert) with the orders it holds. The
+// "class mode" button sets "classroom" (sim.viz.classroom): larger text, and what happened
+// and the planner's answer beside the map with the orders. Nothing here plays the battle,
+// and every text from the model goes in by textContent (the replay fragment is the
+// package's own HTML, whose log text is escaped by the Python that made it).
 const NS = "http://www.w3.org/2000/svg";
 const CSS = `
 .sim-play { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; font-size: 15px; color: #222;
-            line-height: 1.35; max-width: 100%; }
+            line-height: 1.35; max-width: 100%; --sp-px: 14px; }
 .sim-play .sp-top { display: flex; flex-wrap: wrap; gap: 1em; align-items: flex-start; }
 .sim-play .sp-map { flex: 3 1 36em; min-width: 0; }
-.sim-play .sp-map svg { width: 100%; height: auto; display: block; border: 1px solid #bbb; }
-.sim-play .sp-side { flex: 1 1 16em; max-width: 30em; }
+.sim-play .sp-map svg { width: 100%; height: auto; display: block; border: 1px solid #bbb; box-sizing: border-box; }
+.sim-play .sp-side { flex: 1 1 16em; max-width: 30em; min-width: 0; }
 .sim-play .sp-status { font-weight: bold; margin: 0.2em 0 0.5em; }
-.sim-play .sp-error { color: #a00; min-height: 1.2em; }
+.sim-play .sp-error { color: #a00; margin-top: 0.4em; }
+.sim-play .sp-error:empty { display: none; }
 .sim-play .sp-control { border-top: 1px solid #ddd; padding: 0.35em 0; }
 .sim-play .sp-control.armed { background: #fff6d6; }
 .sim-play .sp-control .sp-name { font-weight: bold; }
@@ -24,20 +28,36 @@ const CSS = `
 .sim-play .sp-choices { display: flex; flex-wrap: wrap; gap: 0.25em; margin-top: 0.25em; }
 .sim-play button { font: inherit; font-size: 14px; padding: 0.15em 0.5em; cursor: pointer; }
 .sim-play button[aria-pressed=true] { background: #cfe3ff; border: 1px solid #06c; }
-.sim-play button.sp-end { font-weight: bold; font-size: 15px; margin-top: 0.6em; padding: 0.3em 1em; }
+.sim-play .sp-buttons { display: flex; flex-wrap: wrap; gap: 0.5em; align-items: center; margin-top: 0.6em; }
+.sim-play button.sp-end { font-weight: bold; font-size: 15px; padding: 0.3em 1em; }
+.sim-play button.sp-class-mode[aria-pressed=true] { background: #06c; color: #fff; }
 .sim-play .node { cursor: pointer; }
 .sim-play .node .hit { fill: transparent; stroke: none; }
-.sim-play .node .dot { fill: #fff; fill-opacity: 0.5; stroke: #777; stroke-width: 1; pointer-events: none; }
-.sim-play.armed .node .dot { stroke: #06c; stroke-width: 1.5; fill-opacity: 0.8; }
-.sim-play .node:hover .dot, .sim-play .node.dest .dot { fill: #06c; fill-opacity: 0.9; }
-.sim-play svg text { font-size: 15px; paint-order: stroke; stroke: #fff; stroke-width: 4px;
-                     stroke-linejoin: round; pointer-events: none; }
+/* the nodes faint until a destination is asked for: the map's names stay readable */
+.sim-play .node .dot { r: 3px; fill: #fff; fill-opacity: 0.3; stroke: #888; stroke-opacity: 0.5; stroke-width: 1;
+                       pointer-events: none; }
+.sim-play.armed .node .dot { r: 5px; stroke: #06c; stroke-opacity: 1; stroke-width: 1.5; fill-opacity: 0.8; }
+.sim-play .node:hover .dot, .sim-play .node.dest .dot { r: 5px; fill: #06c; fill-opacity: 0.9; stroke-opacity: 1; }
+/* the map's text as large on the screen however far the map is scaled (--sp-k: its units a CSS px) */
+.sim-play svg text { font-size: calc(var(--sp-k, 1) * var(--sp-px)); paint-order: stroke; stroke: #fff;
+                     stroke-width: calc(var(--sp-k, 1) * 3px); stroke-linejoin: round; pointer-events: none; }
 .sim-play h3 { font-size: 16px; margin: 0.9em 0 0.3em; }
 .sim-play .sp-lines { font-size: 14px; margin: 0; }
 .sim-play .sp-lines .sp-line { margin-top: 0.25em; }
 .sim-play .sp-lines .sp-sub { margin-left: 1.5em; color: #333; }
 .sim-play .sp-answer { background: #f4f7fb; border: 1px solid #ccd; padding: 0.4em 0.6em; }
 .sim-play .sp-debrief { background: #f7fbf4; border: 1px solid #cdc; padding: 0.4em 0.6em; }
+/* class mode (sim.viz.classroom): text at least 16 CSS px, larger with JupyterLab's content
+   font size (its Presentation Mode raises it); the orders, what happened and the planner's
+   answer beside the map when the width allows, the map no taller than the window */
+.sim-play.sp-class { --sp-px: max(16px, calc(1.15 * var(--jp-content-font-size1, 14px))); font-size: var(--sp-px); }
+.sim-play.sp-class .sp-map { flex: 3 1 20em; max-width: calc((100vh - 3em) * var(--sp-aspect, 2)); }
+.sim-play.sp-class .sp-side { flex: 2 1 14em; max-width: none; display: flex; flex-direction: column;
+                              max-height: calc(100vh - 8em); }
+.sim-play.sp-class .sp-news { flex: 1 1 auto; min-height: 6em; overflow-y: auto; }
+.sim-play.sp-class button, .sim-play.sp-class button.sp-end, .sim-play.sp-class h3,
+.sim-play.sp-class .sp-lines { font-size: var(--sp-px); }
+.sim-play.sp-class .sp-side h3 { margin-top: 0.6em; }
 `;
 
 // An element (HTML, or SVG when its tag is one of the map's), its attributes set, its text
@@ -65,32 +85,46 @@ function words(order) {
   return order && order.startsWith("to ") ? "go to " + order.slice(3) : order;
 }
 
+const MOVING_KEYS = ["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Home", "End", "PageUp", "PageDown"];
+
 function render({ model, el }) {
   const root = html("div", { class: "sim-play" }, el);
+  // JupyterLab's notebook takes a key that reaches the page: an arrow key would move it to
+  // another cell and cancel what the key does here (a drop-down's step, the replay's time)
+  root.addEventListener("keydown", (e) => {
+    if (MOVING_KEYS.includes(e.key) && !e.ctrlKey && !e.metaKey && !e.altKey) { e.stopPropagation(); }
+  });
   html("style", {}, root, CSS);
   const top = html("div", { class: "sp-top" }, root);
   const mapBox = html("div", { class: "sp-map" }, top);
   const [W, H] = model.get("size");
+  root.style.setProperty("--sp-aspect", (W / H).toFixed(4));
   const svg = make("svg", { viewBox: `0 0 ${W} ${H}`, role: "group",
                             "aria-label": "the map: click a node to send the chosen unit there" }, mapBox);
-  make("image", { href: model.get("picture"), x: 0, y: 0, width: W, height: H }, svg);
+  const picture = make("image", { href: model.get("picture"), x: 0, y: 0, width: W, height: H }, svg);
   const nodeLayer = make("g", { class: "nodes" }, svg);
   const unitLayer = make("g", { class: "units" }, svg);
   const side = html("div", { class: "sp-side" }, top);
   const status = html("div", { class: "sp-status", "aria-live": "polite" }, side);
-  const error = html("div", { class: "sp-error", role: "alert" }, side);
   const rows = html("div", { class: "sp-controls" }, side);
-  const endButton = html("button", { type: "button", class: "sp-end" }, side, "End phase");
+  const buttons = html("div", { class: "sp-buttons" }, side);
+  const endButton = html("button", { type: "button", class: "sp-end" }, buttons, "End phase");
+  const classButton = html("button", { type: "button", class: "sp-class-mode",
+                                       title: "class mode: larger text, what happened beside the map" },
+                           buttons, "class mode");
+  const error = html("div", { class: "sp-error", role: "alert" }, side);
   const after = html("div", { class: "sp-after" }, root);
   const debriefBox = html("div", { class: "sp-debrief-box" }, after);
-  const storyBox = html("div", { class: "sp-story-box" }, after);
-  const answerBox = html("div", { class: "sp-answer-box" }, after);
+  const news = html("div", { class: "sp-news" }, after);     // beside the map in class mode
+  const storyBox = html("div", { class: "sp-story-box" }, news);
+  const answerBox = html("div", { class: "sp-answer-box" }, news);
   const replayTitle = html("h3", { class: "sp-replay-title" }, after);
   const replayBox = html("div", { class: "sp-replay" }, after);
 
   let orders = {};        // control -> order, for this phase (none: keep to the plan)
   let armed = null;       // the control whose destination the next node clicked is
   let busy = false;
+  let shown = null;       // the replay fragment on the page
 
   for (const [name, x, y] of model.get("nodes")) {
     const g = make("g", { class: "node", "data-node": name, tabindex: -1 }, nodeLayer);
@@ -112,7 +146,7 @@ function render({ model, el }) {
       const g = make("g", { class: "unit", "data-unit": u.id }, unitLayer);
       make("circle", { cx: u.at[0], cy: u.at[1], r: 11, fill: u.colour, stroke: "#111", "stroke-width": 2,
                        "pointer-events": "none" }, g);
-      make("text", { x: u.at[0] + 14, y: u.at[1] - 10 }, g).textContent = u.id;
+      make("text", { x: u.at[0] + 12, y: u.at[1] - 12 }, g).textContent = u.id;
     }
     for (const n of nodeLayer.children) {
       n.classList.toggle("dest", Object.values(orders).includes("to " + n.dataset.node));
@@ -183,10 +217,32 @@ function render({ model, el }) {
     }
     const fragment = model.get("replay");
     replayTitle.textContent = fragment ? (s.over ? "The whole battle" : "The phase, as it happened") : "";
-    if (fragment && replayBox.dataset.shown !== String(model.get("ended")) + String(s.over)) {
-      replayBox.dataset.shown = String(model.get("ended")) + String(s.over);
+    if (fragment && fragment !== shown) {   // a new phase's, or made again for the mode
+      shown = fragment;
       showReplay(replayBox, fragment);
     }
+  }
+
+  // class mode: the class on the root, what happened beside the map, the map's text scale
+  function drawMode() {
+    const on = Boolean(model.get("classroom"));
+    root.classList.toggle("sp-class", on);
+    classButton.setAttribute("aria-pressed", String(on));
+    if (on && news.parentNode !== side) { side.appendChild(news); }
+    if (!on && news.parentNode !== after) { after.insertBefore(news, replayTitle); }
+    const m = svg.getScreenCTM();   // CSS px a unit of the map's picture
+    root.style.setProperty("--sp-k", m && m.a ? String(1 / m.a) : "1");
+  }
+  classButton.addEventListener("click", () => {
+    model.set("classroom", !model.get("classroom"));
+    model.save_changes();
+  });
+  const watch = typeof ResizeObserver === "undefined" ? null : new ResizeObserver(drawMode);
+  if (watch) { watch.observe(svg); }
+  function redrawn() {
+    picture.setAttribute("href", model.get("picture"));
+    drawMode();
+    drawAfter();
   }
 
   endButton.addEventListener("click", () => {
@@ -203,6 +259,18 @@ function render({ model, el }) {
     model.save_changes();
   });
 
+  // Python refused what was sent: say why, and show the orders it holds (it sent them first)
+  function told() {
+    const why = model.get("refused");
+    error.textContent = why ? "Not taken: " + why : "";
+    if (!why) { return; }
+    busy = false;
+    orders = { ...model.get("orders") };
+    armed = null;
+    drawControls();
+    drawStatus();
+  }
+
   function refresh() {
     busy = false;
     orders = {};
@@ -213,9 +281,16 @@ function render({ model, el }) {
     root.dataset.ended = String(model.get("ended"));
     root.dataset.over = String(model.get("state").over);
   }
-  model.on("change:state", refresh);
+  const listen = [["change:state", refresh], ["change:refused", told], ["change:classroom", redrawn],
+                  ["change:picture", redrawn], ["change:replay", drawAfter]];
+  for (const [event, f] of listen) { model.on(event, f); }
+  drawMode();
   refresh();
-  return () => model.off("change:state", refresh);
+  told();
+  return () => {
+    for (const [event, f] of listen) { model.off(event, f); }
+    if (watch) { watch.disconnect(); }
+  };
 }
 
 export default { render };

@@ -163,9 +163,10 @@
   function labels(spots) {
     while (layers.labels.firstChild) { layers.labels.removeChild(layers.labels.firstChild); }
     // Each label takes the first place around its spot that is clear of the labels
-    // placed before it and of every unit, and nearer its own spot than any other, so it
-    // is read as that spot's (text size estimated from its length); failing that, the
-    // first place nearer its own spot, or else the first clear one.
+    // placed before it and of every unit, and of the picture's edges (a unit at the edge
+    // would have its name cut off), and nearer its own spot than any other, so it is read
+    // as that spot's (text size estimated from its length); failing that, the first place
+    // nearer its own spot, or else the first clear one.
     var taken = spots.map(function (s) { return [s.x - 9, s.y - 9, s.x + 9, s.y + 9]; });
     var places = [[11, 18, "start"], [11, -8, "start"], [-11, 18, "end"], [-11, -8, "end"],
                   [13, 5, "start"], [-13, 5, "end"], [0, 24, "middle"], [0, -14, "middle"],
@@ -181,9 +182,10 @@
       for (var c = 0; c < places.length; c++) {
         var x = s.x + places[c][0], y = s.y + places[c][1], left = {start: x, end: x - w, middle: x - w / 2};
         var box = [left[places[c][2]], y - h + 3, left[places[c][2]] + w, y + 3];
-        var clear = taken.every(function (t, ti) {
-          return ti === si || box[2] <= t[0] || t[2] <= box[0] || box[3] <= t[1] || t[3] <= box[1];
-        });
+        var clear = box[0] >= 0 && box[1] >= 0 && box[2] <= D.width && box[3] <= D.height &&
+          taken.every(function (t, ti) {
+            return ti === si || box[2] <= t[0] || t[2] <= box[0] || box[3] <= t[1] || t[3] <= box[1];
+          });
         var own = spots.every(function (o, oi) { return oi === si || gap(box, s) < gap(box, o); });
         var score = (clear && own ? 3 : own ? 2 : clear ? 1 : 0);
         if (best === null || score > best[0]) { best = [score, places[c], box]; }

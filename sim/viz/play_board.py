@@ -11,7 +11,13 @@ board shows: the phase's replay (``sim.viz.replay_fragment``: halts, shots and r
 inspectable), what happened in words, the planner's choice and what it considered. At the
 end: the debrief (``sim.play.debrief``) and the whole battle as a replay and a log
 (``log_jsonl``, the ``sim run --log`` format; ``save_log(path)``). Nothing is computed in
-the browser, and the same seed and clicks give the same log.
+the browser, and the same seed and clicks give the same log. A message of the front end
+that Python refuses (an order the unit cannot carry out, a stale End phase) is told on the
+board (``refused``: the ``InputError``'s one line) and the page is sent back what Python
+holds; from Python, the same assignment raises the ``InputError``. In class mode
+(``classroom``, ``sim.viz.classroom``; its button on the board) the text is larger, the
+orders, what happened and the planner's answer sit beside the map when the width allows,
+and the phase's replay is made in class mode too (its inspector beside its map).
 
 >>> board = play("scenarios/kill_zone_play.yaml", side="blue", seed=1)
 >>> board.orders = {"b1": "to SAFE"}
@@ -33,6 +39,7 @@ from sim.decide.menu import MENU
 from sim.errors import InputError
 from sim.play.debrief import judge
 from sim.play.session import Session, planners_of
+from sim.viz.classroom import classroom as is_classroom
 from sim.viz.common import side_colours
 from sim.viz.play_words import MENU_WORDS, answer, debrief_lines, story
 from sim.viz.replay import replay_fragment, terrain_picture
@@ -41,19 +48,21 @@ __all__ = ["PlayBoard", "play"]
 
 WIDTH = 900          # the map's picture, in pixels
 PHASE_FRAMES = 30    # a phase's replay: this many frames from its start to the next decision
-#: What the front end may set: the orders and the count of phases ended.
-INPUTS = frozenset({"orders", "ended"})
+#: What the front end may set: the orders, the count of phases ended and class mode.
+INPUTS = frozenset({"orders", "ended", "classroom"})
 
 
 class PlayBoard(anywidget.AnyWidget):
-    """The play board (module doc): ``orders`` and ``ended`` in; the battle's state, the
-    phase's replay and story, the planner's answer, the debrief and the log out."""
+    """The play board (module doc): ``orders``, ``ended`` and ``classroom`` in; the battle's
+    state, the phase's replay and story, the planner's answer, the debrief and the log out."""
 
     _esm = resources.files("sim").joinpath("data/play.js").read_text(encoding="utf-8")
     #: the orders for the phase: control (a unit or group) -> a menu choice or "to NODE"
     orders: traitlets.Dict[str, str] = traitlets.Dict().tag(sync=True)
     #: how many phases the person has ended; one more plays the next
     ended = traitlets.Int(0).tag(sync=True)
+    #: class mode (sim.viz.classroom): larger text, the orders, story and answer beside the map
+    classroom = traitlets.Any(False).tag(sync=True)
     #: the terrain picture (a PNG data: URI), its size in pixels, the nodes [name, x, y]
     picture = traitlets.Unicode(read_only=True).tag(sync=True)
     size: traitlets.List[int] = traitlets.List(read_only=True).tag(sync=True)
@@ -71,14 +80,17 @@ class PlayBoard(anywidget.AnyWidget):
     debrief: traitlets.List[str] = traitlets.List(read_only=True).tag(sync=True)
     #: the whole log so far as JSON Lines (the sim run --log format)
     log_jsonl = traitlets.Unicode(read_only=True).tag(sync=True)
+    #: why the front end's last message was refused (one line naming the place); "" once one is taken
+    refused = traitlets.Unicode(read_only=True).tag(sync=True)
 
-    def __init__(self, session: Session, debrief_rollouts: int | None = None) -> None:
-        super().__init__()
+    def __init__(self, session: Session, debrief_rollouts: int | None = None, classroom: bool = False) -> None:
+        super().__init__(classroom=classroom)
         self.session = session
+        self._phase: tuple[float, float] | None = None   # the last phase played: its replay's span
         planner = next(iter(planners_of(session.scenario, session.side).values()))
         self.rollouts = planner.rollouts if debrief_rollouts is None else debrief_rollouts
         self.material = float(planner.material)
-        self._px, height, picture = terrain_picture(session.scenario, WIDTH)
+        self._px, height, picture = terrain_picture(session.scenario, WIDTH, self.classroom)
         terrain = session.scenario.map
         self.colours = {s: to_hex(c) for s, c in side_colours(session.scenario).items()}
         nodes: dict[tuple[float, ...], str] = {}
@@ -92,11 +104,30 @@ class PlayBoard(anywidget.AnyWidget):
             self._show()
 
     def set_state(self, sync_data: dict[str, Any]) -> None:
-        """What the front end sends: the orders and the phases ended only."""
+        """What the front end sends (the inputs only), all of it taken or none: else why (``refused``)."""
+        self.set_trait("refused", "")
+        try:
+            self._check(sync_data)
+        except InputError as err:
+            # told on the board (the kernel's log is out of a student's sight), and the page
+            # set back to what Python holds: its model keeps the refused values otherwise
+            self.send_state(sorted(INPUTS))   # first: the page reads them when told
+            self.set_trait("refused", " ".join(str(err).splitlines()))
+            return
+        super().set_state(sync_data)
+
+    def _check(self, sync_data: dict[str, Any]) -> None:
+        # every value before any is set (traitlets undoes a message's values on a TraitError
+        # alone): a refused order must not leave its End phase counted
         derived = sorted(set(sync_data) - INPUTS)
         if derived:
             raise InputError("is the engine's to set, not the front end's", place=derived[0])
-        super().set_state(sync_data)
+        if "orders" in sync_data:
+            self.session.check(sync_data["orders"])
+        if "ended" in sync_data:
+            self._next(sync_data["ended"])
+        if "classroom" in sync_data:
+            arguments.flag(sync_data["classroom"], "classroom")
 
     def __repr__(self) -> str:
         s = self.state
@@ -109,9 +140,24 @@ class PlayBoard(anywidget.AnyWidget):
 
     @traitlets.validate("ended")
     def _ended(self, proposal: dict[str, Any]) -> int:
+        return self._next(proposal["value"])
+
+    @traitlets.validate("classroom")
+    def _classroom(self, proposal: dict[str, Any]) -> bool:
+        return arguments.flag(proposal["value"], "classroom")
+
+    @traitlets.observe("classroom")
+    def _class_mode(self, change: dict[str, Any]) -> None:
+        if not hasattr(self, "session"):   # set by the constructor, before the board is built
+            return
+        with self.hold_sync():   # the picture's names and the replay, drawn for the mode
+            self.set_trait("picture", terrain_picture(self.session.scenario, WIDTH, self.classroom)[2])
+            self._replay()
+
+    def _next(self, value: Any) -> int:
         # (checked against the phases played, not the trait: the front end's message sets the
         # trait before the check, inside ipywidgets' hold of notifications)
-        value, played = proposal["value"], len(self.session.played)
+        played = len(self.session.played)
         if isinstance(value, bool) or value != played + 1:
             raise InputError(f"expected {played + 1} (one more phase ended), got {value!r}", place="ended")
         if self.session.over:
@@ -150,13 +196,23 @@ class PlayBoard(anywidget.AnyWidget):
                  "winner": battle.winner, "reason": battle.reason}
         self.set_trait("state", state)
         self.set_trait("log_jsonl", battle.log.text().decode("utf-8"))
+        if t0 is not None and t1 is not None:
+            self._phase = (t0, t1)
+        self._replay()
         if s.over:
-            result = s.result()
-            self.set_trait("replay", replay_fragment(s.scenario, result.log, width=WIDTH))
             self.set_trait("debrief", self._debrief())
-        elif t0 is not None and t1 is not None:
+
+    def _replay(self) -> None:
+        # the last phase's replay, or the whole battle's at the end; none before a phase is played
+        s = self.session
+        if s.over:
+            log = s.result().log
+            self.set_trait("replay", replay_fragment(s.scenario, log, width=WIDTH, classroom=self.classroom))
+        elif self._phase is not None:
+            t0, t1 = self._phase
             frames = [t0 + (t1 - t0) * k / (PHASE_FRAMES - 1) for k in range(PHASE_FRAMES)]
-            self.set_trait("replay", replay_fragment(s.scenario, battle.log, frames=frames, width=WIDTH))
+            self.set_trait("replay", replay_fragment(s.scenario, s.battle.log, frames=frames, width=WIDTH,
+                                                     classroom=self.classroom))
 
     def _debrief(self) -> list[str]:
         s = self.session
@@ -175,8 +231,11 @@ class PlayBoard(anywidget.AnyWidget):
         return lines
 
 
-def play(scenario: Any, side: str = "blue", seed: int = 1, debrief_rollouts: int | None = None) -> PlayBoard:
-    """A board on which a person plays ``side`` of ``scenario`` against its planning side."""
+def play(scenario: Any, side: str = "blue", seed: int = 1, debrief_rollouts: int | None = None,
+         classroom: bool | None = None) -> PlayBoard:
+    """A board on which a person plays ``side`` of ``scenario`` against its planning side;
+    ``classroom``: open it in class mode (None: as ``sim.viz.class_mode`` set it)."""
     if debrief_rollouts is not None:
         arguments.count(debrief_rollouts, "debrief_rollouts")
-    return PlayBoard(Session(scenario, side, seed), debrief_rollouts)
+    mode = is_classroom(classroom)
+    return PlayBoard(Session(scenario, side, seed), debrief_rollouts, mode)

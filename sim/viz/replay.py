@@ -99,10 +99,11 @@ def _picture(terrain: Any, width: int, starts: list[tuple[float, float]],
     return px, scale, height, png_uri(fig, dpi=dpi, colours=64), ground, hexes
 
 
-def terrain_picture(scenario: Any, width: int = 1000) -> tuple[Any, int, str]:
+def terrain_picture(scenario: Any, width: int = 1000, classroom: bool = False) -> tuple[Any, int, str]:
     """The replay's terrain picture of ``scenario`` (no unit's start left out): the map from
-    table to picture pixels, the picture's height and the PNG as a data: URI (``sim.viz.play_board``)."""
-    px, _, height, picture, _, _ = _picture(scenario.map, width, [], scenario)
+    table to picture pixels, the picture's height and the PNG as a data: URI (``sim.viz.play_board``);
+    ``classroom``: its names drawn larger, as a replay's in class mode."""
+    px, _, height, picture, _, _ = _picture(scenario.map, width, [], scenario, CLASS_DPI if classroom else DPI)
     return px, height, picture
 
 
