@@ -33,6 +33,7 @@ const CSS = `
 .sim-play button.sp-class-mode[aria-pressed=true] { background: #06c; color: #fff; }
 .sim-play .node { cursor: pointer; }
 .sim-play .node .hit { fill: transparent; stroke: none; }
+.sim-play .node:focus { outline: none; }   /* the destination's dot shows the choice */
 /* the nodes faint until a destination is asked for: the map's names stay readable */
 .sim-play .node .dot { r: 3px; fill: #fff; fill-opacity: 0.3; stroke: #888; stroke-opacity: 0.5; stroke-width: 1;
                        pointer-events: none; }
@@ -139,6 +140,16 @@ function render({ model, el }) {
     });
   }
 
+  // A unit's name under it (over it at the map's foot), clear of the picture's names, which
+  // stand to the right of their places and at the top of their areas; never off the map.
+  function label(x, y) {
+    const below = y < H - 50;
+    const anchor = x < 30 ? "start" : x > W - 30 ? "end" : "middle";
+    return { x: anchor === "start" ? Math.max(x - 8, 2) : anchor === "end" ? Math.min(x + 8, W - 2) : x,
+             y: below ? y + 13 : y - 15, "text-anchor": anchor,
+             "dominant-baseline": below ? "hanging" : "alphabetic" };
+  }
+
   function drawUnits() {
     unitLayer.replaceChildren();
     for (const u of model.get("state").units) {
@@ -146,7 +157,7 @@ function render({ model, el }) {
       const g = make("g", { class: "unit", "data-unit": u.id }, unitLayer);
       make("circle", { cx: u.at[0], cy: u.at[1], r: 11, fill: u.colour, stroke: "#111", "stroke-width": 2,
                        "pointer-events": "none" }, g);
-      make("text", { x: u.at[0] + 12, y: u.at[1] - 12 }, g).textContent = u.id;
+      make("text", label(u.at[0], u.at[1]), g).textContent = u.id;
     }
     for (const n of nodeLayer.children) {
       n.classList.toggle("dest", Object.values(orders).includes("to " + n.dataset.node));
