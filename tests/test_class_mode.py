@@ -4,7 +4,8 @@ answer sit beside their map, both in the window, with text of 16 CSS px or more 
 less, under JupyterLab's Presentation Mode font size); a real click on a halt opens the
 halt, not the shot drawn to it (in the play board's phase replay too); a replay's
 ``#t=`` comes back after a reload, even once the host page dropped it from the URL; a
-figure made in class mode shows its smallest text at 16 px or more."""
+figure made in class mode shows its smallest text at 16 px or more. A unit's name on the play
+board stands under its marker (over it at the map's foot), wholly on the map, in either mode."""
 from __future__ import annotations
 
 import json
@@ -35,8 +36,7 @@ def battle():
 
 @pytest.fixture
 def screen(browser):
-    browser.send("Emulation.setDeviceMetricsOverride", {"width": 1280, "height": 720, "deviceScaleFactor": 1,
-                                                        "mobile": False}, session=True)
+    browser.screen(1280, 720)
     try:
         yield browser
     finally:
@@ -365,3 +365,32 @@ def test_the_play_board_follows_class_mode_and_its_button(played):
             board.classroom = bad
         played.set_state({"classroom": bad})
         assert played.refused.startswith("classroom: expected True or False") and played.classroom is True
+
+
+def test_a_units_name_stands_under_its_marker_over_it_at_the_foot_and_inward_at_the_sides(played, screen, tmp_path):
+    w, h = played.size
+    #: where each unit is put: in the open, at the right edge, in the open, in the bottom left corner
+    places = {"b1": [300, 200], "s1": [w - 4, 120], "r1": [500, h - 60], "r2": [6, h - 6]}
+    state = {**played.state, "units": [{**u, "at": places[u["id"]], "on_board": True} for u in played.state["units"]]}
+    try:
+        for mode in (False, True):   # class mode's names are larger: still wholly on the map
+            played.classroom = mode
+            _play_page(screen, played, tmp_path)
+            screen.evaluate(f"window.model.receive('state', {json.dumps(state)})")
+            boxes = screen.evaluate("Object.fromEntries([...document.querySelectorAll('.sim-play g.unit')].map(g => {"
+                                    " const b = g.querySelector('text').getBBox();"
+                                    " return [g.dataset.unit, [b.x, b.y, b.x + b.width, b.y + b.height]]; }))")
+            assert sorted(boxes) == sorted(places), boxes
+            for unit, (x0, y0, x1, y1) in boxes.items():
+                x, y = places[unit]
+                assert 0 <= x0 and x1 <= w and 0 <= y0 and y1 <= h, (unit, boxes[unit])   # wholly on the map
+                # the text's box is the font's, a few units taller than its letters: 7, not the marker's radius 11
+                if y < h - 50:   # under the marker, not over the names right of their places
+                    assert y0 >= y + 7, (unit, boxes[unit])
+                else:            # over it at the map's foot
+                    assert y1 <= y - 7, (unit, boxes[unit])
+                if 30 <= x <= w - 30:   # centred under it in the open
+                    assert (x0 + x1) / 2 == pytest.approx(x, abs=0.5), (unit, boxes[unit])
+            assert boxes["r2"][0] < 6 < boxes["r2"][2] and boxes["s1"][0] < w - 4 < boxes["s1"][2]
+    finally:
+        played.classroom = False
