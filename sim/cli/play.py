@@ -21,7 +21,11 @@ sim play SCENARIO [--side blue] [--seed N] [--port P] [--no-browser] serves the 
 clicks, End phase plays the phase and the planning side's answer, and at the end the
 debrief. It prints the page's address (127.0.0.1, with a token) and opens it in the
 browser, and serves it until Ctrl-C (exit 130), SIGTERM (143) or SIGHUP (129); its server
-and kernels end with it. Needs the notebooks extra (pip install 'sim[notebooks]')."""
+and kernels end with it. Needs the notebooks extra (pip install 'sim[notebooks]'). The page
+is served to this computer alone: for a student, start it on the student's own computer
+(sim play scenarios/kill_zone_play.yaml --side blue --seed 4); each visit of the page is a
+new battle. Bad input (the scenario, --side, --seed, --port not a number, out of range or
+in use, the extra missing) exits 2 with one line before any server starts."""
 
 
 def port(text: str) -> int:
