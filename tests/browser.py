@@ -8,9 +8,14 @@ proxy is a closed local port, so even a request that slipped through could not l
 machine; the recorded list is what the tests assert on (``loopback=True``: 127.0.0.1 is
 reached too, for a server the test started). Chromium is killed with its parent
 (``PR_SET_PDEATHSIG``) and at ``close``.
+
+``Page(browser)`` is the page as a person's mouse and keyboard reach it: real input events
+(``Input.dispatchMouseEvent``, ``Input.dispatchKeyEvent``, ``Input.insertText``), each click
+at the middle of an element scrolled into view, after checking that nothing covers it.
 """
 from __future__ import annotations
 
+import base64
 import ctypes
 import json
 import os
@@ -168,3 +173,72 @@ class Browser:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+#: Keys a test presses: key -> (code, Windows virtual key code).
+KEYS = {"Enter": ("Enter", 13), "Escape": ("Escape", 27), "b": ("KeyB", 66), "a": ("KeyA", 65)}
+SHIFT, CONTROL = 8, 2   # Input.dispatchKeyEvent's modifier bits
+
+
+class Page:
+    """A browser's page as the test's mouse and keyboard see it; ``shots``: a folder that keeps
+    a screenshot of each step (``shot``), or None."""
+
+    def __init__(self, browser: Browser, shots: str | Path | None = None) -> None:
+        self.b = browser
+        self.shots = shots
+        self.n = 0
+
+    def js(self, expression: str):
+        return self.b.evaluate(expression)
+
+    def wait(self, expression: str, timeout: float = 60) -> None:
+        self.b.wait_for(expression, timeout=timeout)
+
+    def click(self, selector: str) -> None:
+        """A real click (pressed and released) at the middle of the element, scrolled into view."""
+        self.click_on(f"document.querySelector({json.dumps(selector)})", selector)
+
+    def click_on(self, element: str, name: str = "") -> None:
+        """A real click at the middle of ``element`` (a JavaScript expression), scrolled into view."""
+        # scrolled until it stays put: what comes into view may be laid out only then, and move it
+        box = self.js(f"(async () => {{ const e = {element}; if (!e) return null; let last = null;"
+                      " for (let k = 0; k < 20; k++) { e.scrollIntoView({block: 'center'});"
+                      "  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));"
+                      "  const b = e.getBoundingClientRect(), now = [b.x + b.width / 2, b.y + b.height / 2];"
+                      "  if (last && now[0] === last[0] && now[1] === last[1]) return now; last = now; }"
+                      " return last; })()")
+        assert box is not None, f"nothing to click: {name or element}"
+        x, y = box
+        # what is under the pointer must be the element itself (or inside it): nothing covers it
+        assert self.js(f"({element}).contains(document.elementFromPoint({x}, {y}))"), \
+            (f"covered: {name or element}", self.js(f"document.elementFromPoint({x}, {y})?.outerHTML.slice(0, 200)"))
+        for kind, buttons in (("mouseMoved", 0), ("mousePressed", 1), ("mouseReleased", 0)):
+            self.b.send("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "button": "left",
+                                                     "buttons": buttons, "clickCount": 1}, session=True)
+
+    def rect(self, selector: str) -> list[float]:
+        """The element's box in the window: left, top, right, bottom."""
+        return self.js(f"(() => {{ const r = document.querySelector({json.dumps(selector)}).getBoundingClientRect();"
+                       " return [r.left, r.top, r.right, r.bottom]; })()")
+
+    def text(self, selector: str) -> str:
+        return self.js(f"document.querySelector({json.dumps(selector)})?.textContent ?? ''")
+
+    def press(self, key: str, modifiers: int = 0) -> None:
+        """A key pressed and released (one of ``KEYS``), with ``SHIFT`` or ``CONTROL`` held."""
+        code, number = KEYS[key]
+        for kind in ("rawKeyDown", "keyUp"):
+            self.b.send("Input.dispatchKeyEvent", {"type": kind, "key": key, "code": code, "modifiers": modifiers,
+                                                   "windowsVirtualKeyCode": number, "nativeVirtualKeyCode": number},
+                        session=True)
+
+    def type(self, text: str) -> None:
+        """Text typed where the focus is (as the keyboard's input method enters it)."""
+        self.b.send("Input.insertText", {"text": text}, session=True)
+
+    def shot(self, name: str) -> None:
+        if self.shots:
+            self.n += 1
+            data = self.b.send("Page.captureScreenshot", {"format": "png"}, session=True)["data"]
+            Path(self.shots, f"{self.n:02d}-{name}.png").write_bytes(base64.b64decode(data))

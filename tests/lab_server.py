@@ -61,8 +61,9 @@ def gone(text: str, seconds: float = 15) -> list[int]:
 class Lab:
     """One JupyterLab server serving a folder, ended with the test."""
 
-    def __init__(self, folder: Path, home: Path):
-        self.folder = folder
+    def __init__(self, folder: Path, home: Path, env: dict[str, str] | None = None):
+        """``env``: variables set for the server and its kernels (``TMPDIR``, say)."""
+        self.folder, self.home = folder, home
         self.port = _free_port()
         self.token = secrets.token_hex(16)
         config = home / "config"
@@ -70,7 +71,8 @@ class Lab:
         (config / "labconfig" / "page_config.json").write_text(json.dumps(PAGE_CONFIG), encoding="utf-8")
         env = {**os.environ, "JUPYTER_CONFIG_DIR": str(config), "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
                "JUPYTERLAB_SETTINGS_DIR": str(home / "settings"), "JUPYTERLAB_WORKSPACES_DIR": str(home / "workspaces"),
-               "IPYTHONDIR": str(home / "ipython"), "JUPYTER_PLATFORM_DIRS": "1", "PYDEVD_DISABLE_FILE_VALIDATION": "1"}
+               "IPYTHONDIR": str(home / "ipython"), "JUPYTER_PLATFORM_DIRS": "1", "PYDEVD_DISABLE_FILE_VALIDATION": "1",
+               **(env or {})}
         self.log = open(home / "lab.log", "wb")   # noqa: SIM115 - closed in close()
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1",

@@ -4,13 +4,11 @@ covers, an order given as a student gives it, screenshots on request
 (``SIM_PLAY_SHOTS=DIR`` keeps one of each step there)."""
 from __future__ import annotations
 
-import base64
 import contextlib
-import json
 import os
 from collections.abc import Iterator
-from pathlib import Path
 
+from browser import Page
 from conftest import need_chromium
 
 
@@ -29,48 +27,9 @@ def chromium(width: int = 1280, height: int = 720) -> Iterator:
     assert b.proc.poll() is not None
 
 
-class Page:
-    """A page as the test's mouse sees it."""
-
-    def __init__(self, browser) -> None:
-        self.b = browser
-        self.shots = os.environ.get("SIM_PLAY_SHOTS")
-        self.n = 0
-
-    def js(self, expression: str):
-        return self.b.evaluate(expression)
-
-    def wait(self, expression: str, timeout: float = 60) -> None:
-        self.b.wait_for(expression, timeout=timeout)
-
-    def click(self, selector: str) -> None:
-        """A real click (pressed and released) at the middle of the element, scrolled into view."""
-        box = self.js(f"(() => {{ const e = document.querySelector({json.dumps(selector)});"
-                      " if (!e) return null; e.scrollIntoView({block: 'center'});"
-                      " const b = e.getBoundingClientRect(); return [b.x + b.width / 2, b.y + b.height / 2]; })()")
-        assert box is not None, f"nothing to click: {selector}"
-        x, y = box
-        # what is under the pointer must be the element itself (or inside it): nothing covers it
-        assert self.js(f"document.querySelector({json.dumps(selector)})"
-                       f".contains(document.elementFromPoint({x}, {y}))"), \
-            (f"covered: {selector}", self.js(f"document.elementFromPoint({x}, {y}).outerHTML.slice(0, 200)"))
-        for kind, buttons in (("mouseMoved", 0), ("mousePressed", 1), ("mouseReleased", 0)):
-            self.b.send("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "button": "left",
-                                                     "buttons": buttons, "clickCount": 1}, session=True)
-
-    def rect(self, selector: str) -> list[float]:
-        """The element's box in the window: left, top, right, bottom."""
-        return self.js(f"(() => {{ const r = document.querySelector({json.dumps(selector)}).getBoundingClientRect();"
-                       " return [r.left, r.top, r.right, r.bottom]; })()")
-
-    def text(self, selector: str) -> str:
-        return self.js(f"document.querySelector({json.dumps(selector)})?.textContent ?? ''")
-
-    def shot(self, name: str) -> None:
-        if self.shots:
-            self.n += 1
-            data = self.b.send("Page.captureScreenshot", {"format": "png"}, session=True)["data"]
-            Path(self.shots, f"{self.n:02d}-{name}.png").write_bytes(base64.b64decode(data))
+def mouse_page(browser) -> Page:
+    """The page of ``browser`` as the mouse reaches it; ``SIM_PLAY_SHOTS=DIR`` keeps a screenshot of each step."""
+    return Page(browser, os.environ.get("SIM_PLAY_SHOTS"))
 
 
 def give(page: Page, board: str, control: str, order: str) -> None:

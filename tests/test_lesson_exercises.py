@@ -73,25 +73,46 @@ EXERCISES = _exercises()
 IDS = [f"{p.stem[:2]}-{nbformat.read(p, as_version=4).cells[i].get('id')}" for p, i, _ in EXERCISES]
 
 
+def cells_run(order: list[str], spec: dict) -> list[str]:
+    """The ids of the code cells an exercise runs, in order (``order``: the lesson's code cells)."""
+    run = spec.get("run") or order[:order.index(spec["cell"]) + 1]
+    assert spec["cell"] in run, "the changed cell is not run"
+    return run
+
+
+def changed(source: str, spec: dict) -> str:
+    """The changed cell's source with the exercise's change made."""
+    for old, new in spec["replace"]:
+        assert source.count(old) == 1, f"{old!r} occurs {source.count(old)} times in cell {spec['cell']}"
+        source = source.replace(old, new)
+    return source
+
+
+def probe(spec: dict) -> str:
+    """The code that prints the exercise's value and check, as JSON after ``MARK``."""
+    return (f"import json as _json\nprint({MARK!r} + _json.dumps("
+            f"{{'value': float({spec['value']}), 'check': bool({spec.get('check', 'True')})}}))")
+
+
+def check_answer(printed: str, spec: dict, where: str) -> None:
+    """Assert that what ``probe`` printed is the stated answer, within its tolerance, and the check holds."""
+    assert MARK in printed, f"{where}: the answer was not printed: {printed!r}"
+    got = json.loads(printed.split(MARK, 1)[1].splitlines()[0])
+    print(f"{where}: measured {got['value']:g}, stated {spec['answer']:g} ± {spec['tol']:g}", file=sys.stderr)
+    assert math.isfinite(got["value"]), (where, got)
+    assert abs(got["value"] - spec["answer"]) <= spec["tol"], (where, got)
+    assert got["check"], f"{where}: the check {spec.get('check')!r} is false"
+
+
 def _program(nb, spec: dict) -> list[str]:
     """The sources to run: the chosen code cells, with the exercise's change made."""
     code = {c.get("id"): c for c in nb.cells if c.cell_type == "code"}
     order = [c.get("id") for c in nb.cells if c.cell_type == "code"]
-    run = spec.get("run") or order[:order.index(spec["cell"]) + 1]
-    assert spec["cell"] in run, "the changed cell is not run"
-    sources = []
-    for cid in run:
-        src = code[cid].source
-        if cid == spec["cell"]:
-            for old, new in spec["replace"]:
-                assert src.count(old) == 1, f"{old!r} occurs {src.count(old)} times in cell {cid}"
-                src = src.replace(old, new)
-        sources.append(src)
+    sources = [changed(code[cid].source, spec) if cid == spec["cell"] else code[cid].source
+               for cid in cells_run(order, spec)]
     if spec.get("code"):
         sources.append(spec["code"])
-    sources.append(f"import json as _json\nprint({MARK!r} + _json.dumps("
-                   f"{{'value': float({spec['value']}), 'check': bool({spec.get('check', 'True')})}}))")
-    return sources
+    return [*sources, probe(spec)]
 
 
 def jupyterlab_id(heading: str) -> str:
@@ -172,9 +193,4 @@ def test_exercise_answer_holds(path, index, spec, tmp_path, monkeypatch):
     nbclient.NotebookClient(program, timeout=LIMIT, kernel_name="python3", allow_errors=False,
                             resources={"metadata": {"path": str(path.parent)}}).execute()
     printed = "".join(o.get("text", "") for o in program.cells[-1].outputs if o.output_type == "stream")
-    got = json.loads(printed.split(MARK, 1)[1])
-    print(f"{path.stem} exercise (cell {index}): measured {got['value']:g}, "
-          f"stated {spec['answer']:g} ± {spec['tol']:g}", file=sys.stderr)
-    assert math.isfinite(got["value"])
-    assert abs(got["value"] - spec["answer"]) <= spec["tol"], got
-    assert got["check"], f"the check {spec.get('check')!r} is false"
+    check_answer(printed, spec, f"{path.stem} exercise (cell {index})")

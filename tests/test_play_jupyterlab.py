@@ -12,8 +12,9 @@ import json
 
 import pytest
 
+from browser import Page
 from conftest import ROOT
-from mouse import Page, chromium, give
+from mouse import chromium, give, mouse_page
 
 pytest.importorskip("anywidget")
 pytest.importorskip("jupyterlab")
@@ -87,7 +88,7 @@ def _python_log() -> str:
 
 def test_a_battle_played_with_the_mouse_in_jupyterlab(lab, chrome):
     base, token = lab
-    page = Page(chrome)
+    page = mouse_page(chrome)
     chrome.send("Page.navigate", {"url": f"{base}/lab/tree/play.ipynb?token={token}"}, session=True)
     page.wait("!!document.querySelector('.jp-Notebook .jp-Cell .jp-InputArea')", timeout=120)
     page.wait("[...document.querySelectorAll('.jp-StatusBar-Item')].some((e) => / \\| Idle$/.test(e.textContent))"

@@ -18,13 +18,14 @@ import time
 import pytest
 import yaml
 
+from browser import Page
 from conftest import PY, ROOT, SCENARIOS
 from sim.cli import main
 
 pytest.importorskip("anywidget")
 pytest.importorskip("voila")
 from lab_server import gone, processes_with  # noqa: E402
-from mouse import Page, chromium, give  # noqa: E402 - after the skips
+from mouse import chromium, give, mouse_page  # noqa: E402 - after the skips
 
 PLAY = ".sim-play"
 #: kill_zone_play with a pond: the grid's node 13,1 stands alone inside it, out of every unit's reach
@@ -108,7 +109,7 @@ def chrome():
 def test_a_phase_played_with_the_mouse_on_the_plain_page(served, chrome):
     start = f"sim play: pond_play at http://127.0.0.1:{served.port}/?token="
     assert served.line.startswith(start) and served.line.endswith(" (Ctrl-C stops it)\n"), served.line
-    page = Page(chrome)
+    page = mouse_page(chrome)
     served.open(page)
     page.shot("page")
     # a page of its own: the board and its heading, no JupyterLab and no code
@@ -162,7 +163,7 @@ def test_a_phase_played_with_the_mouse_on_the_plain_page(served, chrome):
 def test_sim_play_dying_takes_its_server_and_kernel_with_it(tmp_path, chrome):
     served = Served(tmp_path, str(SCENARIOS / "kill_zone_play.yaml"))
     try:
-        served.open(Page(chrome))
+        served.open(mouse_page(chrome))
         assert len(processes_with(str(served.tmp))) >= 2   # the server, and the page's kernel
     finally:
         served.stop(signal.SIGKILL)   # no handler runs: the server is told by the kernel of the machine
