@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import time
 
 import pytest
 
@@ -204,9 +205,18 @@ def test_an_arrow_key_on_a_control_a_replay_or_the_board_stays_there(lab, page):
             page.wait_for(f"{shown} !== {json.dumps(before)}", timeout=10)
         _key(page, "ArrowDown", 40)   # a replay leaves ArrowDown alone: the notebook still must not take it
         assert page.evaluate(active) == 0, selector
-    # what the keys chose reached Python
+    # what the keys chose reached Python. A control's second change in a row waits in the page
+    # until the kernel has answered its first (ipywidgets sends a widget one message at a time),
+    # so a cell run at once may still see the first: it is run again, for at most 30 s
     page.evaluate("window.jupyterapp.shell.currentWidget.content.activeCellIndex = 1")
-    _command(page, "notebook:run-cell")
     last = "document.querySelectorAll('.jp-Cell')[1].querySelector('.jp-OutputArea-output')"
-    page.wait_for(f"!!{last}", timeout=60)
-    assert page.evaluate(f"{last}.textContent").startswith("minefield 20 "), page.evaluate(f"{last}.textContent")
+    deadline = time.monotonic() + 30
+    while True:
+        _command(page, "notebook:clear-cell-output")
+        _command(page, "notebook:run-cell")
+        page.wait_for(f"!!{last}", timeout=60)
+        said = page.evaluate(f"{last}.textContent")
+        if said.startswith("minefield 20 ") or time.monotonic() > deadline:
+            break
+        _idle(page)
+    assert said.startswith("minefield 20 "), said
