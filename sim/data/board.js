@@ -53,7 +53,6 @@ function html(tag, attrs, parent, text) {
   return el;
 }
 
-const MOVING_KEYS = ["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Home", "End", "PageUp", "PageDown"];
 const fmt = (v, d) => Number(v).toFixed(d);
 const round = (v) => Math.round(v * 10) / 10;
 const clamp = (v, lo, hi) => Math.min(hi, Math.max(lo, v));
@@ -62,11 +61,7 @@ function render({ model, el }) {
   const W = model.get("width"), H = model.get("height");
   const X = (x) => x * K, Y = (y) => (H - y) * K;        // y up, as on the maps
   const root = html("div", { class: "sim-board" }, el);
-  // JupyterLab's notebook takes a key that reaches the page: an arrow key would move it to
-  // another cell and cancel what the key does here (a slider's or a drop-down's step)
-  root.addEventListener("keydown", (e) => {
-    if (MOVING_KEYS.includes(e.key) && !e.ctrlKey && !e.metaKey && !e.altKey) { e.stopPropagation(); }
-  });
+  keepMovingKeys(root);   // keys.js
   html("style", {}, root, CSS);
   const VW = W * K + 1.5 * M, VH = H * K + 1.5 * M;
   root.style.setProperty("--sb-aspect", (VW / VH).toFixed(4));

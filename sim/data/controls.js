@@ -12,7 +12,6 @@ const CSS = `
 .sim-control.sc-class { font-size: max(16px, calc(1.15 * var(--jp-content-font-size1, 14px))); }
 `;
 
-const MOVING_KEYS = ["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Home", "End", "PageUp", "PageDown"];
 let ids = 0;
 
 function render({ model, el }) {
@@ -24,11 +23,7 @@ function render({ model, el }) {
   }
   const root = document.createElement("div");
   root.className = "sim-control";
-  // JupyterLab's notebook takes a key that reaches the page: an arrow key would move it to
-  // another cell and cancel what the key does here (a slider's or a drop-down's step)
-  root.addEventListener("keydown", (e) => {
-    if (MOVING_KEYS.includes(e.key) && !e.ctrlKey && !e.metaKey && !e.altKey) { e.stopPropagation(); }
-  });
+  keepMovingKeys(root);   // keys.js
   const id = `sim-control-${++ids}`;
   const label = document.createElement("label");
   label.htmlFor = id;

@@ -4,15 +4,9 @@
 // error and error_key, which are shown here, and saves and runs it when asked. Nothing here
 // checks a scenario.
 
-const MOVING_KEYS = ["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Home", "End", "PageUp", "PageDown"];
-
 function render({ model, el }) {
   const root = html("div", { class: "sim-editor" }, el);
-  // JupyterLab's notebook takes a key that reaches the page: an arrow key would move it to
-  // another cell and cancel what the key does here (a slider's or a drop-down's step)
-  root.addEventListener("keydown", (e) => {
-    if (MOVING_KEYS.includes(e.key) && !e.ctrlKey && !e.metaKey && !e.altKey) { e.stopPropagation(); }
-  });
+  keepMovingKeys(root);   // keys.js
   const bar = html("div", { class: "tools", role: "toolbar", "aria-label": "drawing tools" }, root);
   const main = html("div", { class: "main" }, root);
   const svg = make("svg", { role: "application", "aria-label": "the map: draw on it with the chosen tool" }, main);

@@ -129,7 +129,7 @@ function groundForm(box, ed) {
 
 // The area, waypoint or unit selected on the map.
 function selectionForm(box, ed) {
-  const [kind, a, b] = (ed.selected || "").split(":"), here = ed.underPointer || [];
+  const [kind, a, b] = (ed.selected || "").split(":"), here = ed.underPointer;
   if (here.length > 1 && here.includes(ed.selected)) {
     html("p", { class: "note under-pointer" }, box,
          `${here.indexOf(ed.selected) + 1} of ${here.length} marks here: click again for the next`);

@@ -86,15 +86,9 @@ function words(order) {
   return order && order.startsWith("to ") ? "go to " + order.slice(3) : order;
 }
 
-const MOVING_KEYS = ["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Home", "End", "PageUp", "PageDown"];
-
 function render({ model, el }) {
   const root = html("div", { class: "sim-play" }, el);
-  // JupyterLab's notebook takes a key that reaches the page: an arrow key would move it to
-  // another cell and cancel what the key does here (a drop-down's step, the replay's time)
-  root.addEventListener("keydown", (e) => {
-    if (MOVING_KEYS.includes(e.key) && !e.ctrlKey && !e.metaKey && !e.altKey) { e.stopPropagation(); }
-  });
+  keepMovingKeys(root);   // keys.js
   html("style", {}, root, CSS);
   const top = html("div", { class: "sp-top" }, root);
   const mapBox = html("div", { class: "sp-map" }, top);

@@ -15,6 +15,7 @@
   var svg = root.querySelector("svg.sr-svg");
   var inspector = root.querySelector(".sr-inspector");
   var EPS = 1e-9;
+  // the moving keys of sim/data/keys.js (this page script is not a module and cannot share it)
   var MOVING_KEYS = ["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Home", "End", "PageUp", "PageDown"];
   function make(tag, attrs, parent) {
     var el = document.createElementNS(NS, tag);

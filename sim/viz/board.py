@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
-from importlib import resources
 from typing import Any
 
 import anywidget
@@ -32,6 +31,7 @@ from sim.replication import BattleResult, run_battle
 from sim.scenario.load import scenario_from_dict
 from sim.scenario.schema import Scenario
 from sim.viz.classroom import classroom as class_mode_on
+from sim.viz.front_end import widget_script
 
 WIDTH, HEIGHT = 120.0, 100.0   # the lesson's table, in cm
 MOVE = 100.0                   # the mover's move a phase: 100 cm in a phase of length 1
@@ -106,7 +106,7 @@ def chance(need: int, mods: int) -> Fraction:
 class Board(anywidget.AnyWidget):
     """A live snap-fire board: firers, radius and lane in; the engine's halts and rolls out."""
 
-    _esm = resources.files("sim").joinpath("data/board.js").read_text(encoding="utf-8")
+    _esm = widget_script("board.js")
     width = traitlets.Float(WIDTH, read_only=True).tag(sync=True)
     height = traitlets.Float(HEIGHT, read_only=True).tag(sync=True)
     #: where the mover starts and where it goes, [[x, y], [x, y]] in cm

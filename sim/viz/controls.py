@@ -4,9 +4,8 @@ several options) and ``Slider`` (a whole number in steps).
 In JupyterLab a key pressed on an ipywidgets drop-down or slider reaches the notebook too,
 and an arrow key there also moves the notebook to the next cell (its command-mode keys
 match any focused element in an output). These two are anywidgets that keep a moving key
-(an arrow, Home, End, Page Up, Page Down) to themselves: it changes the control and nothing
-else. (``data-lm-suppress-shortcuts`` does not do it: Lumino matches the focused element
-first.) Both have a ``value`` trait, as ipywidgets' controls do, so
+(an arrow, Home, End, Page Up, Page Down) to themselves (``sim/data/keys.js``): it changes
+the control and nothing else. Both have a ``value`` trait, as ipywidgets' controls do, so
 ``ipywidgets.interactive_output(f, {"name": control, ...})`` calls ``f`` with their values on
 every change. They follow class mode (``sim.viz.class_mode``): text of 16 CSS px
 or more.
@@ -19,7 +18,6 @@ or more.
 """
 from __future__ import annotations
 
-from importlib import resources
 from typing import Any
 
 import anywidget
@@ -27,10 +25,11 @@ import traitlets
 
 from sim import arguments
 from sim.viz.classroom import classroom as class_mode_on
+from sim.viz.front_end import widget_script
 
 __all__ = ["Choice", "Slider"]
 
-_ESM = resources.files("sim").joinpath("data/controls.js").read_text(encoding="utf-8")
+_ESM = widget_script("controls.js")
 
 
 class _Checked(traitlets.Any):

@@ -27,7 +27,6 @@ and the phase's replay is made in class mode too (its inspector beside its map).
 """
 from __future__ import annotations
 
-from importlib import resources
 from typing import Any
 
 import anywidget
@@ -41,6 +40,7 @@ from sim.play.debrief import judge
 from sim.play.session import Session, planners_of
 from sim.viz.classroom import classroom as is_classroom
 from sim.viz.common import side_colours
+from sim.viz.front_end import widget_script
 from sim.viz.play_words import MENU_WORDS, answer, debrief_lines, story
 from sim.viz.replay import replay_fragment, terrain_picture
 
@@ -56,7 +56,7 @@ class PlayBoard(anywidget.AnyWidget):
     """The play board (module doc): ``orders``, ``ended`` and ``classroom`` in; the battle's
     state, the phase's replay and story, the planner's answer, the debrief and the log out."""
 
-    _esm = resources.files("sim").joinpath("data/play.js").read_text(encoding="utf-8")
+    _esm = widget_script("play.js")
     #: the orders for the phase: control (a unit or group) -> a menu choice or "to NODE"
     orders: traitlets.Dict[str, str] = traitlets.Dict().tag(sync=True)
     #: how many phases the person has ended; one more plays the next

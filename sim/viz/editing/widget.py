@@ -11,7 +11,6 @@ study of it and sets ``summary``. The front end's Save and Run buttons call them
 """
 from __future__ import annotations
 
-from importlib import resources
 from typing import Any
 
 import anywidget
@@ -23,20 +22,17 @@ from sim.scenario.schema import Scenario
 from sim.viz.editing.choices import catalogue, rules_view
 from sim.viz.editing.document import UNSAVED, Ground, blank, check, ground_of, save, source_of, yaml_text
 from sim.viz.editing.runs import MOST_REPLICATIONS, RunKind, run_drawn
+from sim.viz.front_end import data_text, widget_script
 
 FRONT_END = ("editor_map.js", "editor_forms.js", "editor.js")   # one module, in this order
 DERIVED = frozenset({"catalogue", "rules", "error", "error_key", "status", "summary", "source", "answered"})
 
 
-def _data(name: str) -> str:
-    return resources.files("sim").joinpath(f"data/{name}").read_text(encoding="utf-8")
-
-
 class Editor(anywidget.AnyWidget):
     """A scenario drawn on a table or a hex map, checked as it is drawn, saved as YAML and run."""
 
-    _esm = "\n".join(_data(name) for name in FRONT_END)
-    _css = _data("editor.css")
+    _esm = widget_script(*FRONT_END)
+    _css = data_text("editor.css")
     #: the scenario, as its YAML file holds it
     document: traitlets.Dict[str, Any] = traitlets.Dict().tag(sync=True)
     #: what the registry offers: rulesets, base games, modules, built-in ground
