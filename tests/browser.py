@@ -176,7 +176,8 @@ class Browser:
 
 
 #: Keys a test presses: key -> (code, Windows virtual key code).
-KEYS = {"Enter": ("Enter", 13), "Escape": ("Escape", 27), "b": ("KeyB", 66), "a": ("KeyA", 65)}
+KEYS = {"Enter": ("Enter", 13), "Escape": ("Escape", 27), "b": ("KeyB", 66), "a": ("KeyA", 65),
+        "ArrowRight": ("ArrowRight", 39), "ArrowDown": ("ArrowDown", 40)}
 SHIFT, CONTROL = 8, 2   # Input.dispatchKeyEvent's modifier bits
 
 
@@ -213,6 +214,10 @@ class Page:
         # what is under the pointer must be the element itself (or inside it): nothing covers it
         assert self.js(f"({element}).contains(document.elementFromPoint({x}, {y}))"), \
             (f"covered: {name or element}", self.js(f"document.elementFromPoint({x}, {y})?.outerHTML.slice(0, 200)"))
+        self.click_at(x, y)
+
+    def click_at(self, x: float, y: float) -> None:
+        """A real click (moved, pressed, released) at the window's point (x, y)."""
         for kind, buttons in (("mouseMoved", 0), ("mousePressed", 1), ("mouseReleased", 0)):
             self.b.send("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "button": "left",
                                                      "buttons": buttons, "clickCount": 1}, session=True)

@@ -16,6 +16,7 @@ import time
 
 import pytest
 
+from browser import Page
 from conftest import ROOT, need_chromium
 
 pytest.importorskip("jupyterlab")
@@ -85,23 +86,11 @@ def _command(b, name: str) -> None:
     b.evaluate(f"window.jupyterapp.commands.execute({json.dumps(name)})")
 
 
-def _rect(b, selector: str) -> list[float]:
-    return b.evaluate(f"(() => {{ const r = document.querySelector({json.dumps(selector)})"
-                      ".getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })()")
-
-
-def _click_at(b, x: float, y: float) -> None:
-    for kind, buttons in (("mouseMoved", 0), ("mousePressed", 1), ("mouseReleased", 0)):
-        b.send("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "button": "left", "buttons": buttons,
-                                            "clickCount": 1}, session=True)
-
-
 def _run_replay(b, lab: Lab) -> None:
     """Open the replay notebook and run its cell by the toolbar's Run button."""
     _open(b, lab, "replay.ipynb")
     _idle(b)
-    box = _rect(b, ".jp-NotebookPanel-toolbar [data-command='notebook:run-cell-and-select-next']")
-    _click_at(b, (box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+    Page(b).click(".jp-NotebookPanel-toolbar [data-command='notebook:run-cell-and-select-next']")
     b.wait_for(READY, timeout=120)
 
 
@@ -120,11 +109,11 @@ def test_class_mode_in_jupyterlab_puts_the_inspector_beside_the_map(lab, page):
     page.evaluate(f"document.querySelector('{REPLAY}').scrollIntoView({{block: 'start'}})")
     m = page.evaluate(f"(() => {{ const m = document.querySelector('{REPLAY} svg.sr-svg').getScreenCTM();"
                       " return [m.a, m.e, m.f]; })()")
-    _click_at(page, m[1] + m[0] * x, m[2] + m[0] * y)
+    Page(page).click_at(m[1] + m[0] * x, m[2] + m[0] * y)
     assert page.evaluate(f"document.querySelector('{REPLAY}').dataset.inspected") == f"mark {index}"
     assert page.evaluate(f"document.querySelector('{REPLAY} .sr-inspector').textContent").startswith(
         f"halt at t = {t:.2f}")
-    svg, box = _rect(page, f"{REPLAY} svg.sr-svg"), _rect(page, f"{REPLAY} .sr-inspector")
+    svg, box = Page(page).rect(f"{REPLAY} svg.sr-svg"), Page(page).rect(f"{REPLAY} .sr-inspector")
     assert box[0] >= svg[2], (svg, box)                           # beside the map, on its right
     for r in (svg, box):                                          # both wholly in the window
         assert r[0] >= 0 and r[2] <= 1280 and r[3] - r[1] <= 720, (svg, box)
@@ -160,9 +149,7 @@ def test_a_lessons_glossary_link_opens_the_glossary_at_its_entry(lab, page):
     href = page.evaluate(f"document.querySelector(\".jp-RenderedMarkdown {link}\").getAttribute('href')")
     entry = href.split("#", 1)[1]
     assert entry != ""
-    page.evaluate(f"document.querySelector(\".jp-RenderedMarkdown {link}\").scrollIntoView({{block: 'center'}})")
-    box = _rect(page, f".jp-RenderedMarkdown {link}")
-    _click_at(page, (box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+    Page(page).click(f".jp-RenderedMarkdown {link}")   # scrolled into view, nothing over it
     heading = f".jp-MarkdownViewer [data-jupyter-id={json.dumps(entry)}]"
     page.wait_for(f"!!document.querySelector({json.dumps(heading)})", timeout=60)
     # the entry's heading is scrolled into the glossary's view, not left below its top
@@ -173,12 +160,6 @@ def test_a_lessons_glossary_link_opens_the_glossary_at_its_entry(lab, page):
     assert top != entry and page.evaluate(
         f"document.querySelector({json.dumps(heading)}).closest('.jp-MarkdownViewer')"
         ".querySelector('h1, h2').getBoundingClientRect().bottom") < 0
-
-
-def _key(b, key: str, code: int) -> None:
-    for kind in ("rawKeyDown", "keyUp"):
-        b.send("Input.dispatchKeyEvent", {"type": kind, "key": key, "code": key, "windowsVirtualKeyCode": code},
-               session=True)
 
 
 def test_an_arrow_key_on_a_control_a_replay_or_the_board_stays_there(lab, page):
@@ -197,13 +178,14 @@ def test_an_arrow_key_on_a_control_a_replay_or_the_board_stays_there(lab, page):
             f"{REPLAY}": f"document.querySelector('{REPLAY}').dataset.frame",
             ".sim-board g.firer": "document.querySelector('.sim-board g.firer').dataset.y",
             ".sim-play button[data-choice]": None}   # the play board's buttons: a key moves nothing there
+    keys = Page(page)
     for selector, shown in what.items():
         page.evaluate(f"document.querySelector({json.dumps(selector)}).focus()")
         if shown:
             before = page.evaluate(shown)
-            _key(page, "ArrowRight" if selector == REPLAY else "ArrowDown", 39 if selector == REPLAY else 40)
+            keys.press("ArrowRight" if selector == REPLAY else "ArrowDown")
             page.wait_for(f"{shown} !== {json.dumps(before)}", timeout=10)
-        _key(page, "ArrowDown", 40)   # a replay leaves ArrowDown alone: the notebook still must not take it
+        keys.press("ArrowDown")   # a replay leaves ArrowDown alone: the notebook still must not take it
         assert page.evaluate(active) == 0, selector
     # what the keys chose reached Python. A control's second change in a row waits in the page
     # until the kernel has answered its first (ipywidgets sends a widget one message at a time),

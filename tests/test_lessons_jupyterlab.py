@@ -39,12 +39,13 @@ from pathlib import Path
 
 import pytest
 
-from browser import SHIFT, Browser, Page
+from browser import SHIFT, Page
 from conftest import ROOT, need_chromium
 
 pytest.importorskip("jupyterlab")
 pytest.importorskip("anywidget")
 from lab_server import Lab, gone  # noqa: E402 - after the skips
+from mouse import chromium  # noqa: E402
 from test_lesson_exercises import EXERCISES, LIMIT, cells_run, changed, check_answer, probe  # noqa: E402
 
 LESSONS = sorted((ROOT / "notebooks").glob("0*.ipynb"))
@@ -151,10 +152,7 @@ def lab(tmp_path_factory):
 @pytest.fixture(scope="module")
 def page(lab):
     """JupyterLab's page in a headless Chromium at 1280 × 720 (reaching 127.0.0.1 alone); ended with the module."""
-    b = Browser(timeout=60, loopback=True)
-    try:
-        b.send("Emulation.setDeviceMetricsOverride", {"width": WIDTH, "height": HEIGHT, "deviceScaleFactor": 1,
-                                                      "mobile": False}, session=True)
+    with chromium(WIDTH, HEIGHT) as b:
         b.send("Page.navigate", {"url": lab.url("lab")}, session=True)
         b.wait_for("!!(window.jupyterapp && document.querySelector('#jp-main-dock-panel'))", 120)
         b.evaluate("window.jupyterapp.restored.then(() => true)")
@@ -162,9 +160,6 @@ def page(lab):
         if shots:
             Path(shots).mkdir(parents=True, exist_ok=True)
         yield Page(b, shots)
-    finally:
-        b.close()
-    assert b.proc.poll() is not None
 
 
 # -- the student's moves ------------------------------------------------------------------
