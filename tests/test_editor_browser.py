@@ -94,6 +94,9 @@ def test_a_scenario_drawn_with_the_mouse_is_checked_saved_and_run(lab):
         b.wait_for(KERNEL_IDLE, 90)
         b.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
         b.wait_for(f"{EDITOR} !== null && {EDITOR}.querySelector('svg .ground rect') !== null", 90)
+        # both cells run and drawn before any click: the hex editor's output, drawn later, would
+        # move the page under the mouse
+        b.wait_for(f"document.querySelectorAll('.sim-editor svg .ground').length === 2 && {KERNEL_IDLE}", 90)
         # a new table: no unit yet, and the check says so, marking the blue force's own field
         b.wait_for(f"{CHECK}.includes(\"key forces.blue: force 'blue' is empty\")")
         assert b.evaluate(f"{EDITOR}.querySelector('.bad-key').dataset.key") == "forces.blue"
